@@ -1,0 +1,34 @@
+# The project's front door. `make demo` and `make test` are the README's two commands;
+# each installs what it needs on a fresh machine, then builds with Maven.
+SHELL := /bin/bash
+MVN   ?= mvn -B -ntp
+JAVA  ?= java
+
+.PHONY: deps build test demo bench-micro clean
+
+# System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
+APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "missing packages:$$missing — run 'sudo apt-get install -y$$missing' first"; exit 1; fi; \
+	fi
+
+build: deps
+	$(MVN) -DskipTests install
+
+# C tests (ctest) and Java tests (JUnit), driven by Maven.
+test: deps
+	$(MVN) install
+
+demo: build
+	./benchmarks/bin/store-demo.sh
+
+# Store micro-benchmarks (JMH), emulated persistence on tmpfs.
+bench-micro: build
+	./benchmarks/bin/store-microbench.sh
+
+clean:
+	$(MVN) -q clean || true
