@@ -1,0 +1,220 @@
+/*
+ * nvmns.h — libhdfsnvm: a persistent-memory region holding an HDFS namespace
+ * as log-structured inode pages (see docs/region-format.md).
+ *
+ * Conventions (after PMDK libpmem):
+ *  - every function that can fail returns an int error code (NVM_OK = 0) and
+ *    leaves a human-readable message for the calling thread in nvm_errormsg();
+ *  - flushing and draining are separate steps internally; every drain is a
+ *    "persist barrier", counted, and the test-only crash hook fires on them;
+ *  - nothing is written to a file that has not passed validation.
+ *
+ * Threading: one region handle may be used from several threads; mutations
+ * (nvm_apply, reservations, release) are serialised by a mutex inside the
+ * handle. Readers read the mapping directly; callers provide the read/write
+ * exclusion (the NameNode's namesystem lock does).
+ */
+#ifndef NVMNS_H
+#define NVMNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmns_layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- error codes ---- */
+enum nvm_error {
+  NVM_OK = 0,
+  NVM_EIO = 1,        /* a system call failed; the message carries errno text */
+  NVM_ENOTREGION = 2, /* the file is not an NVM namespace region (bad magic / too small for a header) */
+  NVM_EVERSION = 3,   /* a region of an unsupported format version or page size */
+  NVM_ECORRUPT = 4,   /* checksum mismatch or a broken structural invariant */
+  NVM_ETRUNCATED = 5, /* the file is shorter than the region size in its header */
+  NVM_EFULL = 6,      /* no free page left; the message has used/total pages */
+  NVM_EINVAL = 7,     /* a bad argument or a malformed mutation batch; nothing was written */
+  NVM_EEXIST = 8,     /* create: the file already exists */
+  NVM_EMODE = 9,      /* the requested persistence mode is not available for this file */
+  NVM_ECRASHED = 10,  /* test hook: the simulated crash point was reached; the handle is dead */
+  NVM_ETOOLONG = 11,  /* a name or string over the format's limit */
+  NVM_EBUSY = 12,     /* another process holds the region open (flock) */
+};
+
+/* The message for the last error on this thread ("" if none). */
+const char *nvm_errormsg(void);
+/* A stable symbolic name for an error code, e.g. "NVM_EFULL". */
+const char *nvm_strerror(int code);
+
+/* ---- persistence modes ---- */
+enum nvm_mode {
+  NVM_MODE_AUTO = 0,     /* pmem if pmem_is_pmem(), emulated if that was forced, msync otherwise */
+  NVM_MODE_PMEM = 1,     /* cache-line flush + fence; requires pmem_is_pmem() */
+  NVM_MODE_EMULATED = 2, /* cache-line flush + fence on a non-DAX file (e.g. tmpfs): survives a
+                            process crash, not a power loss */
+  NVM_MODE_MSYNC = 3,    /* pmem_msync() per flushed range: durable on an ordinary file system */
+};
+const char *nvm_mode_name(int mode); /* "pmem", "emulated", "msync", "auto" */
+
+/* ---- region lifetime ---- */
+typedef struct nvm_region nvm_region;
+
+/* Identity written into the header at creation; compared by the NameNode. */
+typedef struct nvm_identity {
+  int32_t namespace_id;
+  const char *cluster_id;    /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
+  const char *blockpool_id;  /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
+} nvm_identity;
+
+/*
+ * Create a new region file of `size` bytes (rounded down to a whole number of
+ * pages; >= NVM_MIN_REGION_SIZE). Fails with NVM_EEXIST if the file exists.
+ * The magic is written and persisted last, so a crash during creation leaves
+ * a file that open() refuses as NVM_ENOTREGION.
+ */
+int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, int mode,
+                      nvm_region **out);
+
+#define NVM_OPEN_READONLY 1u /* map read-only, shared lock, no recovery: for check/dump tools */
+
+/*
+ * Open and validate an existing region, then (unless READONLY) run recovery:
+ * roll back a valid undo record, reclaim uncommitted and orphaned pages, and
+ * build the list of live inodes (see nvm_recovered_inodes). Validation order:
+ * size >= header, magic, version/page size, header CRC, file size vs header.
+ * Nothing is written unless every check passes.
+ */
+int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out);
+
+/* Unmap and free. Returns NVM_OK or NVM_EIO. `r` is invalid afterwards. */
+int nvm_region_close(nvm_region *r);
+
+/* ---- accessors ---- */
+uint8_t *nvm_region_base(const nvm_region *r);      /* start of the mapping */
+uint64_t nvm_region_size(const nvm_region *r);
+int nvm_region_mode(const nvm_region *r);          /* resolved mode, never AUTO */
+int nvm_region_is_pmem(const nvm_region *r);       /* what pmem_map_file reported */
+int nvm_region_readonly(const nvm_region *r);
+uint64_t nvm_region_page_count(const nvm_region *r);
+
+typedef struct nvm_usage {
+  uint64_t pages_total;
+  uint64_t pages_used;     /* live inode, extension and string pages + reserved */
+  uint64_t pages_free;
+  uint64_t pages_reserved; /* handed out by nvm_reserve_pages, not yet committed or released */
+  uint64_t high_water;     /* pages at index >= high_water have never been used */
+} nvm_usage;
+void nvm_region_usage(const nvm_region *r, nvm_usage *out);
+
+/* ---- allocation (application level; no system call per page) ---- */
+
+/*
+ * Reserve n free pages; their offsets are written to offs[0..n). Reused
+ * (invalidated) pages come first, then never-used pages. All or nothing:
+ * NVM_EFULL ("region full: U of T pages in use, N requested") if fewer than
+ * n are free. A reserved page may be the target of FRESH writes (below).
+ */
+int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs);
+/* Give back reserved pages that were not used. */
+int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
+
+/* ---- mutation batches: the only way to write ---- */
+/*
+ * A batch is a byte buffer (8-byte aligned, native little-endian):
+ *   u32 entry_count; u32 reserved (0);
+ *   entry_count times:
+ *     u32 op; u32 field_id; u64 target; u32 length; u32 reserved (0);
+ *     u8 data[length]; zero padding to a multiple of 8
+ * op:
+ *   NVM_OP_FRESH   write data into a reserved page that is not live (a new page
+ *                  or the unused tail of one); needs no undo. target..target+length
+ *                  must lie inside one reserved page. After the batch the page
+ *                  counts as used (it is no longer reserved).
+ *   NVM_OP_INPLACE overwrite live bytes (a page field or a superblock counter).
+ *                  The range must lie inside one page or inside the superblock;
+ *                  8-byte fields must be 8-byte aligned.
+ *   NVM_OP_FREE    after the batch committed, mark page `target` INVALID on media
+ *                  and return it to the free list (length 0). Used for pages made
+ *                  unreachable by this batch (a deleted subtree, a replaced
+ *                  extension chain).
+ * field_id identifies the logical field for the undo record and the checker
+ * (enum nvm_field); it does not change how the bytes are written.
+ *
+ * Persist order (docs/region-format.md §Persist order):
+ *  - all FRESH data is flushed first;
+ *  - if the batch has exactly one INPLACE entry and it is an aligned 8-byte
+ *    word: drain (only if there was FRESH data), then one atomic store,
+ *    flush, drain (1 barrier, or 2 with FRESH data);
+ *  - otherwise (undo-logged): old bytes of every INPLACE range + SB_COMMIT_SEQ
+ *    are copied to the undo record and flushed, drain; UNDO_STATE := new seq,
+ *    flush, drain; INPLACE writes + SB_COMMIT_SEQ, flush, drain; UNDO_STATE := 0,
+ *    flush, drain (4 barriers);
+ *  - FREE pages: state word := INVALID, flush, one drain, then onto the free list.
+ * The batch is validated completely before the first store; on NVM_EINVAL
+ * nothing was written. Returns NVM_ECRASHED if the test crash hook fired.
+ */
+enum nvm_op { NVM_OP_FRESH = 1, NVM_OP_INPLACE = 2, NVM_OP_FREE = 3 };
+
+enum nvm_field {
+  NVM_F_NONE = 0, NVM_F_PAGE = 1 /* a whole page */, NVM_F_STATE = 2, NVM_F_PARENT = 3,
+  NVM_F_MTIME = 4, NVM_F_ATIME = 5, NVM_F_PERM = 6, NVM_F_NAME = 7, NVM_F_FILE_HEADER = 8,
+  NVM_F_UC = 9, NVM_F_BLOCK_COUNT = 10, NVM_F_BLOCK = 11, NVM_F_EXT_LINK = 12,
+  NVM_F_QUOTA = 13, NVM_F_COUNTER = 14, NVM_F_STRING = 15,
+};
+
+#define NVM_BATCH_HEADER 8
+#define NVM_BATCH_ENTRY_HEADER 24
+
+int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
+
+/* ---- recovery results (filled by nvm_region_open unless READONLY) ---- */
+typedef struct nvm_recovery {
+  uint64_t elapsed_ns;
+  uint64_t pages_scanned;
+  uint64_t inodes_live;          /* attached to the tree, including the root */
+  uint64_t strings_live;
+  uint64_t undo_rolled_back;     /* 1 if a valid undo record was applied */
+  uint64_t undo_entries;         /* entries restored from it */
+  uint64_t pending_discarded;    /* written but never committed pages */
+  uint64_t orphans_reclaimed;    /* live inode pages not reachable from the root */
+  uint64_t ext_reclaimed;        /* extension pages not reachable from a live inode */
+  uint64_t strings_reclaimed;    /* string pages no live inode refers to */
+} nvm_recovery;
+void nvm_recovery_report(const nvm_region *r, nvm_recovery *out);
+
+/* Live inode page offsets in breadth-first order from the root (parents
+ * before children). The array belongs to the handle. */
+const uint64_t *nvm_recovered_inodes(const nvm_region *r, uint64_t *count);
+/* Live string page offsets, in page order. */
+const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count);
+
+/* ---- persist barriers and the test-only crash hook ---- */
+uint64_t nvm_barrier_count(const nvm_region *r);
+/*
+ * Test only. Arm a simulated crash at the n-th persist barrier from now
+ * (n >= 1). When that barrier is reached, instead of draining, the library
+ * writes two region images and kills the handle (every later call that would
+ * write returns NVM_ECRASHED):
+ *   <prefix>.lost    — only stores covered by barriers that completed
+ *                      (everything after the last completed barrier is lost);
+ *   <prefix>.present — every store issued so far (as if all had reached media).
+ * Keeps a shadow copy of the region while armed (memory = region size).
+ * n == 0 disarms.
+ */
+int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix);
+int nvm_debug_crashed(const nvm_region *r);
+
+/* ---- layout export ---- */
+/* "NAME=value\n" for every layout constant and magic; static storage. */
+const char *nvm_layout_table(void);
+const char *nvm_version_string(void); /* library + libpmem versions */
+
+/* ---- CRC-32C (Castagnoli), as used for the header and the undo record ---- */
+uint32_t nvm_crc32c(uint32_t crc, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NVMNS_H */

@@ -1,0 +1,130 @@
+/*
+ * chains.c — recovery steps 4 and 5: extension chains and string references
+ * of attached inodes. Read only; marks kept pages in r->used_bits.
+ */
+#include <stdlib.h>
+
+#include "nvm_internal.h"
+
+struct chain {
+  uint64_t inode_off, owner;
+  unsigned kind;
+  uint64_t needed, per_page; /* bytes or records still to cover; max per page */
+  const char *what;
+};
+
+static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t page_off, const char *why) {
+  return nvm_fail(NVM_ECORRUPT, "%s: %s chain of inode %llu (page %llu): page %llu %s", r->path, c->what,
+                  (unsigned long long)c->owner, (unsigned long long)c->inode_off,
+                  (unsigned long long)page_off, why);
+}
+
+/* One page of a chain: in the data area, live, right kind and owner, sane
+ * count, not seen before (so the walk is acyclic and pages are not shared). */
+static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64_t *count) {
+  uint64_t idx;
+  if (!nvm_is_page_off(r, off, &idx)) return chain_fail(r, c, off, "is not a data page");
+  if (nvm_ld64(r, off) != NVM_STATE_WORD(c->kind, NVM_STATE_LIVE))
+    return chain_fail(r, c, off, "is not a live extension page of the right kind");
+  if (nvm_ld64(r, off + NVM_EXT_OWNER_ID) != c->owner) return chain_fail(r, c, off, "has a wrong owner id");
+  *count = nvm_ld64(r, off + NVM_EXT_COUNT);
+  if (*count == 0 || *count > c->per_page || *count > c->needed)
+    return chain_fail(r, c, off, "has a bad count");
+  if (nvm_bit_get(r->used_bits, idx)) return chain_fail(r, c, off, "is reached twice (shared or cyclic)");
+  nvm_bit_set(r->used_bits, idx);
+  return NVM_OK;
+}
+
+static int walk_chain(nvm_region *r, struct chain *c, uint64_t first) {
+  uint64_t off = first, count = 0;
+  if (c->needed == 0 && first != 0) return chain_fail(r, c, first, "is linked but no extension is needed");
+  while (c->needed > 0) {
+    if (off == 0) return chain_fail(r, c, 0, "ends before covering the data");
+    int rc = chain_page(r, c, off, &count);
+    if (rc) return rc;
+    c->needed -= count;
+    off = nvm_ld64(r, off + NVM_EXT_NEXT);
+  }
+  if (off != 0) return chain_fail(r, c, off, "follows the last needed page");
+  return NVM_OK;
+}
+
+static int inode_chains(nvm_region *r, uint32_t page) {
+  uint64_t off = nvm_page_off(page);
+  struct chain c = {off, nvm_ld64(r, off + NVM_IN_ID), NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX, "name"};
+  uint64_t name_len = nvm_ld64(r, off + NVM_IN_NAME_LEN);
+  if (name_len > NVM_NAME_MAX)
+    return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) has name length %llu > %d", r->path,
+                    (unsigned long long)c.owner, (unsigned long long)off, (unsigned long long)name_len,
+                    NVM_NAME_MAX);
+  c.needed = name_len > NVM_NAME_INLINE_MAX ? name_len - NVM_NAME_INLINE_MAX : 0;
+  int rc = walk_chain(r, &c, nvm_ld64(r, off + NVM_IN_NAME_EXT));
+  if (rc || NVM_KIND_OF(nvm_ld64(r, off)) != NVM_KIND_FILE) return rc;
+  uint64_t blocks = nvm_ld64(r, off + NVM_FI_BLOCK_COUNT);
+  c.kind = NVM_KIND_BLOCK_EXT;
+  c.per_page = NVM_BLOCKS_EXT_MAX;
+  c.needed = blocks > NVM_BLOCKS_INLINE_MAX ? blocks - NVM_BLOCKS_INLINE_MAX : 0;
+  c.what = "block";
+  return walk_chain(r, &c, nvm_ld64(r, off + NVM_FI_BLOCK_EXT));
+}
+
+int nvm_check_chains(nvm_region *r, const struct nvm_scan *s) {
+  for (uint64_t i = 0; i < s->norder; i++) {
+    int rc = inode_chains(r, s->order[i]);
+    if (rc) return rc;
+  }
+  return NVM_OK;
+}
+
+/* ---- strings ---- */
+
+static int cmp_str(const void *a, const void *b) {
+  const struct nvm_str *x = a, *y = b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->page < y->page ? -1 : x->page > y->page;
+}
+
+/* Mark the lowest live page holding string id; 0 if there is none. */
+static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
+  uint64_t lo = 0, hi = s->nstrs;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (s->strs[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == s->nstrs || s->strs[lo].id != id) return 0;
+  nvm_bit_set(r->used_bits, s->strs[lo].page);
+  return 1;
+}
+
+static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page) {
+  uint64_t off = nvm_page_off(page), perm = nvm_ld64(r, off + NVM_IN_PERM), ids[4] = {0};
+  ids[0] = perm >> NVM_PERM_OWNER_SHIFT;
+  ids[1] = (perm >> NVM_PERM_GROUP_SHIFT) & NVM_PERM_STRING_ID_MAX;
+  if (NVM_KIND_OF(nvm_ld64(r, off)) == NVM_KIND_FILE) {
+    uint64_t uc = nvm_ld64(r, off + NVM_FI_UC);
+    ids[2] = uc & 0xffffffffu;
+    ids[3] = uc >> NVM_FI_UC_MACHINE_SHIFT;
+  }
+  for (int k = 0; k < 4; k++)
+    if (ids[k] && !mark_string(r, s, ids[k]))
+      return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
+                      r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
+                      (unsigned long long)ids[k]);
+  return NVM_OK;
+}
+
+int nvm_check_strings(nvm_region *r, struct nvm_scan *s) {
+  s->strs = malloc((s->nstrs ? s->nstrs : 1) * sizeof *s->strs);
+  if (!s->strs) return nvm_fail(NVM_EIO, "recovery: out of memory for %llu strings", (unsigned long long)s->nstrs);
+  for (uint64_t i = 0; i < s->nstrs; i++) {
+    s->strs[i].page = s->spages[i];
+    s->strs[i].id = nvm_ld64(r, nvm_page_off(s->spages[i]) + NVM_ST_ID);
+  }
+  qsort(s->strs, s->nstrs, sizeof *s->strs, cmp_str);
+  for (uint64_t i = 0; i < s->norder; i++) {
+    int rc = inode_strings(r, s, s->order[i]);
+    if (rc) return rc;
+  }
+  return NVM_OK;
+}

@@ -1,0 +1,125 @@
+/*
+ * nvm_internal.h — the region handle and the library's internal functions.
+ * Not installed; the JNI glue uses only nvmns.h.
+ */
+#ifndef NVM_INTERNAL_H
+#define NVM_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmns.h"
+
+#define NVM_LIB_VERSION "0.1.0"
+
+/* A range flushed since the last barrier (crash hook bookkeeping). */
+struct nvm_range {
+  uint64_t off;
+  uint64_t len;
+};
+
+struct nvm_crash_hook {
+  uint64_t countdown;        /* barriers left until the fatal one; 0 = disarmed */
+  char *prefix;              /* snapshot path prefix */
+  uint8_t *shadow;           /* what completed barriers made durable */
+  struct nvm_range *ranges;  /* flushed since the last barrier */
+  size_t nranges, cap;
+};
+
+struct nvm_region {
+  char *path;
+  int fd;                    /* kept open: holds the flock */
+  uint8_t *base;
+  uint64_t size;
+  uint64_t page_count;
+  int mode;                  /* resolved, never AUTO */
+  int is_pmem;
+  int readonly;
+  int pmem_mapped;           /* mapped by pmem_map_file (else plain mmap) */
+  pthread_mutex_t lock;      /* serialises apply / reserve / release */
+
+  /* persistence */
+  uint64_t barriers;
+  int flush_errno;           /* sticky msync failure, reported by the next drain */
+  int crashed;
+  struct nvm_crash_hook hook;
+
+  /* allocator (alloc.c) */
+  uint32_t *free_stack;      /* free page indexes below high_water */
+  uint64_t free_top, free_cap;
+  uint64_t high_water;
+  uint8_t *reserved_bits;    /* 1 bit per page */
+  uint8_t *used_bits;        /* 1 bit per page: committed, in use */
+  uint64_t pages_used;       /* excluding reserved */
+  uint64_t pages_reserved;
+
+  /* recovery results (recover.c) */
+  nvm_recovery rec;
+  uint64_t *inodes;
+  uint64_t ninodes;
+  uint64_t *strings;
+  uint64_t nstrings;
+};
+
+/* errors.c */
+int nvm_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nvm_clear_error(void);
+
+/* persist.c */
+int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved);
+void nvm_flush(nvm_region *r, const void *addr, size_t len);
+int nvm_drain(nvm_region *r);
+void nvm_hook_free(nvm_region *r);
+
+/* alloc.c */
+int nvm_alloc_init(nvm_region *r);
+void nvm_alloc_free(nvm_region *r);
+int nvm_free_push(nvm_region *r, uint32_t page);
+int nvm_free_reserve(nvm_region *r, uint64_t extra); /* make room for `extra` pushes */
+int nvm_check_writable(nvm_region *r);
+int nvm_bit_get(const uint8_t *bits, uint64_t i);
+void nvm_bit_set(uint8_t *bits, uint64_t i);
+void nvm_bit_clear(uint8_t *bits, uint64_t i);
+
+/* undo.c / recover.c */
+int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq);
+int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *idx);
+void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len);
+int nvm_undo_check(const nvm_region *r);
+int nvm_undo_rollback(nvm_region *r, uint64_t *entries);
+int nvm_recover(nvm_region *r);
+
+/* Recovery working set: compact arrays of page indexes. */
+struct nvm_str { uint64_t id; uint32_t page; };
+struct nvm_scan {
+  uint32_t *inodes; uint64_t ninodes, icap;  /* LIVE DIR/FILE pages, page order */
+  uint32_t *exts; uint64_t nexts, ecap;      /* LIVE NAME_EXT/BLOCK_EXT pages */
+  uint32_t *spages; uint64_t nstrs, scap;    /* LIVE STRING pages, page order */
+  struct nvm_str *strs;                      /* (id, page) sorted by id */
+  uint32_t *order; uint64_t norder;          /* attached inodes, BFS order */
+  uint64_t high_water, pending;
+};
+int nvm_radix_sort_u64(uint64_t *a, uint64_t n);
+int nvm_attach_tree(nvm_region *r, struct nvm_scan *s);       /* attach.c */
+int nvm_check_chains(nvm_region *r, const struct nvm_scan *s); /* chains.c */
+int nvm_check_strings(nvm_region *r, struct nvm_scan *s);      /* chains.c */
+
+/* little helpers over the mapping */
+static inline uint64_t nvm_ld64(const nvm_region *r, uint64_t off) {
+  return *(const uint64_t *)(r->base + off);
+}
+static inline uint32_t nvm_ld32(const nvm_region *r, uint64_t off) {
+  return *(const uint32_t *)(r->base + off);
+}
+static inline uint64_t nvm_page_off(uint64_t idx) {
+  return (uint64_t)NVM_DATA_OFFSET + idx * NVM_PAGE_SIZE;
+}
+/* Is off the start of a page inside the data area? Sets *idx. */
+static inline int nvm_is_page_off(const nvm_region *r, uint64_t off, uint64_t *idx) {
+  if (off < NVM_DATA_OFFSET || off >= r->size || (off - NVM_DATA_OFFSET) % NVM_PAGE_SIZE) return 0;
+  *idx = (off - NVM_DATA_OFFSET) / NVM_PAGE_SIZE;
+  return *idx < r->page_count;
+}
+
+#endif /* NVM_INTERNAL_H */

@@ -1,0 +1,154 @@
+/*
+ * persist.c — flush / drain (one drain = one counted persist barrier), mode
+ * resolution, and the test-only crash hook.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libpmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nvm_internal.h"
+
+const char *nvm_mode_name(int mode) {
+  switch (mode) {
+    case NVM_MODE_AUTO: return "auto";
+    case NVM_MODE_PMEM: return "pmem";
+    case NVM_MODE_EMULATED: return "emulated";
+    case NVM_MODE_MSYNC: return "msync";
+    default: return "unknown";
+  }
+}
+
+int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved) {
+  switch (requested) {
+    case NVM_MODE_MSYNC:
+    case NVM_MODE_EMULATED:
+      *resolved = requested;
+      return NVM_OK;
+    case NVM_MODE_PMEM:
+      if (!is_pmem)
+        return nvm_fail(NVM_EMODE,
+                        "%s is not persistent memory (pmem_is_pmem=0); use persist mode "
+                        "'emulated' or 'msync'", path);
+      *resolved = NVM_MODE_PMEM;
+      return NVM_OK;
+    case NVM_MODE_AUTO: {
+      const char *force = getenv("PMEM_IS_PMEM_FORCE");
+      if (!is_pmem) *resolved = NVM_MODE_MSYNC;
+      else if (force && strcmp(force, "1") == 0) *resolved = NVM_MODE_EMULATED;
+      else *resolved = NVM_MODE_PMEM;
+      return NVM_OK;
+    }
+    default:
+      return nvm_fail(NVM_EINVAL, "unknown persistence mode %d", requested);
+  }
+}
+
+static void hook_record(nvm_region *r, const void *addr, size_t len) {
+  struct nvm_crash_hook *h = &r->hook;
+  if (h->nranges == h->cap) {
+    size_t cap = h->cap ? h->cap * 2 : 64;
+    struct nvm_range *n = realloc(h->ranges, cap * sizeof *n);
+    if (!n) abort(); /* test-only path: out of memory is not recoverable here */
+    h->ranges = n;
+    h->cap = cap;
+  }
+  h->ranges[h->nranges].off = (uint64_t)((const uint8_t *)addr - r->base);
+  h->ranges[h->nranges].len = len;
+  h->nranges++;
+}
+
+void nvm_flush(nvm_region *r, const void *addr, size_t len) {
+  if (r->crashed || len == 0) return;
+  if (r->hook.countdown) hook_record(r, addr, len);
+  if (r->mode == NVM_MODE_MSYNC) {
+    if (pmem_msync(addr, len) != 0 && !r->flush_errno) r->flush_errno = errno ? errno : EIO;
+  } else {
+    pmem_flush(addr, len);
+  }
+}
+
+void nvm_hook_free(nvm_region *r) {
+  free(r->hook.prefix);
+  free(r->hook.shadow);
+  free(r->hook.ranges);
+  memset(&r->hook, 0, sizeof r->hook);
+}
+
+static int write_image(const char *prefix, const char *suffix, const uint8_t *src, uint64_t len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s", prefix, suffix);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return -1;
+  uint64_t done = 0;
+  while (done < len) {
+    ssize_t n = write(fd, src + done, len - done);
+    if (n <= 0) { close(fd); return -1; }
+    done += (uint64_t)n;
+  }
+  return close(fd);
+}
+
+/* The fatal barrier: the shadow holds exactly what earlier barriers made
+ * durable; the mapping holds every store issued. */
+static int hook_fire(nvm_region *r) {
+  int ok = write_image(r->hook.prefix, ".lost", r->hook.shadow, r->size) == 0 &&
+           write_image(r->hook.prefix, ".present", r->base, r->size) == 0;
+  r->crashed = 1;
+  int code = ok ? nvm_fail(NVM_ECRASHED, "simulated crash at persist barrier %llu (images %s.lost/.present)",
+                           (unsigned long long)r->barriers, r->hook.prefix)
+                : nvm_fail(NVM_ECRASHED, "simulated crash at persist barrier %llu; writing images %s.* failed",
+                           (unsigned long long)r->barriers, r->hook.prefix);
+  nvm_hook_free(r);
+  return code;
+}
+
+int nvm_drain(nvm_region *r) {
+  if (r->crashed) return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  r->barriers++;
+  struct nvm_crash_hook *h = &r->hook;
+  if (h->countdown) {
+    if (--h->countdown == 0) return hook_fire(r);
+    for (size_t i = 0; i < h->nranges; i++)
+      memcpy(h->shadow + h->ranges[i].off, r->base + h->ranges[i].off, h->ranges[i].len);
+    h->nranges = 0;
+  }
+  if (r->mode != NVM_MODE_MSYNC) pmem_drain();
+  if (r->flush_errno) {
+    errno = r->flush_errno;
+    r->flush_errno = 0;
+    return nvm_fail(NVM_EIO, "region %s: pmem_msync failed", r->path);
+  }
+  return NVM_OK;
+}
+
+uint64_t nvm_barrier_count(const nvm_region *r) { return r->barriers; }
+
+int nvm_debug_crashed(const nvm_region *r) { return r->crashed; }
+
+int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
+  int rc = NVM_OK;
+  pthread_mutex_lock(&r->lock);
+  if (r->crashed) rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  else if (r->readonly) rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
+  else if (n > 0 && !snapshot_prefix) rc = nvm_fail(NVM_EINVAL, "crash hook needs a snapshot prefix");
+  if (rc == NVM_OK) {
+    nvm_hook_free(r);
+    if (n > 0) {
+      r->hook.prefix = strdup(snapshot_prefix);
+      r->hook.shadow = malloc(r->size);
+      if (!r->hook.prefix || !r->hook.shadow) {
+        nvm_hook_free(r);
+        rc = nvm_fail(NVM_EIO, "crash hook: cannot allocate a %llu-byte shadow", (unsigned long long)r->size);
+      } else {
+        memcpy(r->hook.shadow, r->base, r->size);
+        r->hook.countdown = n;
+      }
+    }
+  }
+  pthread_mutex_unlock(&r->lock);
+  return rc;
+}

@@ -1,0 +1,274 @@
+/*
+ * txn.c — nvm_apply: validate a whole mutation batch, then write it with the
+ * documented persist order (FRESH data, undo-logged or single-word INPLACE
+ * commit, then FREE invalidations).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvm_internal.h"
+
+#define PAD8(n) (((uint64_t)(n) + 7) & ~(uint64_t)7)
+
+struct entry {
+  uint32_t op, field, len;
+  uint64_t target;
+  uint64_t page;        /* page index (data area targets) */
+  const uint8_t *data;
+};
+
+struct batch {
+  struct entry *e;
+  uint32_t n;
+  uint32_t n_inplace;
+  uint64_t undo_bytes;  /* payload incl. the SB_COMMIT_SEQ entry */
+};
+
+static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+static int bad(uint32_t i, const char *why, uint64_t target) {
+  return nvm_fail(NVM_EINVAL, "batch entry %u: %s (target %llu)", i, why, (unsigned long long)target);
+}
+
+static int check_fresh(const nvm_region *r, uint32_t i, struct entry *e) {
+  if (e->len == 0) return bad(i, "FRESH with length 0", e->target);
+  if (!nvm_page_range(r, e->target, e->len, &e->page))
+    return bad(i, "FRESH range not inside one page of the data area", e->target);
+  if (!nvm_bit_get(r->reserved_bits, e->page)) return bad(i, "FRESH target page is not reserved", e->target);
+  return NVM_OK;
+}
+
+static int check_inplace(const nvm_region *r, uint32_t i, struct entry *e) {
+  if (e->len == 0) return bad(i, "INPLACE with length 0", e->target);
+  if (e->len == 8 && e->target % 8) return bad(i, "8-byte INPLACE not 8-byte aligned", e->target);
+  if (e->target < NVM_DATA_OFFSET) {
+    if (!nvm_sb_counter_range(e->target, e->len, 0))
+      return bad(i, "INPLACE outside the writable superblock counters", e->target);
+    e->page = UINT64_MAX;
+    return NVM_OK;
+  }
+  if (!nvm_page_range(r, e->target, e->len, &e->page))
+    return bad(i, "INPLACE range not inside one page of the data area", e->target);
+  uint64_t word = nvm_ld64(r, nvm_page_off(e->page));
+  if (NVM_STATE_OF(word) != NVM_STATE_LIVE && !nvm_bit_get(r->reserved_bits, e->page))
+    return bad(i, "INPLACE target page is neither live nor reserved", e->target);
+  return NVM_OK;
+}
+
+static int check_free(const nvm_region *r, uint32_t i, struct entry *e) {
+  if (e->len != 0) return bad(i, "FREE with a non-zero length", e->target);
+  if (!nvm_is_page_off(r, e->target, &e->page)) return bad(i, "FREE target is not a data page", e->target);
+  if (nvm_bit_get(r->reserved_bits, e->page)) return bad(i, "FREE target page is reserved", e->target);
+  if (!nvm_bit_get(r->used_bits, e->page)) return bad(i, "FREE target page is not in use (or freed twice)", e->target);
+  return NVM_OK;
+}
+
+static int check_entry(const nvm_region *r, uint32_t i, struct entry *e) {
+  switch (e->op) {
+    case NVM_OP_FRESH: return check_fresh(r, i, e);
+    case NVM_OP_INPLACE: return check_inplace(r, i, e);
+    case NVM_OP_FREE: return check_free(r, i, e);
+    default: return bad(i, "unknown op", e->target);
+  }
+}
+
+/* Split the buffer into entries, checking bounds and reserved fields. */
+static int parse(const uint8_t *buf, size_t len, struct batch *b) {
+  if (!buf || len < NVM_BATCH_HEADER) return nvm_fail(NVM_EINVAL, "batch shorter than its header");
+  if (rd32(buf + 4) != 0) return nvm_fail(NVM_EINVAL, "batch header reserved field is not 0");
+  uint32_t n = rd32(buf);
+  if (n > (len - NVM_BATCH_HEADER) / NVM_BATCH_ENTRY_HEADER)
+    return nvm_fail(NVM_EINVAL, "batch declares %u entries but has only %zu bytes", n, len);
+  b->e = calloc(n ? n : 1, sizeof *b->e);
+  if (!b->e) return nvm_fail(NVM_EIO, "batch: out of memory");
+  b->n = n;
+  size_t pos = NVM_BATCH_HEADER;
+  for (uint32_t i = 0; i < n; i++) {
+    if (len - pos < NVM_BATCH_ENTRY_HEADER) return nvm_fail(NVM_EINVAL, "batch entry %u: header past the end", i);
+    const uint8_t *p = buf + pos;
+    struct entry *e = &b->e[i];
+    e->op = rd32(p);
+    e->field = rd32(p + 4);
+    e->target = rd64(p + 8);
+    e->len = rd32(p + 16);
+    if (rd32(p + 20) != 0) return bad(i, "reserved field is not 0", e->target);
+    pos += NVM_BATCH_ENTRY_HEADER;
+    if (PAD8(e->len) > len - pos) return bad(i, "data runs past the end of the batch", e->target);
+    e->data = buf + pos;
+    pos += PAD8(e->len);
+  }
+  if (pos != len) return nvm_fail(NVM_EINVAL, "batch has %zu trailing bytes after %u entries", len - pos, n);
+  return NVM_OK;
+}
+
+/* FREE targets get their used bit cleared while validating so that a page
+ * listed twice is caught in O(1); the bits are restored before returning. */
+static int validate_entries(nvm_region *r, struct batch *b, uint32_t *done) {
+  b->undo_bytes = NVM_UNDO_ENTRY_HEADER + 8; /* the SB_COMMIT_SEQ entry */
+  for (*done = 0; *done < b->n; (*done)++) {
+    struct entry *e = &b->e[*done];
+    int rc = check_entry(r, *done, e);
+    if (rc) return rc;
+    if (e->op == NVM_OP_FREE) nvm_bit_clear(r->used_bits, e->page);
+    if (e->op != NVM_OP_INPLACE) continue;
+    b->n_inplace++;
+    b->undo_bytes += NVM_UNDO_ENTRY_HEADER + PAD8(e->len);
+  }
+  if (b->n_inplace > 1 && b->undo_bytes > NVM_UNDO_PAYLOAD_MAX)
+    return nvm_fail(NVM_EINVAL, "batch too large for the undo record (%llu bytes of undo, at most %d)",
+                    (unsigned long long)b->undo_bytes, NVM_UNDO_PAYLOAD_MAX);
+  return NVM_OK;
+}
+
+static int validate(nvm_region *r, struct batch *b) {
+  uint32_t done = 0;
+  int rc = validate_entries(r, b, &done);
+  for (uint32_t i = 0; i < done && i < b->n; i++)
+    if (b->e[i].op == NVM_OP_FREE) nvm_bit_set(r->used_bits, b->e[i].page);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ apply */
+
+static void apply_fresh(nvm_region *r, const struct batch *b) {
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_FRESH) continue;
+    memcpy(r->base + e->target, e->data, e->len);
+    nvm_flush(r, r->base + e->target, e->len);
+  }
+}
+
+static const struct entry *sole_word(const struct batch *b) {
+  if (b->n_inplace != 1) return NULL;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (b->e[i].op == NVM_OP_INPLACE)
+      return (b->e[i].len == 8 && b->e[i].target % 8 == 0) ? &b->e[i] : NULL;
+  return NULL;
+}
+
+/* One aligned word needs no undo: the store itself is atomic. With FRESH data
+ * the first drain makes it durable before the word can point at it; without,
+ * every earlier store was drained by the batch that made it, so one barrier. */
+static int commit_word(nvm_region *r, const struct entry *e, int has_fresh) {
+  int rc = has_fresh ? nvm_drain(r) : NVM_OK;
+  if (rc) return rc;
+  nvm_store(r, e->target, e->data, 8);
+  nvm_flush(r, r->base + e->target, 8);
+  return nvm_drain(r);
+}
+
+static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t len, uint32_t field) {
+  uint8_t *p = r->base + pos;
+  memcpy(p, &target, 8);
+  memcpy(p + 8, &len, 4);
+  memcpy(p + 12, &field, 4);
+  memcpy(p + NVM_UNDO_ENTRY_HEADER, r->base + target, len);
+  memset(p + NVM_UNDO_ENTRY_HEADER + len, 0, PAD8(len) - len);
+  return pos + NVM_UNDO_ENTRY_HEADER + PAD8(len);
+}
+
+/* Old bytes of every INPLACE range and of SB_COMMIT_SEQ, then count/length/CRC.
+ * UNDO_STATE is still 0 here, so a torn record is never acted upon. */
+static void write_undo(nvm_region *r, const struct batch *b) {
+  uint64_t pos = NVM_UNDO_PAYLOAD;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (b->e[i].op == NVM_OP_INPLACE) pos = undo_put(r, pos, b->e[i].target, b->e[i].len, b->e[i].field);
+  pos = undo_put(r, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER);
+  uint32_t count = b->n_inplace + 1, bytes = (uint32_t)(pos - NVM_UNDO_PAYLOAD);
+  uint32_t crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
+  memcpy(r->base + NVM_UNDO_ENTRY_COUNT, &count, 4);
+  memcpy(r->base + NVM_UNDO_PAYLOAD_BYTES, &bytes, 4);
+  memcpy(r->base + NVM_UNDO_CRC, &crc, 4);
+  nvm_flush(r, r->base + NVM_UNDO_ENTRY_COUNT, pos - NVM_UNDO_ENTRY_COUNT);
+}
+
+static int set_undo_state(nvm_region *r, uint64_t v) {
+  __atomic_store_n((uint64_t *)(r->base + NVM_UNDO_STATE), v, __ATOMIC_RELAXED);
+  nvm_flush(r, r->base + NVM_UNDO_STATE, 8);
+  return nvm_drain(r);
+}
+
+static int commit_undo(nvm_region *r, const struct batch *b) {
+  uint64_t seq = nvm_ld64(r, NVM_SB_COMMIT_SEQ) + 1;
+  write_undo(r, b);
+  int rc = nvm_drain(r);
+  if (rc) return rc;
+  /* from here on a crash rolls back: the record is durable and armed */
+  if ((rc = set_undo_state(r, seq))) return rc;
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_INPLACE) continue;
+    nvm_store(r, e->target, e->data, e->len);
+    nvm_flush(r, r->base + e->target, e->len);
+  }
+  nvm_store(r, NVM_SB_COMMIT_SEQ, &seq, 8);
+  nvm_flush(r, r->base + NVM_SB_COMMIT_SEQ, 8);
+  if ((rc = nvm_drain(r))) return rc;
+  /* all new bytes are durable: disarm the record (the commit point) */
+  return set_undo_state(r, 0);
+}
+
+/* Runs only after the commit: a crash before it leaves the pages live. */
+static int apply_free(nvm_region *r, const struct batch *b) {
+  uint32_t nfree = 0;
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_FREE) continue;
+    uint64_t word = nvm_ld64(r, e->target);
+    nvm_store(r, e->target, &(uint64_t){NVM_STATE_WORD(NVM_KIND_OF(word), NVM_STATE_INVALID)}, 8);
+    nvm_flush(r, r->base + e->target, 8);
+    nfree++;
+  }
+  if (nfree == 0) return NVM_OK;
+  int rc = nvm_drain(r);
+  for (uint32_t i = 0; rc == NVM_OK && i < b->n; i++) {
+    if (b->e[i].op != NVM_OP_FREE) continue;
+    nvm_bit_clear(r->used_bits, b->e[i].page);
+    r->pages_used--;
+    r->free_stack[r->free_top++] = (uint32_t)b->e[i].page; /* room made by nvm_free_reserve */
+  }
+  return rc;
+}
+
+/* FRESH pages stop being reservations: they now count as used. */
+static void adopt_fresh(nvm_region *r, const struct batch *b) {
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_FRESH || !nvm_bit_get(r->reserved_bits, e->page)) continue;
+    nvm_bit_clear(r->reserved_bits, e->page);
+    nvm_bit_set(r->used_bits, e->page);
+    r->pages_reserved--;
+    r->pages_used++;
+  }
+}
+
+static int apply_batch(nvm_region *r, const struct batch *b) {
+  int has_fresh = 0, has_free = 0, rc;
+  for (uint32_t i = 0; i < b->n; i++) {
+    has_fresh |= b->e[i].op == NVM_OP_FRESH;
+    has_free |= b->e[i].op == NVM_OP_FREE;
+  }
+  if (has_free && (rc = nvm_free_reserve(r, b->n))) return rc;
+  apply_fresh(r, b);
+  const struct entry *w = sole_word(b);
+  if (w) rc = commit_word(r, w, has_fresh);
+  else if (b->n_inplace) rc = commit_undo(r, b);
+  else rc = has_fresh ? nvm_drain(r) : NVM_OK;
+  if (rc) return rc;
+  adopt_fresh(r, b);
+  return apply_free(r, b);
+}
+
+int nvm_apply(nvm_region *r, const void *batch, size_t batch_len) {
+  pthread_mutex_lock(&r->lock);
+  struct batch b = {0};
+  int rc = nvm_check_writable(r);
+  if (rc == NVM_OK) rc = parse(batch, batch_len, &b);
+  if (rc == NVM_OK) rc = validate(r, &b);
+  if (rc == NVM_OK) rc = apply_batch(r, &b);
+  free(b.e);
+  pthread_mutex_unlock(&r->lock);
+  return rc;
+}

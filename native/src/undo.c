@@ -1,0 +1,95 @@
+/*
+ * undo.c — the single undo record: target validation shared with nvm_apply,
+ * the open-time check (read only) and the recovery rollback.
+ */
+#include <string.h>
+
+#include "nvm_internal.h"
+
+#define PAD8(n) (((uint64_t)(n) + 7) & ~(uint64_t)7)
+
+/* Superblock counters a batch may write: [SB_LAST_INODE_ID, SB_LAST_TXID+8),
+ * minus SB_COMMIT_SEQ unless allow_commit_seq (the undo record may hold it). */
+int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq) {
+  if (off < NVM_SB_LAST_INODE_ID || len > (uint64_t)NVM_SB_LAST_TXID + 8 - off) return 0;
+  if (!allow_commit_seq && off < NVM_SB_COMMIT_SEQ + 8 && off + len > NVM_SB_COMMIT_SEQ) return 0;
+  return 1;
+}
+
+/* [off, off+len) lies inside one page of the data area; *idx = that page. */
+int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *idx) {
+  if (off < NVM_DATA_OFFSET || off >= r->size) return 0;
+  uint64_t in = (off - NVM_DATA_OFFSET) % NVM_PAGE_SIZE;
+  if (len > NVM_PAGE_SIZE - in) return 0;
+  *idx = (off - NVM_DATA_OFFSET) / NVM_PAGE_SIZE;
+  return *idx < r->page_count;
+}
+
+/* Store len bytes at off; an aligned 8-byte word goes in one atomic store so
+ * that a crash never leaves it torn. */
+void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
+  if (len == 8 && off % 8 == 0) {
+    uint64_t v;
+    memcpy(&v, src, 8);
+    __atomic_store_n((uint64_t *)(r->base + off), v, __ATOMIC_RELAXED);
+  } else {
+    memcpy(r->base + off, src, len);
+  }
+}
+
+static int entry_target_ok(const nvm_region *r, uint64_t target, uint32_t len) {
+  uint64_t idx;
+  if (len == 0) return 0;
+  if (len == 8 && target % 8) return 0;
+  return nvm_sb_counter_range(target, len, 1) || nvm_page_range(r, target, len, &idx);
+}
+
+/* Validate a non-empty undo record without writing anything. */
+int nvm_undo_check(const nvm_region *r) {
+  uint64_t state = nvm_ld64(r, NVM_UNDO_STATE);
+  if (state == 0) return NVM_OK;
+  uint32_t count = nvm_ld32(r, NVM_UNDO_ENTRY_COUNT), bytes = nvm_ld32(r, NVM_UNDO_PAYLOAD_BYTES);
+  if (bytes > NVM_UNDO_PAYLOAD_MAX)
+    return nvm_fail(NVM_ECORRUPT, "%s: undo record (seq %llu) payload length %u exceeds %d", r->path,
+                    (unsigned long long)state, bytes, NVM_UNDO_PAYLOAD_MAX);
+  uint32_t stored = nvm_ld32(r, NVM_UNDO_CRC), crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
+  if (stored != crc)
+    return nvm_fail(NVM_ECORRUPT, "%s: undo record (seq %llu) checksum mismatch (stored 0x%08x, computed 0x%08x)",
+                    r->path, (unsigned long long)state, stored, crc);
+  uint64_t pos = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    if (pos + NVM_UNDO_ENTRY_HEADER > bytes)
+      return nvm_fail(NVM_ECORRUPT, "%s: undo entry %u runs past the payload (%u bytes)", r->path, i, bytes);
+    uint64_t target = nvm_ld64(r, NVM_UNDO_PAYLOAD + pos);
+    uint32_t len = nvm_ld32(r, NVM_UNDO_PAYLOAD + pos + 8);
+    pos += NVM_UNDO_ENTRY_HEADER + PAD8(len);
+    if (pos > bytes || !entry_target_ok(r, target, len))
+      return nvm_fail(NVM_ECORRUPT, "%s: undo entry %u has a bad target %llu / length %u", r->path, i,
+                      (unsigned long long)target, len);
+  }
+  if (pos != bytes)
+    return nvm_fail(NVM_ECORRUPT, "%s: undo record has %u entries covering %llu of %u payload bytes", r->path,
+                    count, (unsigned long long)pos, bytes);
+  return NVM_OK;
+}
+
+/* Copy every entry's old bytes back (barrier), then empty the record
+ * (barrier). Idempotent: a crash during rollback rolls back again. */
+int nvm_undo_rollback(nvm_region *r, uint64_t *entries) {
+  uint32_t count = nvm_ld32(r, NVM_UNDO_ENTRY_COUNT);
+  uint64_t pos = NVM_UNDO_PAYLOAD;
+  for (uint32_t i = 0; i < count; i++) {
+    uint64_t target = nvm_ld64(r, pos);
+    uint32_t len = nvm_ld32(r, pos + 8);
+    nvm_store(r, target, r->base + pos + NVM_UNDO_ENTRY_HEADER, len);
+    nvm_flush(r, r->base + target, len);
+    pos += NVM_UNDO_ENTRY_HEADER + PAD8(len);
+  }
+  int rc = nvm_drain(r);
+  if (rc) return rc;
+  __atomic_store_n((uint64_t *)(r->base + NVM_UNDO_STATE), (uint64_t)0, __ATOMIC_RELAXED);
+  nvm_flush(r, r->base + NVM_UNDO_STATE, 8);
+  rc = nvm_drain(r);
+  *entries = count;
+  return rc;
+}

@@ -1,0 +1,57 @@
+/* Structural corruption found by recovery -> NVM_ECORRUPT naming it, with the
+ * file byte-identical (no reclaim write happened). Scenario in argv[1]:
+ *   owner       a BLOCK_EXT page with a wrong owner id
+ *   string      an inode refers to a string id with no live string page
+ *   namelen     a name length over NAME_MAX
+ *   dupid       two attached inodes with the same id
+ *   root        the superblock root page is not a live directory */
+#include "test_util.h"
+
+static const uint64_t R = NVM_ROOT_INODE_ID;
+
+int main(int argc, char **argv) {
+  CHECK(argc == 2);
+  const char *p = tu_path("corrupt"), *copy = tu_path("corrupt-copy");
+  nvm_region *r = tu_create(p, NVM_MIN_REGION_SIZE);
+  uint64_t root = tu_make_dir(r, R, 0, 0, "");
+  tu_set_root(r, root);
+  tu_inode fin = {NVM_KIND_FILE, R + 1, root, R, "f", 0, 0, 0, 0, 10};
+  uint64_t f = tu_make_inode(r, &fin);
+  uint64_t orphan = tu_make_dir(r, R + 9, f + 100 * NVM_PAGE_SIZE, 1, "orphan"); /* would be reclaimed */
+  (void)orphan;
+  tu_batch b;
+  tb_init(&b);
+  const char *needle = NULL;
+  if (!strcmp(argv[1], "owner")) {
+    tb_add64(&b, NVM_F_EXT_LINK, tu_ld64(r, f + NVM_FI_BLOCK_EXT) + NVM_EXT_OWNER_ID, R + 7);
+    needle = "block chain of inode 16386";
+  } else if (!strcmp(argv[1], "string")) {
+    tb_add64(&b, NVM_F_PERM, f + NVM_IN_PERM, 0644 | 5ull << NVM_PERM_OWNER_SHIFT);
+    needle = "string id 5";
+  } else if (!strcmp(argv[1], "namelen")) {
+    tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, NVM_NAME_MAX + 1);
+    needle = "name length 1025";
+  } else if (!strcmp(argv[1], "dupid")) {
+    tu_make_dir(r, R + 1, root, R, "dup");
+    tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
+    needle = "inode id 16386 appears on two";
+  } else if (!strcmp(argv[1], "root")) {
+    tb_add64(&b, NVM_F_COUNTER, NVM_SB_ROOT_PAGE, f);
+    needle = "is not a live directory";
+  } else {
+    CHECK(!"unknown scenario");
+  }
+  CHECK_OK(tb_apply(r, &b));
+  tb_free(&b);
+  tu_close(r);
+  tu_copy(p, copy);
+  CHECK_RC(nvm_region_open(p, NVM_MODE_AUTO, 0, &r), NVM_ECORRUPT);
+  CHECK_MSG(needle);
+  printf("  %s\n", nvm_errormsg());
+  CHECK(tu_same_file(p, copy));
+  /* a read-only open still works for the checker */
+  CHECK_OK(nvm_region_open(p, NVM_MODE_AUTO, NVM_OPEN_READONLY, &r));
+  tu_close(r);
+  printf("corrupt %s ok\n", argv[1]);
+  return 0;
+}
