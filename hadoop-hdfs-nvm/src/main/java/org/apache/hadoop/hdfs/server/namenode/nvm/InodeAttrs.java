@@ -1,0 +1,123 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The attributes of an inode to be created: a small builder, validated by
+ * {@link InodeStore} before anything is staged. Quotas default to -1 (not set), as
+ * in HDFS.
+ */
+public final class InodeAttrs {
+  final boolean directory;
+  long id;
+  byte[] name = new byte[0];
+  long mtime;
+  long atime;
+  int mode;
+  String owner;
+  String group;
+  // files
+  long preferredBlockSize;
+  int replication;
+  int storagePolicy;
+  String clientName;
+  String clientMachine;
+  // directories
+  long nsQuota = -1;
+  long dsQuota = -1;
+  final long[] typeQuotas = new long[RegionLayout.DI_TYPE_QUOTA_COUNT];
+
+  private InodeAttrs(boolean directory) {
+    this.directory = directory;
+    Arrays.fill(typeQuotas, -1);
+  }
+
+  public static InodeAttrs directory(String name) {
+    return new InodeAttrs(true).name(name);
+  }
+
+  public static InodeAttrs file(String name) {
+    return new InodeAttrs(false).name(name);
+  }
+
+  public boolean isDirectory() {
+    return directory;
+  }
+
+  /** The inode id; 0 (the default) lets the store take SB_LAST_INODE_ID + 1. */
+  public InodeAttrs id(long v) {
+    id = v;
+    return this;
+  }
+
+  public InodeAttrs name(String v) {
+    return name(v == null ? null : v.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public InodeAttrs name(byte[] v) {
+    name = v;
+    return this;
+  }
+
+  /** Sets both modification and access time. */
+  public InodeAttrs times(long mtimeMs, long atimeMs) {
+    mtime = mtimeMs;
+    atime = atimeMs;
+    return this;
+  }
+
+  public InodeAttrs mtime(long v) {
+    mtime = v;
+    return this;
+  }
+
+  public InodeAttrs atime(long v) {
+    atime = v;
+    return this;
+  }
+
+  /** Permission bits (16 bits, FsPermission.toShort()). */
+  public InodeAttrs mode(int v) {
+    mode = v;
+    return this;
+  }
+
+  public InodeAttrs owner(String user, String grp) {
+    owner = user;
+    group = grp;
+    return this;
+  }
+
+  public InodeAttrs preferredBlockSize(long v) {
+    preferredBlockSize = v;
+    return this;
+  }
+
+  public InodeAttrs replication(int v) {
+    replication = v;
+    return this;
+  }
+
+  public InodeAttrs storagePolicy(int v) {
+    storagePolicy = v;
+    return this;
+  }
+
+  public InodeAttrs underConstruction(String client, String machine) {
+    clientName = client;
+    clientMachine = machine;
+    return this;
+  }
+
+  public InodeAttrs quota(long ns, long ds) {
+    nsQuota = ns;
+    dsQuota = ds;
+    return this;
+  }
+
+  public InodeAttrs typeQuota(int storageType, long v) {
+    typeQuotas[storageType] = v;
+    return this;
+  }
+}

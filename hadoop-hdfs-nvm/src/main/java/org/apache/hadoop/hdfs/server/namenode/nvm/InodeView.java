@@ -1,0 +1,244 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A read view of one inode page, straight from the mapping (no copy, no JNI). Values
+ * are read at call time, so a view stays current across mutations of its page.
+ */
+public final class InodeView {
+  private final Region region;
+  private final long page;
+
+  public InodeView(Region region, long page) {
+    this.region = region;
+    this.page = page;
+  }
+
+  public long page() {
+    return page;
+  }
+
+  private long word(int field) {
+    return region.getLong(page + field);
+  }
+
+  public long stateWord() {
+    return word(PG_STATE);
+  }
+
+  public boolean isLive() {
+    long w = stateWord();
+    return magicOf(w) == PAGE_MAGIC && stateOf(w) == STATE_LIVE && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
+  }
+
+  public boolean isDirectory() {
+    return kindOf(stateWord()) == KIND_DIR;
+  }
+
+  public boolean isFile() {
+    return kindOf(stateWord()) == KIND_FILE;
+  }
+
+  public long id() {
+    return word(IN_ID);
+  }
+
+  public long parentPage() {
+    return word(IN_PARENT_PAGE);
+  }
+
+  public long parentId() {
+    return word(IN_PARENT_ID);
+  }
+
+  public long mtime() {
+    return word(IN_MTIME);
+  }
+
+  public long atime() {
+    return word(IN_ATIME);
+  }
+
+  public long permWord() {
+    return word(IN_PERM);
+  }
+
+  public int mode() {
+    return PageCodec.permMode(permWord());
+  }
+
+  public long ownerId() {
+    return PageCodec.permOwner(permWord());
+  }
+
+  public long groupId() {
+    return PageCodec.permGroup(permWord());
+  }
+
+  public int nameLength() {
+    return (int) word(IN_NAME_LEN);
+  }
+
+  public long firstNameExt() {
+    return word(IN_NAME_EXT);
+  }
+
+  /** The name bytes: inline part, then the NAME_EXT chain. */
+  public byte[] nameBytes() {
+    int len = nameLength();
+    if (len < 0 || len > NAME_MAX) {
+      throw new IllegalStateException("inode page " + page + " has name length " + len);
+    }
+    byte[] b = new byte[len];
+    int inline = Math.min(len, NAME_INLINE_MAX);
+    region.getBytes(page + IN_NAME_INLINE, b, 0, inline);
+    int done = inline;
+    long ext = firstNameExt();
+    while (done < len) {
+      if (ext == 0) {
+        throw new IllegalStateException("inode page " + page + ": name chain ends after " + done + " of " + len);
+      }
+      int n = (int) Math.min(region.getLong(ext + EXT_COUNT), len - done);
+      region.getBytes(ext + EXT_PAYLOAD, b, done, n);
+      done += n;
+      ext = region.getLong(ext + EXT_NEXT);
+    }
+    return b;
+  }
+
+  public String name() {
+    return new String(nameBytes(), StandardCharsets.UTF_8);
+  }
+
+  /** The NAME_EXT pages of this inode, in chain order. */
+  public long[] nameExtPages() {
+    return chain(firstNameExt(), PageCodec.nameExtPages(nameLength()));
+  }
+
+  private long[] chain(long first, int expected) {
+    long[] out = new long[expected];
+    long p = first;
+    for (int i = 0; i < expected; i++) {
+      if (p == 0) {
+        throw new IllegalStateException("inode page " + page + ": extension chain shorter than " + expected);
+      }
+      out[i] = p;
+      p = region.getLong(p + EXT_NEXT);
+    }
+    return out;
+  }
+
+  // ---- files ----
+
+  public long fileHeader() {
+    return word(FI_HEADER);
+  }
+
+  public long preferredBlockSize() {
+    return PageCodec.headerBlockSize(fileHeader());
+  }
+
+  public int replication() {
+    return PageCodec.headerReplication(fileHeader());
+  }
+
+  public int storagePolicy() {
+    return PageCodec.headerPolicy(fileHeader());
+  }
+
+  public long ucWord() {
+    return word(FI_UC);
+  }
+
+  public boolean isUnderConstruction() {
+    return isFile() && ucWord() != 0;
+  }
+
+  public long clientId() {
+    return PageCodec.ucClient(ucWord());
+  }
+
+  public long clientMachineId() {
+    return PageCodec.ucMachine(ucWord());
+  }
+
+  public int blockCount() {
+    return (int) word(FI_BLOCK_COUNT);
+  }
+
+  public long firstBlockExt() {
+    return word(FI_BLOCK_EXT);
+  }
+
+  /** BLOCK_EXT pages holding blocks 4.., in chain order. */
+  public long[] blockExtPages() {
+    int n = blockCount() - BLOCKS_INLINE_MAX;
+    return chain(firstBlockExt(), n <= 0 ? 0 : (n + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX);
+  }
+
+  /** Region offset of block record {@code i}: inline for i &lt; 4, else page (i-4)/9 slot (i-4)%9 of the chain. */
+  public long blockRecordOffset(int i) {
+    if (i < 0 || i >= blockCount()) {
+      throw new IndexOutOfBoundsException("block " + i + " of " + blockCount() + " in inode page " + page);
+    }
+    return blockRecordOffsetUnchecked(i);
+  }
+
+  long blockRecordOffsetUnchecked(int i) {
+    if (i < BLOCKS_INLINE_MAX) {
+      return page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i;
+    }
+    int k = i - BLOCKS_INLINE_MAX;
+    return blockExtPage(k / BLOCKS_EXT_MAX) + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * (k % BLOCKS_EXT_MAX);
+  }
+
+  /** The {@code n}-th BLOCK_EXT page (0-based). */
+  long blockExtPage(int n) {
+    long p = firstBlockExt();
+    for (int j = 0; j < n && p != 0; j++) {
+      p = region.getLong(p + EXT_NEXT);
+    }
+    if (p == 0) {
+      throw new IllegalStateException("inode page " + page + ": block chain has no page " + n);
+    }
+    return p;
+  }
+
+  public long blockId(int i) {
+    return region.getLong(blockRecordOffset(i) + BR_ID);
+  }
+
+  public long blockNumBytes(int i) {
+    return region.getLong(blockRecordOffset(i) + BR_NUM_BYTES);
+  }
+
+  public long blockGenerationStamp(int i) {
+    return region.getLong(blockRecordOffset(i) + BR_GENSTAMP);
+  }
+
+  // ---- directories ----
+
+  public long nsQuota() {
+    return word(DI_NS_QUOTA);
+  }
+
+  public long dsQuota() {
+    return word(DI_DS_QUOTA);
+  }
+
+  /** Quota of storage type {@code t} (0 RAM_DISK, 1 SSD, 2 DISK, 3 ARCHIVE). */
+  public long typeQuota(int t) {
+    if (t < 0 || t >= DI_TYPE_QUOTA_COUNT) {
+      throw new IndexOutOfBoundsException("storage type " + t);
+    }
+    return word(DI_TYPE_QUOTA + 8 * t);
+  }
+
+  @Override
+  public String toString() {
+    return "InodeView{page=" + page + ", id=" + id() + ", name=" + name() + ", parentPage=" + parentPage() + "}";
+  }
+}

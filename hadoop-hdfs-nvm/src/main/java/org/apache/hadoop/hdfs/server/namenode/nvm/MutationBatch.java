@@ -1,0 +1,160 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Builds the byte format nvm_apply() takes (see nvmns.h) in a reusable direct
+ * buffer in native byte order:
+ * <pre>
+ *   u32 entry_count; u32 0;
+ *   per entry: u32 op; u32 field; u64 target; u32 length; u32 0; data[length]; zero pad to 8
+ * </pre>
+ * A batch is applied atomically by {@link Region#apply}; the native side decides the
+ * persist order (FRESH data first, then the undo-logged or single-word INPLACE part,
+ * FREE last). Not thread-safe.
+ */
+public final class MutationBatch {
+  static final int OP_FRESH = 1;
+  static final int OP_INPLACE = 2;
+  static final int OP_FREE = 3;
+
+  static final int HEADER = 8;
+  static final int ENTRY_HEADER = 24;
+
+  private ByteBuffer buf;
+  private int entries;
+  private int inplaceEntries;
+
+  public MutationBatch() {
+    this(4096);
+  }
+
+  public MutationBatch(int initialCapacity) {
+    buf = allocate(Math.max(initialCapacity, 64));
+    clear();
+  }
+
+  private static ByteBuffer allocate(int cap) {
+    return ByteBuffer.allocateDirect(cap).order(ByteOrder.nativeOrder());
+  }
+
+  /** Empties the batch, keeping its buffer. */
+  public MutationBatch clear() {
+    entries = 0;
+    inplaceEntries = 0;
+    buf.clear();
+    buf.putInt(0, 0).putInt(4, 0);
+    buf.position(HEADER);
+    return this;
+  }
+
+  public int entryCount() {
+    return entries;
+  }
+
+  /** INPLACE entries staged so far. */
+  public int inplaceCount() {
+    return inplaceEntries;
+  }
+
+  public boolean isEmpty() {
+    return entries == 0;
+  }
+
+  /** Bytes of the encoded batch. */
+  public int length() {
+    return buf.position();
+  }
+
+  /** The encoded batch: a direct buffer whose bytes [0, length()) are the batch. */
+  ByteBuffer buffer() {
+    return buf;
+  }
+
+  /** Writes {@code data[off, off+len)} into a reserved, not live page at {@code target}. */
+  public MutationBatch fresh(long target, byte[] data, int off, int len, Field field) {
+    entry(OP_FRESH, field, target, len);
+    buf.put(data, off, len);
+    pad();
+    return this;
+  }
+
+  public MutationBatch fresh(long target, byte[] data, Field field) {
+    return fresh(target, data, 0, data.length, field);
+  }
+
+  /** Writes the remaining bytes of {@code data} (its position is not changed). */
+  public MutationBatch fresh(long target, ByteBuffer data, Field field) {
+    ByteBuffer d = data.duplicate();
+    entry(OP_FRESH, field, target, d.remaining());
+    buf.put(d);
+    pad();
+    return this;
+  }
+
+  /** Overwrites one aligned live 8-byte word (a page field or a superblock counter). */
+  public MutationBatch putLong(long target, long value, Field field) {
+    if ((target & 7) != 0) {
+      throw new IllegalArgumentException("8-byte field at unaligned offset " + target);
+    }
+    entry(OP_INPLACE, field, target, 8);
+    buf.putLong(value);
+    return this;
+  }
+
+  /** Overwrites live bytes inside one page or inside the superblock. */
+  public MutationBatch putBytes(long target, byte[] data, int off, int len, Field field) {
+    entry(OP_INPLACE, field, target, len);
+    buf.put(data, off, len);
+    pad();
+    return this;
+  }
+
+  public MutationBatch putBytes(long target, byte[] data, Field field) {
+    return putBytes(target, data, 0, data.length, field);
+  }
+
+  /** After the batch committed, marks {@code page} INVALID and returns it to the free list. */
+  public MutationBatch free(long page) {
+    entry(OP_FREE, Field.PAGE, page, 0);
+    return this;
+  }
+
+  private void entry(int op, Field field, long target, int len) {
+    if (len < 0) {
+      throw new IllegalArgumentException("negative length " + len);
+    }
+    if (target <= 0) {
+      throw new IllegalArgumentException("bad target offset " + target);
+    }
+    ensure(ENTRY_HEADER + ((len + 7) & ~7));
+    buf.putInt(op).putInt(field.id()).putLong(target).putInt(len).putInt(0);
+    entries++;
+    if (op == OP_INPLACE) {
+      inplaceEntries++;
+    }
+    buf.putInt(0, entries);
+  }
+
+  private void pad() {
+    while ((buf.position() & 7) != 0) {
+      buf.put((byte) 0);
+    }
+  }
+
+  private void ensure(int more) {
+    if (buf.remaining() >= more) {
+      return;
+    }
+    int need = buf.position() + more;
+    int cap = buf.capacity();
+    while (cap < need) {
+      cap = cap * 2;
+    }
+    ByteBuffer n = allocate(cap);
+    buf.flip();
+    n.put(buf);
+    buf = n;
+  }
+}

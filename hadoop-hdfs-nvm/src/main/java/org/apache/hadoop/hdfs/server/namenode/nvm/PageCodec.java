@@ -1,0 +1,165 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Encodes page images and packed words. Page images are written FRESH; the state word
+ * they carry matters for crash safety:
+ * <ul>
+ * <li>inode and string pages are written PENDING and made LIVE by an INPLACE store in the
+ * same batch, because recovery attaches a LIVE inode to its parent by the parent pointer
+ * alone — a LIVE image written before the commit would survive a crash;</li>
+ * <li>extension pages are written LIVE: they are reached only through the owner's link,
+ * which the commit sets, so an unlinked one is reclaimed by recovery.</li>
+ * </ul>
+ */
+final class PageCodec {
+  private PageCodec() {
+  }
+
+  private static ByteBuffer page() {
+    return ByteBuffer.allocate(PAGE_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  static long perm(int mode, long groupId, long ownerId) {
+    return (mode & 0xffffL) | (groupId << PERM_GROUP_SHIFT) | (ownerId << PERM_OWNER_SHIFT);
+  }
+
+  static int permMode(long perm) {
+    return (int) (perm & 0xffff);
+  }
+
+  static long permGroup(long perm) {
+    return (perm >>> PERM_GROUP_SHIFT) & PERM_STRING_ID_MAX;
+  }
+
+  static long permOwner(long perm) {
+    return (perm >>> PERM_OWNER_SHIFT) & PERM_STRING_ID_MAX;
+  }
+
+  static final long BLOCK_SIZE_MAX = (1L << FI_HDR_REPLICATION_SHIFT) - 1;
+  static final int REPLICATION_MAX = (1 << (FI_HDR_POLICY_SHIFT - FI_HDR_REPLICATION_SHIFT)) - 1;
+  static final int POLICY_MAX = (1 << (64 - FI_HDR_POLICY_SHIFT)) - 1;
+
+  static long fileHeader(long blockSize, int replication, int policy) {
+    return blockSize | ((long) replication << FI_HDR_REPLICATION_SHIFT) | ((long) policy << FI_HDR_POLICY_SHIFT);
+  }
+
+  static long headerBlockSize(long h) {
+    return h & BLOCK_SIZE_MAX;
+  }
+
+  static int headerReplication(long h) {
+    return (int) ((h >>> FI_HDR_REPLICATION_SHIFT) & REPLICATION_MAX);
+  }
+
+  static int headerPolicy(long h) {
+    return (int) ((h >>> FI_HDR_POLICY_SHIFT) & POLICY_MAX);
+  }
+
+  static long uc(long clientId, long machineId) {
+    return (clientId & 0xffffffffL) | (machineId << FI_UC_MACHINE_SHIFT);
+  }
+
+  static long ucClient(long uc) {
+    return uc & 0xffffffffL;
+  }
+
+  static long ucMachine(long uc) {
+    return uc >>> FI_UC_MACHINE_SHIFT;
+  }
+
+  /** Number of NAME_EXT pages a name of {@code len} bytes needs. */
+  static int nameExtPages(int len) {
+    return len <= NAME_INLINE_MAX ? 0 : (len - NAME_INLINE_MAX + NAME_EXT_MAX - 1) / NAME_EXT_MAX;
+  }
+
+  /**
+   * The name area of an inode page, IN_NAME_LEN .. IN_NAME_INLINE+NAME_INLINE_MAX: length,
+   * first extension page, inline bytes (zero padded). Contiguous, so a rename rewrites it
+   * with one INPLACE entry.
+   */
+  static byte[] nameArea(byte[] name, long firstExt) {
+    ByteBuffer b = ByteBuffer.allocate(IN_NAME_INLINE + NAME_INLINE_MAX - IN_NAME_LEN).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(name.length).putLong(firstExt).put(name, 0, Math.min(name.length, NAME_INLINE_MAX));
+    return b.array();
+  }
+
+  /** A fresh inode page image in state PENDING. */
+  static byte[] inode(InodeAttrs a, long id, long parentPage, long parentId, long perm, long uc, long firstNameExt) {
+    ByteBuffer b = page();
+    b.putLong(PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_PENDING));
+    b.putLong(IN_ID, id);
+    b.putLong(IN_PARENT_PAGE, parentPage);
+    b.putLong(IN_PARENT_ID, parentId);
+    b.putLong(IN_MTIME, a.mtime);
+    b.putLong(IN_ATIME, a.atime);
+    b.putLong(IN_PERM, perm);
+    b.position(IN_NAME_LEN);
+    b.put(nameArea(a.name, firstNameExt));
+    if (a.directory) {
+      b.putLong(DI_NS_QUOTA, a.nsQuota);
+      b.putLong(DI_DS_QUOTA, a.dsQuota);
+      for (int i = 0; i < DI_TYPE_QUOTA_COUNT; i++) {
+        b.putLong(DI_TYPE_QUOTA + 8 * i, a.typeQuotas[i]);
+      }
+    } else {
+      b.putLong(FI_HEADER, fileHeader(a.preferredBlockSize, a.replication, a.storagePolicy));
+      b.putLong(FI_UC, uc);
+      b.putLong(FI_BLOCK_COUNT, 0);
+      b.putLong(FI_BLOCK_EXT, 0);
+    }
+    return b.array();
+  }
+
+  /** A NAME_EXT page image (LIVE) holding name[off, off+len). */
+  static byte[] nameExt(long ownerId, long next, byte[] name, int off, int len) {
+    ByteBuffer b = page();
+    b.putLong(PG_STATE, stateWord(KIND_NAME_EXT, STATE_LIVE));
+    b.putLong(EXT_OWNER_ID, ownerId);
+    b.putLong(EXT_NEXT, next);
+    b.putLong(EXT_COUNT, len);
+    b.position(EXT_PAYLOAD);
+    b.put(name, off, len);
+    return b.array();
+  }
+
+  /** A BLOCK_EXT page image (LIVE) holding one block record in slot 0. */
+  static byte[] blockExt(long ownerId, long blockId, long numBytes, long genstamp) {
+    ByteBuffer b = page();
+    b.putLong(PG_STATE, stateWord(KIND_BLOCK_EXT, STATE_LIVE));
+    b.putLong(EXT_OWNER_ID, ownerId);
+    b.putLong(EXT_NEXT, 0);
+    b.putLong(EXT_COUNT, 1);
+    b.position(EXT_PAYLOAD);
+    b.put(blockRecord(blockId, numBytes, genstamp));
+    return b.array();
+  }
+
+  static byte[] blockRecord(long blockId, long numBytes, long genstamp) {
+    return ByteBuffer.allocate(BLOCK_RECORD_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(BR_ID, blockId)
+        .putLong(BR_NUM_BYTES, numBytes).putLong(BR_GENSTAMP, genstamp).array();
+  }
+
+  /** A STRING page image in state PENDING. */
+  static byte[] string(long id, byte[] utf8) {
+    ByteBuffer b = page();
+    b.putLong(PG_STATE, stateWord(KIND_STRING, STATE_PENDING));
+    b.putLong(ST_ID, id);
+    b.putLong(ST_LEN, utf8.length);
+    b.position(ST_BYTES);
+    b.put(utf8);
+    return b.array();
+  }
+
+  static byte[] longs(long... v) {
+    ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (long x : v) {
+      b.putLong(x);
+    }
+    return b.array();
+  }
+}

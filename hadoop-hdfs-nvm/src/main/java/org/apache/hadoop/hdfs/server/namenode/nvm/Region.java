@@ -1,0 +1,320 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An open NVM namespace region: one native handle, the mapping exposed as read-only
+ * direct buffers (reads never cross JNI), and {@link #apply} as the only way to write.
+ * Reads are not synchronised against mutations; the caller provides that exclusion
+ * (the NameNode's namesystem lock). {@link #close()} must not race other calls.
+ */
+public final class Region implements AutoCloseable {
+  /** Segment size of the Java view: 1 GiB, so regions above 2 GiB work with int-indexed buffers. */
+  static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
+
+  private final File file;
+  private final boolean readOnly;
+  private final long size;
+  private final long segmentBytes;
+  private long handle;
+  private ByteBuffer[] segments;
+
+  /** JNI apply calls made through this region; tests assert one per store mutation. */
+  long applyCalls;
+
+  private Region(File file, long handle, long segmentBytes) throws NvmException {
+    this.file = file;
+    this.handle = handle;
+    this.segmentBytes = segmentBytes;
+    boolean ok = false;
+    try {
+      this.size = NvmNative.size(handle);
+      this.readOnly = NvmNative.isReadOnly(handle);
+      ByteBuffer[] raw = NvmNative.mapSegments(handle, segmentBytes);
+      segments = new ByteBuffer[raw.length];
+      for (int i = 0; i < raw.length; i++) {
+        // Java never writes the mapping: every store goes through nvm_apply, which owns the flush order.
+        segments[i] = raw[i].asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+      }
+      ok = true;
+    } finally {
+      if (!ok) {
+        NvmNative.close(handle);
+        this.handle = 0;
+      }
+    }
+  }
+
+  /** Creates a new region file; fails with EEXIST if {@code file} exists. */
+  public static Region create(File file, long size, RegionIdentity identity, PersistMode mode) throws NvmException {
+    return create(file, size, identity, mode, DEFAULT_SEGMENT_BYTES);
+  }
+
+  static Region create(File file, long size, RegionIdentity identity, PersistMode mode, long segmentBytes)
+      throws NvmException {
+    checkSegmentBytes(segmentBytes);
+    NativeLibrary.load(); // the clear message, also on the second attempt
+    long h = NvmNative.create(file.getPath(), size, identity.namespaceId(), identity.clusterId(),
+        identity.blockPoolId(), mode.value());
+    return new Region(file, h, segmentBytes);
+  }
+
+  /** Opens (validates, then recovers) an existing region for reading and writing. */
+  public static Region open(File file, PersistMode mode) throws NvmException {
+    return open(file, mode, 0, DEFAULT_SEGMENT_BYTES);
+  }
+
+  /** Opens a region read-only (shared lock, no recovery), e.g. for check and dump tools. */
+  public static Region openReadOnly(File file) throws NvmException {
+    return open(file, PersistMode.AUTO, NvmNative.OPEN_READONLY, DEFAULT_SEGMENT_BYTES);
+  }
+
+  static Region open(File file, PersistMode mode, int flags, long segmentBytes) throws NvmException {
+    checkSegmentBytes(segmentBytes);
+    NativeLibrary.load();
+    long h = NvmNative.open(file.getPath(), mode.value(), flags);
+    return new Region(file, h, segmentBytes);
+  }
+
+  private static void checkSegmentBytes(long segmentBytes) {
+    if (segmentBytes <= 0 || segmentBytes > DEFAULT_SEGMENT_BYTES || segmentBytes % RegionLayout.DATA_OFFSET != 0) {
+      throw new IllegalArgumentException("segment size " + segmentBytes + " must be a multiple of "
+          + RegionLayout.DATA_OFFSET + " and at most " + DEFAULT_SEGMENT_BYTES);
+    }
+  }
+
+  private long h() {
+    if (handle == 0) {
+      throw new IllegalStateException("region " + file + " is closed");
+    }
+    return handle;
+  }
+
+  public File file() {
+    return file;
+  }
+
+  public long size() {
+    h();
+    return size;
+  }
+
+  public boolean isReadOnly() {
+    h();
+    return readOnly;
+  }
+
+  public boolean isClosed() {
+    return handle == 0;
+  }
+
+  // ---- reads (no JNI) ----
+
+  private void checkRange(long off, int len) {
+    h();
+    if (off < 0 || len < 0 || off > size - len) {
+      throw new IndexOutOfBoundsException("read of " + len + " bytes at " + off + " outside region of " + size);
+    }
+  }
+
+  /** An 8-byte little-endian value (layout fields are 8-byte aligned, so they never span segments). */
+  public long getLong(long off) {
+    checkRange(off, 8);
+    int in = (int) (off % segmentBytes);
+    if (in > segmentBytes - 8) {
+      return ByteBuffer.wrap(getBytes(off, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+    return segments[(int) (off / segmentBytes)].getLong(in);
+  }
+
+  public int getInt(long off) {
+    checkRange(off, 4);
+    int in = (int) (off % segmentBytes);
+    if (in > segmentBytes - 4) {
+      return ByteBuffer.wrap(getBytes(off, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+    return segments[(int) (off / segmentBytes)].getInt(in);
+  }
+
+  public void getBytes(long off, byte[] dst, int dstOff, int len) {
+    checkRange(off, len);
+    if (dstOff < 0 || dstOff > dst.length - len) {
+      throw new IndexOutOfBoundsException("destination " + dstOff + "+" + len + " of " + dst.length);
+    }
+    while (len > 0) {
+      ByteBuffer b = segments[(int) (off / segmentBytes)].duplicate();
+      int in = (int) (off % segmentBytes);
+      int n = (int) Math.min(len, segmentBytes - in);
+      b.position(in);
+      b.get(dst, dstOff, n);
+      off += n;
+      dstOff += n;
+      len -= n;
+    }
+  }
+
+  public byte[] getBytes(long off, int len) {
+    byte[] b = new byte[len];
+    getBytes(off, b, 0, len);
+    return b;
+  }
+
+  // ---- writes (one JNI call each) ----
+
+  /** Applies a batch atomically with exactly one native call. An empty batch is a no-op. */
+  public void apply(MutationBatch batch) throws NvmException {
+    long h = h();
+    if (batch.isEmpty()) {
+      return;
+    }
+    applyCalls++;
+    NvmNative.apply(h, batch.buffer(), batch.length());
+  }
+
+  /** Reserves n free pages (all or nothing; RegionFullException if fewer are free). */
+  public long[] reservePages(int n) throws NvmException {
+    long h = h();
+    if (n < 0) {
+      throw new IllegalArgumentException("n = " + n);
+    }
+    long[] out = new long[n];
+    if (n > 0) {
+      NvmNative.reservePages(h, n, out);
+    }
+    return out;
+  }
+
+  /** Returns reserved pages that were not used. */
+  public void releasePages(long... pages) throws NvmException {
+    long h = h();
+    if (pages.length > 0) {
+      NvmNative.releasePages(h, pages.length, pages);
+    }
+  }
+
+  // ---- state ----
+
+  public RegionUsage usage() {
+    return new RegionUsage(NvmNative.usage(h()));
+  }
+
+  /** The resolved mode (never AUTO). */
+  public PersistMode persistMode() {
+    return PersistMode.ofValue(NvmNative.mode(h()));
+  }
+
+  public boolean isPmem() {
+    return NvmNative.isPmem(h());
+  }
+
+  public RecoveryReport recovery() {
+    return new RecoveryReport(NvmNative.recoveryReport(h()));
+  }
+
+  /** Live inode page offsets found at open, parents before children. */
+  public long[] recoveredInodes() {
+    return NvmNative.recoveredInodes(h());
+  }
+
+  /** Live string page offsets found at open, in page order. */
+  public long[] recoveredStrings() {
+    return NvmNative.recoveredStrings(h());
+  }
+
+  public long barrierCount() {
+    return NvmNative.barrierCount(h());
+  }
+
+  /** Test only: simulate a crash at the n-th persist barrier from now (0 disarms). */
+  void debugCrashAt(long n, String snapshotPrefix) throws NvmException {
+    NvmNative.debugCrashAt(h(), n, snapshotPrefix);
+  }
+
+  boolean debugCrashed() {
+    return NvmNative.debugCrashed(h());
+  }
+
+  public RegionIdentity identity() {
+    return new RegionIdentity(getInt(RegionLayout.HDR_NAMESPACE_ID), idString(RegionLayout.HDR_CLUSTER_ID),
+        idString(RegionLayout.HDR_BLOCKPOOL_ID));
+  }
+
+  private String idString(long off) {
+    byte[] b = getBytes(off, RegionLayout.HDR_ID_STRING_MAX + 1);
+    int n = 0;
+    while (n < b.length && b[n] != 0) {
+      n++;
+    }
+    return new String(b, 0, n, StandardCharsets.UTF_8);
+  }
+
+  public long creationId() {
+    return getLong(RegionLayout.HDR_CREATION_ID);
+  }
+
+  public long creationTime() {
+    return getLong(RegionLayout.HDR_CREATION_TIME);
+  }
+
+  public long pageCount() {
+    return getLong(RegionLayout.HDR_PAGE_COUNT);
+  }
+
+  // ---- superblock counters ----
+
+  public long lastInodeId() {
+    return getLong(RegionLayout.SB_LAST_INODE_ID);
+  }
+
+  public long generationStampV1() {
+    return getLong(RegionLayout.SB_GENSTAMP_V1);
+  }
+
+  public long generationStampV2() {
+    return getLong(RegionLayout.SB_GENSTAMP_V2);
+  }
+
+  public long generationStampV1Limit() {
+    return getLong(RegionLayout.SB_GENSTAMP_V1_LIMIT);
+  }
+
+  public long lastAllocatedBlockId() {
+    return getLong(RegionLayout.SB_LAST_BLOCK_ID);
+  }
+
+  public long commitSeq() {
+    return getLong(RegionLayout.SB_COMMIT_SEQ);
+  }
+
+  public long lastStringId() {
+    return getLong(RegionLayout.SB_LAST_STRING_ID);
+  }
+
+  public long rootPage() {
+    return getLong(RegionLayout.SB_ROOT_PAGE);
+  }
+
+  public long lastTxId() {
+    return getLong(RegionLayout.SB_LAST_TXID);
+  }
+
+  /** Unmaps the region; idempotent. Buffers handed out earlier must not be used afterwards. */
+  @Override
+  public void close() throws NvmException {
+    long h = handle;
+    if (h == 0) {
+      return;
+    }
+    handle = 0;
+    segments = null;
+    NvmNative.close(h);
+  }
+
+  @Override
+  public String toString() {
+    return "Region{" + file + (handle == 0 ? ", closed" : ", size=" + size) + "}";
+  }
+}

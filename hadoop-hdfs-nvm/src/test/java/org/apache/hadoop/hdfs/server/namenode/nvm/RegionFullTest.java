@@ -1,0 +1,86 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.junit.Assert.*;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.Rule;
+import org.junit.Test;
+
+public class RegionFullTest {
+  @Rule
+  public ShmDir shm = new ShmDir();
+
+  @Test
+  public void fillingTheRegionFailsCleanlyAndDeleteMakesRoomAgain() throws Exception {
+    List<Long> acked = new ArrayList<Long>();
+    long total;
+    try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
+      total = s.region().usage().pagesTotal();
+      RegionFullException full = null;
+      for (int i = 0; i < total + 10 && full == null; i++) {
+        try {
+          acked.add(s.createInode(s.rootPage(), InodeAttrs.file("f" + i).times(i, i)));
+        } catch (RegionFullException e) {
+          full = e;
+        }
+      }
+      assertNotNull("the region never filled up", full);
+      assertEquals(NvmException.ErrorCode.EFULL, full.code());
+      String msg = full.getMessage();
+      assertTrue(msg, msg.contains(String.valueOf(total)));
+      assertTrue(msg, msg.contains(String.valueOf(total) + " pages"));
+      RegionUsage u = s.region().usage();
+      assertEquals(0, u.pagesReserved());
+      assertEquals(0, u.pagesFree());
+      // A multi-page create (long name) also fails and leaves nothing reserved.
+      try {
+        s.createInode(s.rootPage(), InodeAttrs.file(RenameDeleteTest.longName(500, 'z')));
+        fail();
+      } catch (RegionFullException expected) {
+      }
+      assertEquals(u, s.region().usage());
+    }
+    try (InodeStore s = shm.reopen("r")) {
+      assertEquals(acked.size() + 1, s.region().recoveredInodes().length);
+      assertEquals(acked.size() + 1, s.region().recovery().inodesLive());
+      assertEquals(0, s.region().recovery().pendingDiscarded());
+      long last = acked.get(acked.size() - 1);
+      assertEquals("f" + (acked.size() - 1), s.inode(last).name());
+      s.delete(last, null, s.rootPage(), 1);
+      long again = s.createInode(s.rootPage(), InodeAttrs.file("again"));
+      assertEquals(last, again);
+      try {
+        s.createInode(s.rootPage(), InodeAttrs.file("one-too-many"));
+        fail();
+      } catch (RegionFullException expected) {
+      }
+    }
+  }
+
+  @Test
+  public void newStringsNeedPagesTooAndFailAllOrNothing() throws Exception {
+    try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
+      long total = s.region().usage().pagesTotal();
+      // leave exactly one free page
+      for (int i = 0; s.region().usage().pagesFree() > 1 && i < total; i++) {
+        s.createInode(s.rootPage(), InodeAttrs.file("g" + i));
+      }
+      assertEquals(1, s.region().usage().pagesFree());
+      int stringsBefore = s.strings().size();
+      long lastStringId = s.region().lastStringId();
+      try {
+        s.createInode(s.rootPage(), InodeAttrs.file("x").owner("newuser", "newgroup"));
+        fail();
+      } catch (RegionFullException expected) {
+      }
+      assertEquals(stringsBefore, s.strings().size());
+      assertEquals(lastStringId, s.region().lastStringId());
+      assertEquals(1, s.region().usage().pagesFree());
+      // known strings need no page
+      s.createInode(s.rootPage(), InodeAttrs.file("y").owner("hdfs", "supergroup"));
+      assertEquals(0, s.region().usage().pagesFree());
+    }
+  }
+}
