@@ -101,8 +101,8 @@ uint64_t nvm_region_page_count(const nvm_region *r);
 
 typedef struct nvm_usage {
   uint64_t pages_total;
-  uint64_t pages_used;     /* live inode, extension and string pages + reserved */
-  uint64_t pages_free;
+  uint64_t pages_used;     /* committed pages: live inode, extension and string pages */
+  uint64_t pages_free;     /* total - used - reserved */
   uint64_t pages_reserved; /* handed out by nvm_reserve_pages, not yet committed or released */
   uint64_t high_water;     /* pages at index >= high_water have never been used */
 } nvm_usage;

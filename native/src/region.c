@@ -304,8 +304,8 @@ void nvm_region_usage(const nvm_region *r, nvm_usage *out) {
   pthread_mutex_lock(m);
   out->pages_total = r->page_count;
   out->pages_reserved = r->pages_reserved;
-  out->pages_used = r->pages_used + r->pages_reserved;
-  out->pages_free = r->page_count - out->pages_used;
+  out->pages_used = r->pages_used;
+  out->pages_free = r->page_count - r->pages_used - r->pages_reserved;
   out->high_water = r->high_water;
   pthread_mutex_unlock(m);
 }

@@ -26,10 +26,12 @@ public final class InodeStore implements AutoCloseable {
   private final Region region;
   private final StringTable strings;
   private final MutationBatch batch = new MutationBatch();
+  private final PagePool pool;
 
   private InodeStore(Region region) {
     this.region = region;
     this.strings = StringTable.load(region);
+    this.pool = new PagePool(region);
   }
 
   /** Wraps an open region; the store owns it from now on and closes it. */
@@ -89,7 +91,7 @@ public final class InodeStore implements AutoCloseable {
     }
     batch.clear();
     strings.abortStaged();
-    Reservation res = new Reservation(region);
+    Reservation res = new Reservation(pool);
     boolean ok = false;
     try {
       op.stage(res);
@@ -105,7 +107,6 @@ public final class InodeStore implements AutoCloseable {
         res.abandon();
       }
     }
-    // Outside the finally: the batch is durable even if giving back spare pages fails.
     res.committed();
   }
 

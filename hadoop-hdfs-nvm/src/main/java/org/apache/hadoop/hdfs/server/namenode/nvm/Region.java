@@ -24,6 +24,9 @@ public final class Region implements AutoCloseable {
 
   /** JNI apply calls made through this region; tests assert one per store mutation. */
   long applyCalls;
+  /** JNI reserve/release calls; the store's page pool keeps these rare. */
+  long reserveCalls;
+  long releaseCalls;
 
   private Region(File file, long handle, long segmentBytes) throws NvmException {
     this.file = file;
@@ -182,6 +185,7 @@ public final class Region implements AutoCloseable {
     }
     long[] out = new long[n];
     if (n > 0) {
+      reserveCalls++;
       NvmNative.reservePages(h, n, out);
     }
     return out;
@@ -191,6 +195,7 @@ public final class Region implements AutoCloseable {
   public void releasePages(long... pages) throws NvmException {
     long h = h();
     if (pages.length > 0) {
+      releaseCalls++;
       NvmNative.releasePages(h, pages.length, pages);
     }
   }
@@ -222,6 +227,11 @@ public final class Region implements AutoCloseable {
   /** Live string page offsets found at open, in page order. */
   public long[] recoveredStrings() {
     return NvmNative.recoveredStrings(h());
+  }
+
+  /** Native calls that write or allocate (apply, reserve, release) made through this region. */
+  public long nativeWriteCalls() {
+    return applyCalls + reserveCalls + releaseCalls;
   }
 
   public long barrierCount() {

@@ -3,17 +3,19 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import java.util.Arrays;
 
 /**
- * The pages one store operation reserved. Pages are reserved up front in one call when
- * the count is known; whatever is not consumed by a successfully applied batch is
- * released, so a failed operation leaves the free list as it was.
+ * The pages one store operation reserved, drawn from the store's {@link PagePool}.
+ * Pages are reserved up front when the count is known, so "region full" is reported
+ * before anything is staged; whatever a successfully applied batch did not consume,
+ * and everything after a failure, goes back to the pool.
  */
 final class Reservation implements PageReserver {
-  private final Region region;
-  private long[] pages = new long[0];
+  private final PagePool pool;
+  private long[] pages = new long[4];
+  private int taken;
   private int used;
 
-  Reservation(Region region) {
-    this.region = region;
+  Reservation(PagePool pool) {
+    this.pool = pool;
   }
 
   /** Reserves {@code n} more pages (all or nothing). */
@@ -21,40 +23,32 @@ final class Reservation implements PageReserver {
     if (n <= 0) {
       return;
     }
-    long[] got = region.reservePages(n);
-    long[] all = Arrays.copyOf(pages, pages.length + n);
-    System.arraycopy(got, 0, all, pages.length, n);
-    pages = all;
+    pool.ensure(n);
+    if (taken + n > pages.length) {
+      pages = Arrays.copyOf(pages, Math.max(taken + n, pages.length * 2));
+    }
+    for (int i = 0; i < n; i++) {
+      pages[taken++] = pool.take();
+    }
   }
 
   @Override
   public long next() throws NvmException {
-    if (used == pages.length) {
+    if (used == taken) {
       reserve(1);
     }
     return pages[used++];
   }
 
-  /** After a successful apply: the consumed pages are now used; give back the rest. */
-  void committed() throws NvmException {
-    long[] rest = Arrays.copyOfRange(pages, used, pages.length);
-    pages = new long[0];
-    used = 0;
-    region.releasePages(rest);
+  /** After a successful apply: the consumed pages are now used; the rest go back to the pool. */
+  void committed() {
+    pool.give(pages, used, taken);
+    taken = used = 0;
   }
 
-  /** After a failure: nothing was applied, give back every page. Never throws. */
+  /** After a failure: nothing was applied, every page goes back to the pool. */
   void abandon() {
-    long[] all = pages;
-    pages = new long[0];
-    used = 0;
-    if (all.length == 0 || region.isClosed()) {
-      return;
-    }
-    try {
-      region.releasePages(all);
-    } catch (NvmException e) {
-      // A dead (crashed) handle cannot release; the pages are reclaimed at the next open.
-    }
+    pool.give(pages, 0, taken);
+    taken = used = 0;
   }
 }

@@ -23,6 +23,22 @@ public class ApplyCountTest {
   }
 
   @Test
+  public void creatingInodesCrossesJniOncePerInodePlusOneRefillPer64() throws Exception {
+    try (InodeStore s = InodeStore.open(shm.create("r", ShmDir.MEDIUM))) {
+      s.format(1, 0755, "hdfs", "supergroup");
+      Region r = s.region();
+      long applies = r.applyCalls, reserves = r.reserveCalls, releases = r.releaseCalls;
+      int n = 640;
+      for (int i = 0; i < n; i++) {
+        s.createInode(s.rootPage(), InodeAttrs.file("f" + i).owner("hdfs", "supergroup"));
+      }
+      assertEquals(n, r.applyCalls - applies);
+      assertTrue("reserve calls " + (r.reserveCalls - reserves), r.reserveCalls - reserves <= n / PagePool.REFILL + 1);
+      assertEquals(releases, r.releaseCalls);
+    }
+  }
+
+  @Test
   public void eachMutationIsOneApplyCall() throws Exception {
     final InodeStore s = InodeStore.open(shm.create("r", ShmDir.MEDIUM));
     region = s.region();
