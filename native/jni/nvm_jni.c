@@ -9,6 +9,7 @@
  */
 #include <jni.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "nvmns.h"
@@ -205,21 +206,27 @@ JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_Nvm
 
 /* ------------------------------------------------------------------ allocation */
 
+/* A native array for n page offsets exchanged with `arr`; NULL if n == 0 or after
+ * throwing (bad arguments, out of memory). The caller frees it. */
+static uint64_t *page_buffer(JNIEnv *env, const char *what, jint n, jlongArray arr) {
+  if (n < 0 || !arr || (*env)->GetArrayLength(env, arr) < n) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s: n is negative or larger than the array", what);
+    throw_error(env, NVM_EINVAL, msg);
+    return NULL;
+  }
+  if (n == 0) return NULL;
+  uint64_t *offs = malloc((size_t)n * sizeof *offs);
+  if (!offs) throw_error(env, NVM_EIO, "out of memory for a page offset array");
+  return offs;
+}
+
 JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_reservePages(
     JNIEnv *env, jclass cls, jlong h, jint n, jlongArray out) {
   (void)cls;
   nvm_region *r = region_of(env, h);
-  if (!r) return;
-  if (n < 0 || !out || (*env)->GetArrayLength(env, out) < n) {
-    throw_error(env, NVM_EINVAL, "reservePages: n is negative or larger than the output array");
-    return;
-  }
-  if (n == 0) return;
-  uint64_t *offs = malloc((size_t)n * sizeof *offs);
-  if (!offs) {
-    throw_error(env, NVM_EIO, "reservePages: out of memory");
-    return;
-  }
+  uint64_t *offs = r ? page_buffer(env, "reservePages", n, out) : NULL;
+  if (!offs) return;
   if (check(env, nvm_reserve_pages(r, (uint32_t)n, offs)) == NVM_OK)
     (*env)->SetLongArrayRegion(env, out, 0, n, (const jlong *)offs);
   free(offs);
@@ -229,17 +236,8 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative
     JNIEnv *env, jclass cls, jlong h, jint n, jlongArray in) {
   (void)cls;
   nvm_region *r = region_of(env, h);
-  if (!r) return;
-  if (n < 0 || !in || (*env)->GetArrayLength(env, in) < n) {
-    throw_error(env, NVM_EINVAL, "releasePages: n is negative or larger than the input array");
-    return;
-  }
-  if (n == 0) return;
-  uint64_t *offs = malloc((size_t)n * sizeof *offs);
-  if (!offs) {
-    throw_error(env, NVM_EIO, "releasePages: out of memory");
-    return;
-  }
+  uint64_t *offs = r ? page_buffer(env, "releasePages", n, in) : NULL;
+  if (!offs) return;
   (*env)->GetLongArrayRegion(env, in, 0, n, (jlong *)offs);
   check(env, nvm_release_pages(r, (uint32_t)n, offs));
   free(offs);
