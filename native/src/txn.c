@@ -170,7 +170,10 @@ static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t 
 }
 
 /* Old bytes of every INPLACE range and of SB_COMMIT_SEQ, then count/length/CRC.
- * UNDO_STATE is still 0 here, so a torn record is never acted upon. */
+ * UNDO_STATE is still 0 here, so a torn record is never acted upon. All old bytes
+ * are captured before any INPLACE byte is written, so entries that overlap (a
+ * batch may write one word twice) all hold pre-batch values and rollback order
+ * does not matter. */
 static void write_undo(nvm_region *r, const struct batch *b) {
   uint64_t pos = NVM_UNDO_PAYLOAD;
   for (uint32_t i = 0; i < b->n; i++)

@@ -1,0 +1,33 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+/**
+ * Configuration keys of the NVM NameNode, read from hdfs-site.xml. Defaults and
+ * descriptions are also in {@code hdfs-nvm-default.xml} (shipped in the jar, kept equal
+ * to these constants by a test). The code reads {@code conf.get(KEY, DEFAULT)}; the XML
+ * file is documentation and is not added as a default resource, because a resource added
+ * after hdfs-site.xml would override the operator's settings.
+ */
+public final class NvmConfigKeys {
+  private NvmConfigKeys() {
+  }
+
+  /** Put the namespace in a persistent-memory region instead of fsimage + edit log. */
+  public static final String NVM_ENABLED_KEY = "dfs.namenode.nvm.enabled";
+  public static final boolean NVM_ENABLED_DEFAULT = false;
+
+  /** The region file; unset = {@link #REGION_DEFAULT_FILE_NAME} in the first name directory's current/. */
+  public static final String NVM_REGION_PATH_KEY = "dfs.namenode.nvm.region.path";
+  public static final String REGION_DEFAULT_FILE_NAME = "nvm-namespace.region";
+
+  /** Size of a region created at the first start after -format (bytes; k/m/g suffixes). */
+  public static final String NVM_REGION_SIZE_KEY = "dfs.namenode.nvm.region.size";
+  public static final long NVM_REGION_SIZE_DEFAULT = 1L << 30;
+
+  /** auto | pmem | emulated | msync. */
+  public static final String NVM_PERSIST_MODE_KEY = "dfs.namenode.nvm.persist.mode";
+  public static final String NVM_PERSIST_MODE_DEFAULT = "auto";
+
+  /** Materialized inodes kept in the LRU read cache (the slim in-memory index). */
+  public static final String NVM_CACHE_INODES_KEY = "dfs.namenode.nvm.cache.inodes";
+  public static final int NVM_CACHE_INODES_DEFAULT = 1000000;
+}
