@@ -1,0 +1,182 @@
+package org.nvmnn.it.jar;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.token.Token;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.Timeout;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * In NVM mode every operation the region cannot persist is refused at the RPC boundary with a
+ * message naming the feature and NVM mode, and the namespace is unchanged afterwards; read-only
+ * counterparts keep working. Skipped only while the NVM loader is still the placeholder.
+ */
+public class UnsupportedOperationsTest {
+  /** A NameNode that never becomes active (DataNodes cannot register) would otherwise hang waitActive. */
+  @ClassRule
+  public static final Timeout TIMEOUT = Timeout.seconds(180);
+
+  private static final Path DIR = new Path("/unsup");
+  private static final Path FILE = new Path("/unsup/file");
+  private static final Path FILE2 = new Path("/unsup/file2");
+  private static final Path SUB = new Path("/unsup/sub");
+
+  private static MiniDFSCluster cluster;
+  private static DistributedFileSystem fs;
+  private static ClientProtocol nn;
+
+  @BeforeClass
+  public static void startCluster() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    // ACLs on, so that an ACL call reaches the point where NVM mode must refuse it
+    // (with ACLs off the stock NameNode would reject it for that reason instead).
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+    cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
+    fs = cluster.getFileSystem();
+    nn = fs.getClient().getNamenode();
+    assertTrue(fs.mkdirs(SUB));
+    for (Path p : new Path[] {FILE, FILE2}) {
+      try (FSDataOutputStream out = fs.create(p)) {
+        out.write("some bytes".getBytes(StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  @AfterClass
+  public static void stopCluster() {
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+  }
+
+  private interface Op {
+    void run() throws Exception;
+  }
+
+  /** {@code op} fails with a message naming {@code feature} and NVM mode; the namespace is unchanged. */
+  private static void assertRefused(String feature, Op op) throws Exception {
+    NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
+    try {
+      op.run();
+      fail(feature + ": the operation was accepted in NVM mode");
+    } catch (IOException e) {
+      String m = String.valueOf(e.getMessage());
+      assertTrue(feature + ": unexpected message: " + e, m.contains("NVM NameNode: " + feature)
+          && m.contains("not supported") && m.contains("dfs.namenode.nvm.enabled=true"));
+      if (e instanceof RemoteException) {
+        assertEquals(NvmUnsupportedOperationException.class.getName(), ((RemoteException) e).getClassName());
+      } else {
+        assertTrue("unexpected exception type " + e, e instanceof NvmUnsupportedOperationException);
+      }
+    }
+    NvmCluster.assertSameNamespace(feature, before, NvmCluster.snapshot(fs));
+  }
+
+  @Test
+  public void snapshotsAreRefused() throws Exception {
+    assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
+    assertRefused("snapshots", () -> fs.disallowSnapshot(DIR));
+    assertRefused("snapshots", () -> fs.createSnapshot(DIR, "s1"));
+    assertRefused("snapshots", () -> fs.renameSnapshot(DIR, "s1", "s2"));
+    assertRefused("snapshots", () -> fs.deleteSnapshot(DIR, "s1"));
+    assertNull(fs.getSnapshottableDirListing());
+  }
+
+  @Test
+  public void aclsAreRefused() throws Exception {
+    assertRefused("ACLs", () -> fs.setAcl(FILE, AclEntry.parseAclSpec("user::rw-,user:foo:rwx,group::r--,other::---", true)));
+    assertRefused("ACLs", () -> fs.modifyAclEntries(FILE, AclEntry.parseAclSpec("user:foo:rwx", true)));
+    assertRefused("ACLs", () -> fs.removeAclEntries(FILE, AclEntry.parseAclSpec("user:foo", false)));
+    assertRefused("ACLs", () -> fs.removeDefaultAcl(DIR));
+    assertRefused("ACLs", () -> fs.removeAcl(FILE));
+    assertTrue(fs.getAclStatus(FILE).getEntries().isEmpty());
+  }
+
+  @Test
+  public void xattrsAreRefused() throws Exception {
+    byte[] v = "v".getBytes(StandardCharsets.UTF_8);
+    assertRefused("extended attributes", () -> fs.setXAttr(FILE, "user.k", v, EnumSet.of(XAttrSetFlag.CREATE)));
+    assertRefused("extended attributes", () -> fs.removeXAttr(FILE, "user.k"));
+    assertTrue(fs.getXAttrs(FILE).isEmpty());
+    assertTrue(fs.listXAttrs(FILE).isEmpty());
+  }
+
+  @Test
+  public void symlinkTruncateConcatAreRefused() throws Exception {
+    assertRefused("symlinks", () -> nn.createSymlink(FILE.toString(), "/unsup/link", FsPermission.getDefault(), false));
+    assertRefused("truncate", () -> fs.truncate(FILE, 1));
+    assertRefused("concat", () -> fs.concat(FILE, new Path[] {FILE2}));
+  }
+
+  @Test
+  public void encryptionZonesAreRefused() throws Exception {
+    assertRefused("encryption zones", () -> fs.createEncryptionZone(SUB, "key"));
+    assertFalse(fs.listEncryptionZones().hasNext());
+    assertNull(fs.getEZForPath(FILE));
+  }
+
+  @Test
+  public void centralizedCacheIsRefused() throws Exception {
+    assertRefused("centralized cache pools", () -> fs.addCachePool(new CachePoolInfo("pool")));
+    assertRefused("centralized cache pools", () -> fs.modifyCachePool(new CachePoolInfo("pool").setMode(FsPermission.getDefault())));
+    assertRefused("centralized cache pools", () -> fs.removeCachePool("pool"));
+    assertRefused("centralized cache directives",
+        () -> fs.addCacheDirective(new CacheDirectiveInfo.Builder().setPath(FILE).setPool("pool").build()));
+    assertRefused("centralized cache directives",
+        () -> fs.modifyCacheDirective(new CacheDirectiveInfo.Builder().setId(1L).setReplication((short) 2).build()));
+    assertRefused("centralized cache directives", () -> fs.removeCacheDirective(1L));
+    assertFalse(fs.listCachePools().hasNext());
+    assertFalse(fs.listCacheDirectives(null).hasNext());
+  }
+
+  @Test
+  public void rollingUpgradeIsRefusedExceptQuery() throws Exception {
+    assertRefused("rolling upgrades (PREPARE)", () -> nn.rollingUpgrade(RollingUpgradeAction.PREPARE));
+    assertRefused("rolling upgrades (FINALIZE)", () -> nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
+    assertNull(nn.rollingUpgrade(RollingUpgradeAction.QUERY));
+  }
+
+  @Test
+  public void delegationTokensAreRefused() throws Exception {
+    Token<DelegationTokenIdentifier> t = new Token<>(
+        new DelegationTokenIdentifier(new Text("u"), new Text("r"), new Text("u")).getBytes(), new byte[0],
+        DelegationTokenIdentifier.HDFS_DELEGATION_KIND, new Text("svc"));
+    assertRefused("delegation tokens", () -> fs.getDelegationToken("renewer"));
+    assertRefused("delegation tokens", () -> nn.renewDelegationToken(t));
+    assertRefused("delegation tokens", () -> nn.cancelDelegationToken(t));
+  }
+
+  @Test
+  public void inotifyIsRefused() throws Exception {
+    assertRefused("inotify", () -> nn.getEditsFromTxid(0));
+  }
+}
