@@ -110,6 +110,7 @@
   X(DI_DS_QUOTA, 128)                                                         \
   X(DI_TYPE_QUOTA, 136)      /* 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */       \
   X(DI_TYPE_QUOTA_COUNT, 4)                                                   \
+  X(DI_STORAGE_POLICY, 168)  /* u64 storage policy id, 0 = unspecified */      \
   /* ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ---- */            \
   X(EXT_OWNER_ID, 8)                                                          \
   X(EXT_NEXT, 16)                                                             \

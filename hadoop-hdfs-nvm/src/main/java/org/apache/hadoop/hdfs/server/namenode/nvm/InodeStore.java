@@ -4,7 +4,6 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -80,34 +79,403 @@ public final class InodeStore implements AutoCloseable {
 
   // ------------------------------------------------------------------ batches
 
-  private interface Staging {
-    void stage(Reservation res) throws NvmException;
+  /** Stages operations into a {@link Txn}; every public mutation is one. */
+  interface Staging {
+    void stage(Txn t) throws NvmException;
+  }
+
+  private Txn current;
+
+  /**
+   * Starts a transaction: any number of staged operations applied as ONE batch by
+   * {@link Txn#commit()} (one native call, one commit point). Only one transaction can
+   * be open at a time; {@link Txn#close()} abandons an uncommitted one.
+   */
+  public Txn begin() {
+    if (region.isClosed()) {
+      throw new IllegalStateException("inode store of " + region.file() + " is closed");
+    }
+    if (current != null) {
+      throw new IllegalStateException("a transaction is already open on " + region.file());
+    }
+    current = new Txn();
+    return current;
   }
 
   /** Stages one operation and applies it with exactly one native call. */
   private void mutate(Staging op) throws NvmException {
-    if (region.isClosed()) {
-      throw new IllegalStateException("inode store of " + region.file() + " is closed");
+    try (Txn t = begin()) {
+      op.stage(t);
+      t.commit();
     }
-    batch.clear();
-    strings.abortStaged();
-    Reservation res = new Reservation(pool);
-    boolean ok = false;
-    try {
-      op.stage(res);
-      strings.stageCounter(batch);
-      region.apply(batch);
-      ok = true;
-    } finally {
+  }
+
+  /**
+   * One atomic batch under construction. Staging methods read the committed state of
+   * the region (not what earlier calls of the same transaction staged), so a
+   * transaction must not stage two changes of the same field, nor refer to a page it
+   * creates. Nothing is written before {@link #commit()}.
+   */
+  public final class Txn implements AutoCloseable {
+    private final Reservation res = new Reservation(pool);
+    private long lastInodeId;
+    private boolean done;
+
+    private Txn() {
       batch.clear();
-      if (ok) {
-        strings.commitStaged();
-      } else {
+      strings.abortStaged();
+      lastInodeId = region.lastInodeId();
+    }
+
+    /** Entries staged so far. */
+    public int size() {
+      return batch.entryCount();
+    }
+
+    /** Applies everything staged as one batch. An empty transaction writes nothing. */
+    public void commit() throws NvmException {
+      check();
+      boolean ok = false;
+      try {
+        if (lastInodeId > region.lastInodeId()) {
+          batch.putLong(SB_LAST_INODE_ID, lastInodeId, Field.COUNTER);
+        }
+        strings.stageCounter(batch);
+        if (!batch.isEmpty()) {
+          region.apply(batch);
+        }
+        ok = true;
+      } finally {
+        done = true;
+        current = null;
+        batch.clear();
+        if (ok) {
+          strings.commitStaged();
+          res.committed();
+        } else {
+          strings.abortStaged();
+          res.abandon();
+        }
+      }
+    }
+
+    /** Abandons an uncommitted transaction (no-op after commit). */
+    @Override
+    public void close() {
+      if (!done) {
+        done = true;
+        current = null;
+        batch.clear();
         strings.abortStaged();
         res.abandon();
       }
     }
-    res.committed();
+
+    private void check() {
+      if (done) {
+        throw new IllegalStateException("transaction already finished");
+      }
+    }
+
+    // ---- words
+
+    /** Stages an 8-byte store. */
+    public void putWord(long target, long value, Field field) {
+      check();
+      batch.putLong(target, value, field);
+    }
+
+    /** Stages an 8-byte store only if the committed value differs. */
+    public void updateWord(long target, long value, Field field) {
+      check();
+      if (region.getLong(target) != value) {
+        batch.putLong(target, value, field);
+      }
+    }
+
+    /** Stages a superblock counter only if it grows (counters never decrease). */
+    public void raiseCounter(long sbOffset, long value) {
+      check();
+      if (sbOffset == SB_LAST_INODE_ID) {
+        lastInodeId = Math.max(lastInodeId, value);
+      } else if (value > region.getLong(sbOffset)) {
+        batch.putLong(sbOffset, value, Field.COUNTER);
+      }
+    }
+
+    public void setCounter(long sbOffset, long value) {
+      check();
+      batch.putLong(sbOffset, value, Field.COUNTER);
+    }
+
+    // ---- strings
+
+    long stringId(String s) throws NvmException {
+      return s == null ? 0 : strings.idFor(s, batch, res);
+    }
+
+    /** Owner and group ids share the perm word with 24 bits each. */
+    long permStringId(String s) throws NvmException {
+      long id = stringId(s);
+      if (id > PERM_STRING_ID_MAX) {
+        throw invalid("string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
+      }
+      return id;
+    }
+
+    // ---- inodes
+
+    /**
+     * Stages a new inode under {@code parentPage} (the parent's mtime is not touched;
+     * stage it separately). Returns the new page's offset, valid once committed.
+     */
+    public long create(long parentPage, InodeAttrs a) throws NvmException {
+      check();
+      InodeView parent = requireDir(parentPage);
+      checkAttrs(a);
+      long id = a.id != 0 ? a.id : lastInodeId + 1;
+      if (id <= 0) {
+        throw invalid("inode id " + id);
+      }
+      StringTable.check(a.owner);
+      StringTable.check(a.group);
+      StringTable.check(a.clientName);
+      StringTable.check(a.clientMachine);
+      long page = res.next();
+      long perm = PageCodec.perm(a.mode, permStringId(a.group), permStringId(a.owner));
+      long uc = 0;
+      if (!a.directory && a.clientName != null) {
+        uc = PageCodec.uc(stringId(a.clientName), stringId(a.clientMachine));
+      }
+      long firstExt = stageNameExt(id, a.name, res);
+      // The image is PENDING: a crash before the commit below leaves a page recovery discards.
+      batch.fresh(page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
+      batch.putLong(page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
+      lastInodeId = Math.max(lastInodeId, id);
+      return page;
+    }
+
+    public void setMtime(long page, long mtime) {
+      updateWord(page + IN_MTIME, mtime, Field.MTIME);
+    }
+
+    public void setAtime(long page, long atime) {
+      updateWord(page + IN_ATIME, atime, Field.ATIME);
+    }
+
+    /** Mode, owner and group in one word (null owner/group: keep the current one). */
+    public void setPermission(long page, int mode, String owner, String group) throws NvmException {
+      check();
+      InodeView v = requireInode(page);
+      checkMode(mode);
+      StringTable.check(owner);
+      StringTable.check(group);
+      long perm = v.permWord();
+      long o = owner == null ? PageCodec.permOwner(perm) : permStringId(owner);
+      long g = group == null ? PageCodec.permGroup(perm) : permStringId(group);
+      updateWord(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
+    }
+
+    public void setFileHeader(long page, long blockSize, int replication, int policy) throws NvmException {
+      check();
+      requireFile(page);
+      checkFileHeader(blockSize, replication, policy);
+      updateWord(page + FI_HEADER, PageCodec.fileHeader(blockSize, replication, policy), Field.FILE_HEADER);
+    }
+
+    /** Client name and machine of an under-construction file; both null = complete. */
+    public void setUnderConstruction(long page, String client, String machine) throws NvmException {
+      check();
+      requireFile(page);
+      if ((client == null) != (machine == null)) {
+        throw invalid("an under-construction file needs both client name and client machine");
+      }
+      StringTable.check(client);
+      StringTable.check(machine);
+      long uc = client == null ? 0 : PageCodec.uc(stringId(client), stringId(machine));
+      updateWord(page + FI_UC, uc, Field.UC);
+    }
+
+    public void setQuota(long page, long nsQuota, long dsQuota) throws NvmException {
+      check();
+      requireDir(page);
+      updateWord(page + DI_NS_QUOTA, nsQuota, Field.QUOTA);
+      updateWord(page + DI_DS_QUOTA, dsQuota, Field.QUOTA);
+    }
+
+    public void setTypeQuota(long page, int storageType, long quota) throws NvmException {
+      check();
+      requireDir(page);
+      if (storageType < 0 || storageType >= DI_TYPE_QUOTA_COUNT) {
+        throw invalid("storage type " + storageType + " outside 0.." + (DI_TYPE_QUOTA_COUNT - 1));
+      }
+      updateWord(page + DI_TYPE_QUOTA + 8L * storageType, quota, Field.QUOTA);
+    }
+
+    public void setDirectoryStoragePolicy(long page, int policy) throws NvmException {
+      check();
+      requireDir(page);
+      if (policy < 0 || policy > 255) {
+        throw invalid("storage policy " + policy + " outside 0..255");
+      }
+      updateWord(page + DI_STORAGE_POLICY, policy, Field.FILE_HEADER);
+    }
+
+    /**
+     * Makes the block list of a file {@code blocks} (triples id, numBytes, genstamp;
+     * {@code n} blocks): changed records are rewritten, new BLOCK_EXT pages are written
+     * out of place and linked, pages no longer needed are unlinked and freed.
+     */
+    public void setBlocks(long page, long[] blocks, int n) throws NvmException {
+      check();
+      InodeView v = requireFile(page);
+      if (n < 0 || blocks.length < 3 * n) {
+        throw invalid("block list of " + n + " blocks in an array of " + blocks.length);
+      }
+      int c = v.blockCount();
+      long[] ext = v.blockExtPages();
+      for (int i = 0; i < Math.min(n, BLOCKS_INLINE_MAX); i++) {
+        stageRecord(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i, i < c, blocks, i);
+      }
+      int need = n <= BLOCKS_INLINE_MAX ? 0 : (n - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
+      int have = ext.length;
+      for (int j = 0; j < Math.min(need, have); j++) {
+        int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
+        int count = Math.min(BLOCKS_EXT_MAX, n - first);
+        for (int s = 0; s < count; s++) {
+          stageRecord(ext[j] + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s, first + s < c, blocks, first + s);
+        }
+        updateWord(ext[j] + EXT_COUNT, count, Field.BLOCK_COUNT);
+      }
+      if (need > have) {
+        long[] fresh = new long[need - have];
+        for (int j = 0; j < fresh.length; j++) {
+          fresh[j] = res.next();
+        }
+        for (int j = have; j < need; j++) {
+          int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
+          int count = Math.min(BLOCKS_EXT_MAX, n - first);
+          long next = j + 1 < need ? fresh[j + 1 - have] : 0;
+          // Written LIVE out of place; the link below (inside the commit) makes it reachable.
+          batch.fresh(fresh[j - have], PageCodec.blockExt(v.id(), next, blocks, first, count), Field.PAGE);
+        }
+        long link = have == 0 ? page + FI_BLOCK_EXT : ext[have - 1] + EXT_NEXT;
+        batch.putLong(link, fresh[0], Field.EXT_LINK);
+      } else if (need < have) {
+        long link = need == 0 ? page + FI_BLOCK_EXT : ext[need - 1] + EXT_NEXT;
+        batch.putLong(link, 0, Field.EXT_LINK);
+        for (int j = need; j < have; j++) {
+          batch.free(ext[j]);
+        }
+      }
+      if (n != c) {
+        batch.putLong(page + FI_BLOCK_COUNT, n, Field.BLOCK_COUNT);
+      }
+    }
+
+    private void stageRecord(long rec, boolean exists, long[] blocks, int i) {
+      long id = blocks[3 * i];
+      long len = blocks[3 * i + 1];
+      long gs = blocks[3 * i + 2];
+      if (exists && region.getLong(rec + BR_ID) == id && region.getLong(rec + BR_NUM_BYTES) == len
+          && region.getLong(rec + BR_GENSTAMP) == gs) {
+        return;
+      }
+      if (exists && region.getLong(rec + BR_ID) == id) {
+        if (region.getLong(rec + BR_GENSTAMP) == gs) {
+          batch.putLong(rec + BR_NUM_BYTES, len, Field.BLOCK);
+        } else {
+          batch.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(len, gs), Field.BLOCK);
+        }
+        return;
+      }
+      batch.putBytes(rec, PageCodec.blockRecord(id, len, gs), Field.BLOCK);
+    }
+
+    /**
+     * Moves {@code page} under {@code newParentPage} as {@code newName} (parents' mtimes
+     * are not touched; stage them separately).
+     */
+    public void move(long page, long newParentPage, byte[] newName) throws NvmException {
+      check();
+      InodeView v = requireNotRoot(page);
+      InodeView newParent = requireDir(newParentPage);
+      checkName(newName);
+      for (long p = newParentPage; p != 0; p = inode(p).parentPage()) {
+        if (p == page) {
+          throw invalid("cannot move inode " + v.id() + " under its own subtree");
+        }
+      }
+      if (!Arrays.equals(v.nameBytes(), newName)) {
+        // A new chain is written out of place; the inode switches to it inside the
+        // undo-logged commit and the old chain is freed only after that commit.
+        long firstExt = stageNameExt(v.id(), newName, res);
+        batch.putBytes(page + IN_NAME_LEN, PageCodec.nameArea(newName, firstExt), Field.NAME);
+        for (long p : v.nameExtPages()) {
+          batch.free(p);
+        }
+      }
+      if (v.parentPage() != newParentPage) {
+        batch.putBytes(page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
+      }
+    }
+
+    /**
+     * Removes a subtree: the root page becomes INVALID inside the commit, so after it no
+     * recovery can attach it (or, through it, its descendants); it and {@code subtree}
+     * (its descendants) are freed after the commit. A crash in between leaves orphans
+     * that recovery reclaims.
+     */
+    public void remove(long rootPage, long[] subtree) throws NvmException {
+      check();
+      InodeView root = requireNotRoot(rootPage);
+      invalidate(root);
+      for (long p : subtree) {
+        batch.free(p);
+        freeExtPages(inode(p));
+      }
+    }
+
+    /**
+     * Removes a set of inodes given in any order (e.g. a deleted subtree as HDFS lists
+     * it): those whose parent is not in the set are the subtree roots and are
+     * invalidated in the commit; every page is freed after it.
+     */
+    public void removeAll(long[] pages, int n) throws NvmException {
+      check();
+      LongLongMap set = new LongLongMap(Math.max(16, n * 2));
+      for (int i = 0; i < n; i++) {
+        requireInode(pages[i]);
+        set.put(pages[i], 1);
+      }
+      for (int i = 0; i < n; i++) {
+        InodeView v = inode(pages[i]);
+        if (!set.containsKey(v.parentPage())) {
+          requireNotRoot(pages[i]);
+          invalidate(v);
+        } else {
+          batch.free(pages[i]);
+          freeExtPages(v);
+        }
+      }
+    }
+
+    private void invalidate(InodeView root) {
+      batch.putLong(root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
+      batch.free(root.page());
+      freeExtPages(root);
+    }
+  }
+
+  private static void checkAttrs(InodeAttrs a) throws NvmException {
+    checkName(a.name);
+    checkMode(a.mode);
+    if (!a.directory) {
+      checkFileHeader(a.preferredBlockSize, a.replication, a.storagePolicy);
+      if ((a.clientName == null) != (a.clientMachine == null)) {
+        throw invalid("an under-construction file needs both client name and client machine");
+      }
+    }
   }
 
   private static NvmException invalid(String msg) {
@@ -187,32 +555,6 @@ public final class InodeStore implements AutoCloseable {
     }
   }
 
-  /** Distinct strings among {@code ss} (nulls skipped) that need a new STRING page. */
-  private int newStrings(String... ss) throws NvmException {
-    Set<String> fresh = new HashSet<String>();
-    for (String s : ss) {
-      if (s != null) {
-        StringTable.check(s);
-        if (strings.isNew(s)) {
-          fresh.add(s);
-        }
-      }
-    }
-    return fresh.size();
-  }
-
-  /** Owner and group ids share the perm word with 24 bits each. */
-  private long permStringId(String s, Reservation res) throws NvmException {
-    if (s == null) {
-      return 0;
-    }
-    long id = strings.idFor(s, batch, res);
-    if (id > PERM_STRING_ID_MAX) {
-      throw invalid("string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
-    }
-    return id;
-  }
-
   // ------------------------------------------------------------------ name chains
 
   /** Stages FRESH NAME_EXT pages for name bytes past the inline part; returns the first page (0 if none). */
@@ -253,22 +595,19 @@ public final class InodeStore implements AutoCloseable {
       throw new NvmException(ErrorCode.EEXIST, region.file() + " already has a root directory");
     }
     checkMode(mode);
-    final int extra = newStrings(owner, group);
+    StringTable.check(owner);
+    StringTable.check(group);
     final long[] out = new long[1];
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        res.reserve(1 + extra);
-        long page = res.next();
-        InodeAttrs a = InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(ROOT_NS_QUOTA, -1);
-        long perm = PageCodec.perm(mode, permStringId(group, res), permStringId(owner, res));
-        batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
-        // Commit: the root becomes LIVE and reachable in one undo-logged step.
-        batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
-        batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
-        batch.putLong(SB_LAST_INODE_ID, Math.max(region.lastInodeId(), ROOT_INODE_ID), Field.COUNTER);
-        out[0] = page;
-      }
+    mutate(t -> {
+      long page = t.res.next();
+      InodeAttrs a = InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(ROOT_NS_QUOTA, -1);
+      long perm = PageCodec.perm(mode, t.permStringId(group), t.permStringId(owner));
+      batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
+      // Commit: the root becomes LIVE and reachable in one undo-logged step.
+      batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
+      batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
+      t.raiseCounter(SB_LAST_INODE_ID, ROOT_INODE_ID);
+      out[0] = page;
     });
     return out[0];
   }
@@ -278,51 +617,16 @@ public final class InodeStore implements AutoCloseable {
    * the new inode's mtime. Returns the new inode's page offset.
    */
   public long createInode(final long parentPage, final InodeAttrs a) throws NvmException {
-    final InodeView parent = requireDir(parentPage);
-    checkName(a.name);
-    checkMode(a.mode);
-    if (!a.directory) {
-      checkFileHeader(a.preferredBlockSize, a.replication, a.storagePolicy);
-      if ((a.clientName == null) != (a.clientMachine == null)) {
-        throw invalid("an under-construction file needs both client name and client machine");
-      }
-    }
-    final long id = a.id != 0 ? a.id : region.lastInodeId() + 1;
-    if (id <= 0) {
-      throw invalid("inode id " + id);
-    }
-    final int pages = 1 + PageCodec.nameExtPages(a.name.length)
-        + newStrings(a.owner, a.group, a.clientName, a.clientMachine);
     final long[] out = new long[1];
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        res.reserve(pages);
-        long page = res.next();
-        long perm = PageCodec.perm(a.mode, permStringId(a.group, res), permStringId(a.owner, res));
-        long uc = 0;
-        if (!a.directory && a.clientName != null) {
-          uc = PageCodec.uc(strings.idFor(a.clientName, batch, res), strings.idFor(a.clientMachine, batch, res));
-        }
-        long firstExt = stageNameExt(id, a.name, res);
-        // The image is PENDING: a crash before the commit below leaves a page recovery discards.
-        batch.fresh(page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
-        batch.putLong(page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
-        batch.putLong(parentPage + IN_MTIME, a.mtime, Field.MTIME);
-        batch.putLong(SB_LAST_INODE_ID, Math.max(region.lastInodeId(), id), Field.COUNTER);
-        out[0] = page;
-      }
+    mutate(t -> {
+      out[0] = t.create(parentPage, a);
+      t.putWord(parentPage + IN_MTIME, a.mtime, Field.MTIME);
     });
     return out[0];
   }
 
   private void putWord(final long target, final long value, final Field field) throws NvmException {
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        batch.putLong(target, value, field);
-      }
-    });
+    mutate(t -> t.putWord(target, value, field));
   }
 
   public void setMtime(long page, long mtime) throws NvmException {
@@ -350,35 +654,28 @@ public final class InodeStore implements AutoCloseable {
       setAtime(page, atime);
       return;
     }
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        batch.putBytes(page + IN_MTIME, PageCodec.longs(mtime, atime), Field.MTIME);
-      }
-    });
+    mutate(t -> batch.putBytes(page + IN_MTIME, PageCodec.longs(mtime, atime), Field.MTIME));
   }
 
   public void setPermission(long page, int mode) throws NvmException {
-    InodeView v = requireInode(page);
+    requireInode(page);
     checkMode(mode);
-    long perm = v.permWord();
-    putWord(page + IN_PERM, PageCodec.perm(mode, PageCodec.permGroup(perm), PageCodec.permOwner(perm)), Field.PERM);
+    mutate(t -> t.putWord(page + IN_PERM, permWith(page, mode, null, null, t), Field.PERM));
+  }
+
+  private long permWith(long page, int mode, String owner, String group, Txn t) throws NvmException {
+    long perm = inode(page).permWord();
+    long o = owner == null ? PageCodec.permOwner(perm) : t.permStringId(owner);
+    long g = group == null ? PageCodec.permGroup(perm) : t.permStringId(group);
+    return PageCodec.perm(mode, g, o);
   }
 
   /** Changes owner and/or group (null leaves that part unchanged); new names get STRING pages in the same batch. */
   public void setOwner(final long page, final String owner, final String group) throws NvmException {
     final InodeView v = requireInode(page);
-    final int extra = newStrings(owner, group);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        res.reserve(extra);
-        long perm = v.permWord();
-        long o = owner == null ? PageCodec.permOwner(perm) : permStringId(owner, res);
-        long g = group == null ? PageCodec.permGroup(perm) : permStringId(group, res);
-        batch.putLong(page + IN_PERM, PageCodec.perm(PageCodec.permMode(perm), g, o), Field.PERM);
-      }
-    });
+    StringTable.check(owner);
+    StringTable.check(group);
+    mutate(t -> t.putWord(page + IN_PERM, permWith(page, v.mode(), owner, group, t), Field.PERM));
   }
 
   public void setReplication(long page, int replication) throws NvmException {
@@ -388,8 +685,13 @@ public final class InodeStore implements AutoCloseable {
         Field.FILE_HEADER);
   }
 
+  /** A file's policy (in its header word) or a directory's (DI_STORAGE_POLICY). */
   public void setStoragePolicy(long page, int policy) throws NvmException {
-    InodeView v = requireFile(page);
+    InodeView v = requireInode(page);
+    if (v.isDirectory()) {
+      mutate(t -> t.setDirectoryStoragePolicy(page, policy));
+      return;
+    }
     checkFileHeader(v.preferredBlockSize(), v.replication(), policy);
     putWord(page + FI_HEADER, PageCodec.fileHeader(v.preferredBlockSize(), v.replication(), policy),
         Field.FILE_HEADER);
@@ -405,12 +707,7 @@ public final class InodeStore implements AutoCloseable {
   /** Namespace and storage-space quota of a directory (-1 = not set), one 16-byte store. */
   public void setQuota(final long page, final long nsQuota, final long dsQuota) throws NvmException {
     requireDir(page);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        batch.putBytes(page + DI_NS_QUOTA, PageCodec.longs(nsQuota, dsQuota), Field.QUOTA);
-      }
-    });
+    mutate(t -> batch.putBytes(page + DI_NS_QUOTA, PageCodec.longs(nsQuota, dsQuota), Field.QUOTA));
   }
 
   /** Quota of one storage type (0 RAM_DISK, 1 SSD, 2 DISK, 3 ARCHIVE). */
@@ -438,19 +735,13 @@ public final class InodeStore implements AutoCloseable {
   public void rename(final long page, final long newParentPage, final byte[] newName, final long mtime,
       final long overwrittenPage, final long[] overwrittenSubtree) throws NvmException {
     final InodeView v = requireNotRoot(page);
-    final InodeView newParent = requireDir(newParentPage);
+    requireDir(newParentPage);
     checkName(newName);
     final long oldParentPage = v.parentPage();
     requireDir(oldParentPage);
-    for (long p = newParentPage; p != 0; p = inode(p).parentPage()) {
-      if (p == page) {
-        throw invalid("cannot move inode " + v.id() + " under its own subtree");
-      }
-    }
-    final InodeView dst;
     final long[] dstSubtree;
     if (overwrittenPage != 0) {
-      dst = requireNotRoot(overwrittenPage);
+      InodeView dst = requireNotRoot(overwrittenPage);
       if (overwrittenPage == page) {
         throw invalid("rename onto itself");
       }
@@ -460,31 +751,16 @@ public final class InodeStore implements AutoCloseable {
       }
       dstSubtree = checkSubtree(overwrittenPage, overwrittenSubtree);
     } else {
-      dst = null;
-      dstSubtree = new long[0];
+      dstSubtree = null;
     }
-    final boolean nameChanged = !Arrays.equals(v.nameBytes(), newName);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        if (nameChanged) {
-          res.reserve(PageCodec.nameExtPages(newName.length));
-          // A new chain is written out of place; the inode switches to it inside the
-          // undo-logged commit and the old chain is freed only after that commit.
-          long firstExt = stageNameExt(v.id(), newName, res);
-          batch.putBytes(page + IN_NAME_LEN, PageCodec.nameArea(newName, firstExt), Field.NAME);
-          for (long p : v.nameExtPages()) {
-            batch.free(p);
-          }
-        }
-        if (oldParentPage != newParentPage) {
-          batch.putBytes(page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
-          batch.putLong(newParentPage + IN_MTIME, mtime, Field.MTIME);
-        }
-        batch.putLong(oldParentPage + IN_MTIME, mtime, Field.MTIME);
-        if (dst != null) {
-          stageRemoval(dst, dstSubtree);
-        }
+    mutate(t -> {
+      t.move(page, newParentPage, newName);
+      if (oldParentPage != newParentPage) {
+        t.putWord(newParentPage + IN_MTIME, mtime, Field.MTIME);
+      }
+      t.putWord(oldParentPage + IN_MTIME, mtime, Field.MTIME);
+      if (dstSubtree != null) {
+        t.remove(overwrittenPage, dstSubtree);
       }
     });
   }
@@ -502,28 +778,10 @@ public final class InodeStore implements AutoCloseable {
     }
     requireDir(parentPage);
     final long[] subtree = checkSubtree(page, subtreePages);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        batch.putLong(parentPage + IN_MTIME, mtime, Field.MTIME);
-        stageRemoval(v, subtree);
-      }
+    mutate(t -> {
+      t.putWord(parentPage + IN_MTIME, mtime, Field.MTIME);
+      t.remove(page, subtree);
     });
-  }
-
-  /**
-   * The subtree root is made INVALID inside the commit, so after it no recovery can
-   * attach it (or, through it, its descendants). The pages are then freed after the
-   * commit; a crash in between leaves orphans that recovery reclaims.
-   */
-  private void stageRemoval(InodeView root, long[] subtree) {
-    batch.putLong(root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
-    batch.free(root.page());
-    freeExtPages(root);
-    for (long p : subtree) {
-      batch.free(p);
-      freeExtPages(inode(p));
-    }
   }
 
   /** Checks that every page is a live inode whose parent is the root or another listed page. */
@@ -549,6 +807,20 @@ public final class InodeStore implements AutoCloseable {
 
   // ------------------------------------------------------------------ blocks
 
+  /** The block list of a file as triples (id, numBytes, genstamp), with room for {@code extra} more. */
+  public long[] blocks(long page, int extra) {
+    InodeView v = inode(page);
+    int n = v.blockCount();
+    long[] out = new long[3 * (n + extra)];
+    for (int i = 0; i < n; i++) {
+      long rec = v.blockRecordOffsetUnchecked(i);
+      out[3 * i] = region.getLong(rec + BR_ID);
+      out[3 * i + 1] = region.getLong(rec + BR_NUM_BYTES);
+      out[3 * i + 2] = region.getLong(rec + BR_GENSTAMP);
+    }
+    return out;
+  }
+
   public int addBlock(long page, long blockId, long genstamp) throws NvmException {
     return addBlock(page, blockId, genstamp, -1);
   }
@@ -564,35 +836,14 @@ public final class InodeStore implements AutoCloseable {
     if (penultimateNumBytes >= 0 && n == 0) {
       throw invalid("no penultimate block to complete in inode " + v.id());
     }
-    final int k = n - BLOCKS_INLINE_MAX;
-    final boolean newExtPage = k >= 0 && k % BLOCKS_EXT_MAX == 0;
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        if (n < BLOCKS_INLINE_MAX) {
-          batch.putBytes(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * n,
-              PageCodec.blockRecord(blockId, 0, genstamp), Field.BLOCK);
-        } else if (newExtPage) {
-          // New chain page written LIVE out of place; the link below (inside the commit) makes it reachable.
-          res.reserve(1);
-          long ext = res.next();
-          batch.fresh(ext, PageCodec.blockExt(v.id(), blockId, 0, genstamp), Field.PAGE);
-          int idx = k / BLOCKS_EXT_MAX;
-          long link = idx == 0 ? page + FI_BLOCK_EXT : v.blockExtPage(idx - 1) + EXT_NEXT;
-          batch.putLong(link, ext, Field.EXT_LINK);
-        } else {
-          long ext = v.blockExtPage(k / BLOCKS_EXT_MAX);
-          int slot = k % BLOCKS_EXT_MAX;
-          batch.putBytes(ext + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * slot,
-              PageCodec.blockRecord(blockId, 0, genstamp), Field.BLOCK);
-          batch.putLong(ext + EXT_COUNT, slot + 1, Field.BLOCK_COUNT);
-        }
-        batch.putLong(page + FI_BLOCK_COUNT, n + 1, Field.BLOCK_COUNT);
-        if (penultimateNumBytes >= 0) {
-          batch.putLong(v.blockRecordOffset(n - 1) + BR_NUM_BYTES, penultimateNumBytes, Field.BLOCK);
-        }
-      }
-    });
+    final long[] b = blocks(page, 1);
+    b[3 * n] = blockId;
+    b[3 * n + 1] = 0;
+    b[3 * n + 2] = genstamp;
+    if (penultimateNumBytes >= 0) {
+      b[3 * (n - 1) + 1] = penultimateNumBytes;
+    }
+    mutate(t -> t.setBlocks(page, b, n + 1));
     return n;
   }
 
@@ -603,24 +854,8 @@ public final class InodeStore implements AutoCloseable {
     if (n == 0) {
       throw invalid("inode " + v.id() + " has no blocks");
     }
-    final int k = n - 1 - BLOCKS_INLINE_MAX;
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        if (k >= 0) {
-          int idx = k / BLOCKS_EXT_MAX;
-          long ext = v.blockExtPage(idx);
-          if (k % BLOCKS_EXT_MAX == 0) {
-            long link = idx == 0 ? page + FI_BLOCK_EXT : v.blockExtPage(idx - 1) + EXT_NEXT;
-            batch.putLong(link, 0, Field.EXT_LINK);
-            batch.free(ext);
-          } else {
-            batch.putLong(ext + EXT_COUNT, k % BLOCKS_EXT_MAX, Field.BLOCK_COUNT);
-          }
-        }
-        batch.putLong(page + FI_BLOCK_COUNT, n - 1, Field.BLOCK_COUNT);
-      }
-    });
+    final long[] b = blocks(page, 0);
+    mutate(t -> t.setBlocks(page, b, n - 1));
   }
 
   /** Sets length and generation stamp of block {@code index} (one 16-byte store). */
@@ -631,12 +866,7 @@ public final class InodeStore implements AutoCloseable {
       throw invalid("block index " + index + " outside 0.." + (v.blockCount() - 1) + " of inode " + v.id());
     }
     final long rec = v.blockRecordOffset(index);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) {
-        batch.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(numBytes, genstamp), Field.BLOCK);
-      }
-    });
+    mutate(t -> batch.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(numBytes, genstamp), Field.BLOCK));
   }
 
   // ------------------------------------------------------------------ under construction
@@ -647,15 +877,7 @@ public final class InodeStore implements AutoCloseable {
     if (client == null || machine == null) {
       throw invalid("client name and client machine are required");
     }
-    final int extra = newStrings(client, machine);
-    mutate(new Staging() {
-      @Override
-      public void stage(Reservation res) throws NvmException {
-        res.reserve(extra);
-        long uc = PageCodec.uc(strings.idFor(client, batch, res), strings.idFor(machine, batch, res));
-        batch.putLong(page + FI_UC, uc, Field.UC);
-      }
-    });
+    mutate(t -> t.setUnderConstruction(page, client, machine));
   }
 
   public void clearUnderConstruction(long page) throws NvmException {

@@ -237,6 +237,11 @@ public final class InodeView {
     return word(DI_TYPE_QUOTA + 8 * t);
   }
 
+  /** Storage policy id set on a directory (0 = unspecified). */
+  public int directoryStoragePolicy() {
+    return (int) word(DI_STORAGE_POLICY);
+  }
+
   @Override
   public String toString() {
     return "InodeView{page=" + page + ", id=" + id() + ", name=" + name() + ", parentPage=" + parentPage() + "}";

@@ -106,6 +106,7 @@ final class PageCodec {
       for (int i = 0; i < DI_TYPE_QUOTA_COUNT; i++) {
         b.putLong(DI_TYPE_QUOTA + 8 * i, a.typeQuotas[i]);
       }
+      b.putLong(DI_STORAGE_POLICY, a.storagePolicy);
     } else {
       b.putLong(FI_HEADER, fileHeader(a.preferredBlockSize, a.replication, a.storagePolicy));
       b.putLong(FI_UC, uc);
@@ -129,13 +130,24 @@ final class PageCodec {
 
   /** A BLOCK_EXT page image (LIVE) holding one block record in slot 0. */
   static byte[] blockExt(long ownerId, long blockId, long numBytes, long genstamp) {
+    return blockExt(ownerId, 0, new long[] {blockId, numBytes, genstamp}, 0, 1);
+  }
+
+  /**
+   * A BLOCK_EXT page image (LIVE) holding records {@code from .. from+count} of
+   * {@code blocks} (triples id, numBytes, genstamp).
+   */
+  static byte[] blockExt(long ownerId, long next, long[] blocks, int from, int count) {
     ByteBuffer b = page();
     b.putLong(PG_STATE, stateWord(KIND_BLOCK_EXT, STATE_LIVE));
     b.putLong(EXT_OWNER_ID, ownerId);
-    b.putLong(EXT_NEXT, 0);
-    b.putLong(EXT_COUNT, 1);
+    b.putLong(EXT_NEXT, next);
+    b.putLong(EXT_COUNT, count);
     b.position(EXT_PAYLOAD);
-    b.put(blockRecord(blockId, numBytes, genstamp));
+    for (int i = 0; i < count; i++) {
+      int k = 3 * (from + i);
+      b.putLong(blocks[k]).putLong(blocks[k + 1]).putLong(blocks[k + 2]);
+    }
     return b.array();
   }
 

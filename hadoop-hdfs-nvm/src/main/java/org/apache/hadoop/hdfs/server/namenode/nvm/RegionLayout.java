@@ -147,6 +147,8 @@ public final class RegionLayout {
   /** 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */
   public static final int DI_TYPE_QUOTA = 136;
   public static final int DI_TYPE_QUOTA_COUNT = 4;
+  /** u64 storage policy id, 0 = unspecified */
+  public static final int DI_STORAGE_POLICY = 168;
 
   // ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ----
   public static final int EXT_OWNER_ID = 8;

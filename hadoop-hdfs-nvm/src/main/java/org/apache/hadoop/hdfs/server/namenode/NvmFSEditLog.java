@@ -1,0 +1,200 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.Collections;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+
+/**
+ * The edit log of an NVM NameNode. Every typed log method the namesystem calls after
+ * changing memory under the write lock persists the resulting inode state into the
+ * region ({@link NvmNamespace}) and does NOT build an op. The journal is a
+ * {@link NullJournalManager}, so segment markers (the only ops that still reach
+ * {@link #logEdit}) go nowhere: no edit-log record is written or fsynced for any
+ * namespace operation. Any other op reaching {@link #logEdit} is one this class does not
+ * know how to persist; since memory already changed, it stops the NameNode.
+ */
+final class NvmFSEditLog extends FSEditLog {
+  private volatile NvmNamespace ns;
+
+  NvmFSEditLog(Configuration conf, NNStorage storage) {
+    super(journalConf(conf), storage, Collections.singletonList(NullJournalManager.URI_));
+  }
+
+  /**
+   * A private copy of the configuration in which the edits dirs are the null journal's
+   * URI and its plugin class is registered; the operator's configuration is unchanged.
+   */
+  static Configuration journalConf(Configuration conf) {
+    Configuration c = new Configuration(conf);
+    String uri = NullJournalManager.URI_.toString();
+    c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_KEY, uri);
+    c.unset(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_REQUIRED_KEY);
+    c.unset(DFSConfigKeys.DFS_NAMENODE_SHARED_EDITS_DIR_KEY);
+    c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_PLUGIN_PREFIX + "." + NullJournalManager.SCHEME,
+        NullJournalManager.class.getName());
+    return c;
+  }
+
+  void attach(NvmNamespace namespace) {
+    this.ns = namespace;
+  }
+
+  NvmNamespace namespace() {
+    return ns;
+  }
+
+  private NvmNamespace ns() {
+    NvmNamespace n = ns;
+    if (n == null) {
+      NvmNamespace.fatal("a namespace change before the region was opened", null);
+    }
+    return n;
+  }
+
+  // ---- segment markers: the txid high-water mark goes to the superblock
+
+  @Override
+  synchronized void startLogSegment(long segmentTxId, boolean writeHeaderTxn) throws IOException {
+    super.startLogSegment(segmentTxId, writeHeaderTxn);
+    if (ns != null) {
+      ns.lastTxId(getLastWrittenTxId());
+    }
+  }
+
+  @Override
+  void logEdit(FSEditLogOp op) {
+    switch (op.opCode) {
+    case OP_START_LOG_SEGMENT:
+    case OP_END_LOG_SEGMENT:
+    case OP_GET_DELEGATION_TOKEN:
+    case OP_RENEW_DELEGATION_TOKEN:
+    case OP_CANCEL_DELEGATION_TOKEN:
+    case OP_UPDATE_MASTER_KEY:
+      super.logEdit(op); // not namespace state; the null journal discards it
+      return;
+    default:
+      String name = op.opCode.name();
+      op.reset();
+      NvmNamespace.fatal("edit-log operation " + name + " (not supported in NVM mode; the RPC layer "
+          + "should have refused it)", null);
+    }
+  }
+
+  // ---- inode creation
+
+  @Override
+  public void logMkDir(String path, INode newNode) {
+    ns().created(path, newNode);
+  }
+
+  @Override
+  public void logOpenFile(String path, INodeFile newNode, boolean overwrite, boolean toLogRpcIds) {
+    // with overwrite the old file's removal arrived before (removeLeasesAndINodes) and
+    // goes into this batch
+    ns().created(path, newNode);
+  }
+
+  // ---- file state
+
+  @Override
+  public void logAppendFile(String path, INodeFile file, boolean newBlock, boolean toLogRpcIds) {
+    ns().inodeChanged(path, file);
+  }
+
+  @Override
+  public void logCloseFile(String path, INodeFile newNode) {
+    ns().inodeChanged(path, newNode);
+  }
+
+  @Override
+  public void logAddBlock(String path, INodeFile file) {
+    ns().inodeChanged(path, file);
+  }
+
+  @Override
+  public void logUpdateBlocks(String path, INodeFile file, boolean toLogRpcIds) {
+    ns().inodeChanged(path, file);
+  }
+
+  @Override
+  void logReassignLease(String leaseHolder, String src, String newHolder) {
+    ns().pathChanged(src);
+  }
+
+  // ---- attributes
+
+  @Override
+  void logSetReplication(String src, short replication) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logSetStoragePolicy(String src, byte policyId) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logSetQuota(String src, long nsQuota, long dsQuota) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logSetQuotaByStorageType(String src, long dsQuota, StorageType type) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logSetPermissions(String src, FsPermission permissions) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logSetOwner(String src, String username, String groupname) {
+    ns().pathChanged(src);
+  }
+
+  @Override
+  void logTimes(String src, long mtime, long atime) {
+    ns().pathChanged(src);
+  }
+
+  // ---- structure
+
+  @Override
+  void logRename(String src, String dst, long timestamp, boolean toLogRpcIds) {
+    ns().renamed(src, dst);
+  }
+
+  @Override
+  void logRename(String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
+    ns().renamed(src, dst);
+  }
+
+  @Override
+  void logDelete(String src, long timestamp, boolean toLogRpcIds) {
+    ns().deleted(src);
+  }
+
+  // ---- counters, persisted before the value is handed out
+
+  @Override
+  void logGenerationStampV1(long genstamp) {
+    ns().counter("generation stamp v1 " + genstamp, RegionLayout.SB_GENSTAMP_V1, genstamp);
+  }
+
+  @Override
+  void logGenerationStampV2(long genstamp) {
+    ns().counter("generation stamp " + genstamp, RegionLayout.SB_GENSTAMP_V2, genstamp);
+  }
+
+  @Override
+  void logAllocateBlockId(long blockId) {
+    ns().counter("block id " + blockId, RegionLayout.SB_LAST_BLOCK_ID, blockId);
+  }
+}

@@ -1,0 +1,38 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.metrics2.annotation.Metrics;
+
+/**
+ * The namesystem of an NVM NameNode: the stock FSNamesystem plus one observation
+ * point. {@code removeLeasesAndINodes} receives the complete list of inodes an operation
+ * removed from the namespace — for delete (incremental or not), create with overwrite
+ * and rename with overwrite alike — while the write lock is still held and before the
+ * RPC answers. The list is handed to {@link NvmNamespace} before the stock method
+ * clears it (see docs/namenode-integration.md, "Removal capture").
+ *
+ * <p>{@code @Metrics} is not inherited; it is repeated with FSNamesystem's source name so
+ * the metrics (and JMX bean) keep the stock name.
+ */
+@Metrics(name = "FSNamesystem", context = "dfs")
+class NvmFSNamesystem extends FSNamesystem {
+  private final NvmFSImage nvmImage;
+
+  NvmFSNamesystem(Configuration conf, NvmFSImage image) throws IOException {
+    super(conf, image, false);
+    this.nvmImage = image;
+  }
+
+  @Override
+  void removeLeasesAndINodes(String src, List<INode> removedINodes, boolean acquireINodeMapLock) {
+    NvmNamespace ns = nvmImage.namespace();
+    if (ns == null) {
+      NvmNamespace.fatal("removal under " + src + " before the region was opened", null);
+    }
+    ns.removed(removedINodes);
+    super.removeLeasesAndINodes(src, removedINodes, acquireINodeMapLock);
+  }
+}
