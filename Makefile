@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo bench-micro clean
+.PHONY: deps build test demo store-demo nnthroughput bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -23,8 +23,17 @@ build: deps
 test: deps
 	$(MVN) install
 
+# NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
+	./benchmarks/bin/namenode-demo.sh
+
+# The persistent inode store on its own: undo log, crash images, recovery.
+store-demo: build
 	./benchmarks/bin/store-demo.sh
+
+# Upstream NNThroughputBenchmark: stock (edits on disk), stock (edits on tmpfs), NVM; interleaved.
+nnthroughput: build
+	./benchmarks/bin/nnthroughput.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Shared helpers for scripts that run a real NameNode and DataNodes as processes on
+# loopback, from nvm-dist/target/lib (the drop-in jar + Hadoop 2.7.3 runtime).
+# Source it; it defines functions and expects `set -euo pipefail` in the caller.
+
+NVM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+NVM_LIB="$NVM_ROOT/nvm-dist/target/lib"
+
+require_dist() {
+  [ -d "$NVM_LIB" ] || { echo "missing $NVM_LIB: run 'make build' first" >&2; exit 1; }
+  if ls "$NVM_LIB" | grep -qx 'hadoop-hdfs-2.7.3.jar'; then
+    echo "the stock hadoop-hdfs-2.7.3.jar is in $NVM_LIB; only the -nvm jar may be" >&2; exit 1
+  fi
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# write_conf DIR NAME_DIR DATA_DIR NVM(true|false) [REGION_PATH] [EDITS_DIR]
+# Writes core-site.xml, hdfs-site.xml and log4j.properties for a 1-NN cluster on loopback.
+write_conf() {
+  local dir=$1 name=$2 data=$3 nvm=$4 region=${5:-} edits=${6:-}
+  mkdir -p "$dir"
+  local rpc http dn dnhttp dnipc
+  rpc=$(free_port); http=$(free_port); dn=$(free_port); dnhttp=$(free_port); dnipc=$(free_port)
+  cat > "$dir/core-site.xml" <<XML
+<?xml version="1.0"?>
+<configuration>
+  <property><name>fs.defaultFS</name><value>hdfs://127.0.0.1:$rpc</value></property>
+  <property><name>hadoop.tmp.dir</name><value>$dir/tmp</value></property>
+</configuration>
+XML
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<configuration>'
+    echo "  <property><name>dfs.namenode.name.dir</name><value>file://$name</value></property>"
+    [ -n "$edits" ] && echo "  <property><name>dfs.namenode.edits.dir</name><value>file://$edits</value></property>"
+    echo "  <property><name>dfs.datanode.data.dir</name><value>file://$data</value></property>"
+    echo "  <property><name>dfs.replication</name><value>1</value></property>"
+    echo "  <property><name>dfs.namenode.rpc-address</name><value>127.0.0.1:$rpc</value></property>"
+    echo "  <property><name>dfs.namenode.http-address</name><value>127.0.0.1:$http</value></property>"
+    echo "  <property><name>dfs.namenode.secondary.http-address</name><value>127.0.0.1:0</value></property>"
+    echo "  <property><name>dfs.datanode.address</name><value>127.0.0.1:$dn</value></property>"
+    echo "  <property><name>dfs.datanode.http.address</name><value>127.0.0.1:$dnhttp</value></property>"
+    echo "  <property><name>dfs.datanode.ipc.address</name><value>127.0.0.1:$dnipc</value></property>"
+    echo "  <property><name>dfs.namenode.fs-limits.min-block-size</name><value>0</value></property>"
+    echo "  <property><name>dfs.namenode.nvm.enabled</name><value>$nvm</value></property>"
+    [ -n "$region" ] && echo "  <property><name>dfs.namenode.nvm.region.path</name><value>$region</value></property>"
+    echo "  <property><name>dfs.namenode.nvm.persist.mode</name><value>emulated</value></property>"
+    echo "  <property><name>dfs.namenode.nvm.region.size</name><value>256m</value></property>"
+    echo '</configuration>'
+  } > "$dir/hdfs-site.xml"
+  cat > "$dir/log4j.properties" <<'PROPS'
+hadoop.root.logger=INFO,console
+log4j.rootLogger=${hadoop.root.logger}
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss,SSS} %p %c{1}: %m%n
+log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
+PROPS
+}
+
+# hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
+hjava() {
+  local conf=$1; shift
+  PMEM_IS_PMEM_FORCE=1 java -Xmx2g -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
+    -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
+}
+
+# A client command: its log goes to logs/client.log, its output to stdout.
+hclient() {
+  local conf=$1; shift
+  mkdir -p "$conf/logs"
+  java -Xmx512m -Dhadoop.root.logger=WARN,console -Djava.net.preferIPv4Stack=true \
+    -cp "$conf:$NVM_LIB/*" "$@" 2>>"$conf/logs/client.log"
+}
+
+hdfs_dfs() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.fs.FsShell "$@"; }
+dfsadmin() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.hdfs.tools.DFSAdmin "$@"; }
+
+nn_format() { hjava "$1" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive > "$1/format.log" 2>&1; }
+
+# nn_start CONF — starts the NameNode in the background; sets NN_PID.
+nn_start() {
+  local conf=$1; mkdir -p "$conf/logs"
+  hjava "$conf" org.apache.hadoop.hdfs.server.namenode.NameNode >> "$conf/logs/namenode.log" 2>&1 &
+  NN_PID=$!
+}
+
+dn_start() {
+  local conf=$1; mkdir -p "$conf/logs"
+  hjava "$conf" org.apache.hadoop.hdfs.server.datanode.DataNode >> "$conf/logs/datanode.log" 2>&1 &
+  DN_PID=$!
+}
+
+# wait_rpc CONF PID — until the NameNode answers a listing (or the process died); prints seconds.
+wait_rpc() {
+  local conf=$1 pid=$2 t0; t0=$(date +%s.%N)
+  for _ in $(seq 1 600); do
+    kill -0 "$pid" 2>/dev/null || { echo "NameNode exited; see $conf/logs/namenode.log" >&2; tail -20 "$conf/logs/namenode.log" >&2; return 1; }
+    if hdfs_dfs "$conf" -ls / >/dev/null 2>&1; then
+      python3 -c "import time; print('%.2f' % (time.time() - $t0))"; return 0
+    fi
+    sleep 0.2
+  done
+  echo "NameNode did not answer in time" >&2; return 1
+}
+
+stop_pid() { local pid=${1:-}; [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
