@@ -66,7 +66,8 @@ PROPS
 # hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
 hjava() {
   local conf=$1; shift
-  PMEM_IS_PMEM_FORCE=1 java -Xmx2g -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
+  # exec: when run in the background, $! is then the JVM itself, so kill -9 hits the JVM
+  PMEM_IS_PMEM_FORCE=1 exec java -Xmx2g -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
     -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
 }
 
@@ -81,7 +82,7 @@ hclient() {
 hdfs_dfs() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.fs.FsShell "$@"; }
 dfsadmin() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.hdfs.tools.DFSAdmin "$@"; }
 
-nn_format() { hjava "$1" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive > "$1/format.log" 2>&1; }
+nn_format() { (hjava "$1" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive > "$1/format.log" 2>&1); }
 
 # nn_start CONF — starts the NameNode in the background; sets NN_PID.
 nn_start() {
@@ -107,6 +108,14 @@ wait_rpc() {
     sleep 0.2
   done
   echo "NameNode did not answer in time" >&2; return 1
+}
+
+# kill_hard PID — SIGKILL and wait until the process is really gone.
+kill_hard() {
+  local pid=$1
+  disown "$pid" 2>/dev/null || true   # no job-control "Killed" notice
+  kill -9 "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
 }
 
 stop_pid() { local pid=${1:-}; [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
