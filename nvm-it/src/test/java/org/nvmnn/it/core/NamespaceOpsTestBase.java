@@ -12,6 +12,11 @@ import java.util.Map;
 import java.util.Random;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -415,5 +420,26 @@ public abstract class NamespaceOpsTestBase {
       lastGs = lb.getBlock().getGenerationStamp();
       restartAndCompare();
     }
+  }
+
+  /** addBlock, abandonBlock and addBlock again through ClientProtocol, as a client does after a failed pipeline. */
+  @Test
+  public void abandonBlockSurvivesRestart() throws IOException {
+    String src = new Path(dir, "abandoned").toString();
+    ClientProtocol nn = fs.getClient().getNamenode();
+    String client = fs.getClient().getClientName();
+    HdfsFileStatus st = nn.create(src, FsPermission.getFileDefault(), client,
+        new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, BLOCK,
+        CryptoProtocolVersion.supported());
+    LocatedBlock first = nn.addBlock(src, client, null, null, st.getFileId(), null);
+    nn.abandonBlock(first.getBlock(), st.getFileId(), src, client);
+    LocatedBlock second = nn.addBlock(src, client, null, null, st.getFileId(), null);
+    assertTrue(second.getBlock().getBlockId() != first.getBlock().getBlockId());
+    restartAndCompare();
+    INodeFile f = cluster.getNamesystem().getFSDirectory().getINode(src).asFile();
+    assertTrue(f.isUnderConstruction());
+    assertEquals(1, f.getBlocks().length);
+    assertEquals(second.getBlock().getBlockId(), f.getBlocks()[0].getBlockId());
+    assertEquals(second.getBlock().getGenerationStamp(), f.getBlocks()[0].getGenerationStamp());
   }
 }

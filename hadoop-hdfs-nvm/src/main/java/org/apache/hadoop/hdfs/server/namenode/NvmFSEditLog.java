@@ -185,16 +185,16 @@ final class NvmFSEditLog extends FSEditLog {
 
   @Override
   void logGenerationStampV1(long genstamp) {
-    ns().counter("generation stamp v1 " + genstamp, RegionLayout.SB_GENSTAMP_V1, genstamp);
+    ns().counter("generation stamp v1", RegionLayout.SB_GENSTAMP_V1, genstamp);
   }
 
   @Override
   void logGenerationStampV2(long genstamp) {
-    ns().counter("generation stamp " + genstamp, RegionLayout.SB_GENSTAMP_V2, genstamp);
+    ns().counter("generation stamp", RegionLayout.SB_GENSTAMP_V2, genstamp);
   }
 
   @Override
   void logAllocateBlockId(long blockId) {
-    ns().counter("block id " + blockId, RegionLayout.SB_LAST_BLOCK_ID, blockId);
+    ns().counter("block id", RegionLayout.SB_LAST_BLOCK_ID, blockId);
   }
 }

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +21,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
@@ -205,90 +208,57 @@ class NvmFSImage extends FSImage {
     ns.initCounters(fsn.getBlockIdManager(), fsn.getFSDirectory().getLastInodeId());
   }
 
-  /** Rebuilds the in-memory namespace from the live inode pages (parents before children). */
+  /**
+   * Rebuilds the in-memory namespace from the live inode pages. Recovery hands them out
+   * breadth first, so a parent comes before its children and siblings are contiguous;
+   * each run of siblings is sorted by name (HDFS's own byte order) before it is added, so
+   * every insert appends to the parent's sorted child list instead of shifting it.
+   */
   static void rebuild(FSNamesystem fsn, InodeStore store, long[] live, LongLongMap pages) throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
-    StringTable strings = store.strings();
     Region region = store.region();
     long rootPage = region.rootPage();
     long maxId = region.lastInodeId();
     INodeMap map = dir.getINodeMap();
     List<INodeFile> ucFiles = new ArrayList<INodeFile>();
-    for (long page : live) {
-      InodeView v = store.inode(page);
-      long id = v.id();
-      maxId = Math.max(maxId, id);
-      PermissionStatus perm = new PermissionStatus(strings.get(v.ownerId()), strings.get(v.groupId()),
-          new FsPermission((short) v.mode()));
-      if (page == rootPage) {
-        INodeDirectory root = dir.getRoot();
-        root.setUser(perm.getUserName());
-        root.setGroup(perm.getGroupName());
-        root.setPermission(perm.getPermission());
-        root.setModificationTime(v.mtime());
-        DirectoryWithQuotaFeature q = root.getDirectoryWithQuotaFeature();
-        if (q != null) {
-          q.setQuota(v.nsQuota(), v.dsQuota());
-          for (StorageType t : StorageType.values()) {
-            if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
-              q.setQuota(v.typeQuota(t.ordinal()), t);
-            }
-          }
-        }
-        setDirPolicy(root, v.directoryStoragePolicy());
-        pages.put(id, page);
+    List<INode> siblings = new ArrayList<INode>();
+    for (int i = 0; i < live.length;) {
+      InodeView first = store.inode(live[i]);
+      if (live[i] == rootPage) {
+        restoreRoot(dir.getRoot(), first, perm(store, first));
+        pages.put(first.id(), live[i]);
+        maxId = Math.max(maxId, first.id());
+        i++;
         continue;
       }
-      INode parentNode = map.get(v.parentId());
+      INode parentNode = map.get(first.parentId());
       if (parentNode == null || !parentNode.isDirectory()) {
-        throw new IOException("NVM region: inode " + id + " (page " + page + ") has parent " + v.parentId()
-            + " which was not rebuilt before it");
+        throw new IOException("NVM region: inode " + first.id() + " (page " + live[i] + ") has parent "
+            + first.parentId() + " which was not rebuilt before it");
       }
       INodeDirectory parent = parentNode.asDirectory();
-      INode child;
-      if (v.isDirectory()) {
-        INodeDirectory d = new INodeDirectory(id, v.nameBytes(), perm, v.mtime());
-        if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
-          DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
-              .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
-          for (StorageType t : StorageType.values()) {
-            if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT && v.typeQuota(t.ordinal()) != -1) {
-              b.typeQuota(t, v.typeQuota(t.ordinal()));
-            }
+      siblings.clear();
+      for (; i < live.length && store.inode(live[i]).parentPage() == first.parentPage(); i++) {
+        InodeView v = store.inode(live[i]);
+        maxId = Math.max(maxId, v.id());
+        INode child = materialize(store, v, ucFiles);
+        pages.put(v.id(), live[i]);
+        siblings.add(child);
+      }
+      Collections.sort(siblings, BY_NAME);
+      for (INode child : siblings) {
+        if (!parent.addChild(child)) {
+          throw new IOException("NVM region: duplicate name '" + child.getLocalName() + "' under inode "
+              + parent.getId());
+        }
+        dir.addToInodeMap(child);
+        if (child.isFile()) {
+          INodeFile f = child.asFile();
+          BlockInfoContiguous[] blocks = f.getBlocks();
+          for (int b = 0; b < blocks.length; b++) {
+            f.setBlock(b, bm.addBlockCollection(blocks[b], f));
           }
-          d.addDirectoryWithQuotaFeature(b.build());
-        }
-        setDirPolicy(d, v.directoryStoragePolicy());
-        child = d;
-      } else {
-        short repl = (short) v.replication();
-        int n = v.blockCount();
-        BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
-        boolean uc = v.isUnderConstruction();
-        for (int i = 0; i < n; i++) {
-          Block b = new Block(v.blockId(i), v.blockNumBytes(i), v.blockGenerationStamp(i));
-          blocks[i] = uc && i == n - 1 ? new BlockInfoContiguousUnderConstruction(b, repl)
-              : new BlockInfoContiguous(b, repl);
-        }
-        INodeFile f = new INodeFile(id, v.nameBytes(), perm, v.mtime(), v.atime(), blocks, repl,
-            v.preferredBlockSize(), (byte) v.storagePolicy());
-        if (uc) {
-          f.toUnderConstruction(strings.get(v.clientId()), strings.get(v.clientMachineId()));
-          ucFiles.add(f);
-        }
-        child = f;
-      }
-      if (!parent.addChild(child)) {
-        throw new IOException("NVM region: duplicate name '" + v.name() + "' under inode " + parent.getId());
-      }
-      dir.addToInodeMap(child);
-      pages.put(id, page);
-      if (child.isFile()) {
-        INodeFile f = child.asFile();
-        BlockInfoContiguous[] blocks = f.getBlocks();
-        for (int i = 0; i < blocks.length; i++) {
-          f.setBlock(i, bm.addBlockCollection(blocks[i], f));
         }
       }
     }
@@ -304,6 +274,75 @@ class NvmFSImage extends FSImage {
     }
     ids.setLastAllocatedBlockId(region.lastAllocatedBlockId());
     updateCountForQuota(bm.getStoragePolicySuite(), dir.getRoot());
+  }
+
+  /** The order of INodeDirectory's child list (INode.compareTo uses DFSUtil.compareBytes). */
+  private static final Comparator<INode> BY_NAME = new Comparator<INode>() {
+    @Override
+    public int compare(INode a, INode b) {
+      return DFSUtil.compareBytes(a.getLocalNameBytes(), b.getLocalNameBytes());
+    }
+  };
+
+  private static PermissionStatus perm(InodeStore store, InodeView v) {
+    StringTable strings = store.strings();
+    return new PermissionStatus(strings.get(v.ownerId()), strings.get(v.groupId()),
+        new FsPermission((short) v.mode()));
+  }
+
+  /** The root directory exists already (FSDirectory made it); restore its attributes. */
+  private static void restoreRoot(INodeDirectory root, InodeView v, PermissionStatus perm) throws IOException {
+    root.setUser(perm.getUserName());
+    root.setGroup(perm.getGroupName());
+    root.setPermission(perm.getPermission());
+    root.setModificationTime(v.mtime());
+    DirectoryWithQuotaFeature q = root.getDirectoryWithQuotaFeature();
+    if (q != null) {
+      q.setQuota(v.nsQuota(), v.dsQuota());
+      for (StorageType t : StorageType.values()) {
+        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
+          q.setQuota(v.typeQuota(t.ordinal()), t);
+        }
+      }
+    }
+    setDirPolicy(root, v.directoryStoragePolicy());
+  }
+
+  /** A full INodeDirectory / INodeFile from its page; under-construction files go to {@code ucFiles}. */
+  private static INode materialize(InodeStore store, InodeView v, List<INodeFile> ucFiles) throws IOException {
+    long id = v.id();
+    PermissionStatus perm = perm(store, v);
+    if (v.isDirectory()) {
+      INodeDirectory d = new INodeDirectory(id, v.nameBytes(), perm, v.mtime());
+      if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
+        DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
+            .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
+        for (StorageType t : StorageType.values()) {
+          if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT && v.typeQuota(t.ordinal()) != -1) {
+            b.typeQuota(t, v.typeQuota(t.ordinal()));
+          }
+        }
+        d.addDirectoryWithQuotaFeature(b.build());
+      }
+      setDirPolicy(d, v.directoryStoragePolicy());
+      return d;
+    }
+    short repl = (short) v.replication();
+    int n = v.blockCount();
+    BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
+    boolean uc = v.isUnderConstruction();
+    for (int i = 0; i < n; i++) {
+      Block b = new Block(v.blockId(i), v.blockNumBytes(i), v.blockGenerationStamp(i));
+      blocks[i] = uc && i == n - 1 ? new BlockInfoContiguousUnderConstruction(b, repl)
+          : new BlockInfoContiguous(b, repl);
+    }
+    INodeFile f = new INodeFile(id, v.nameBytes(), perm, v.mtime(), v.atime(), blocks, repl,
+        v.preferredBlockSize(), (byte) v.storagePolicy());
+    if (uc) {
+      f.toUnderConstruction(store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
+      ucFiles.add(f);
+    }
+    return f;
   }
 
   private static boolean anyTypeQuota(InodeView v) {

@@ -90,17 +90,21 @@ final class NvmNamespace {
     void stage(InodeStore.Txn t) throws IOException;
   }
 
-  /** Runs one write-through: pending removals + {@code op}, one batch. */
-  private void persist(String what, Op op) {
+  /**
+   * Runs one write-through: pending removals + {@code op}, one batch. {@code verb} and
+   * {@code subject} name the operation in a failure message; they are only joined then,
+   * so the hot path builds no strings.
+   */
+  private void persist(String verb, Object subject, Op op) {
     if (deletePending) {
-      fatal(what + " (a delete was logged but its removed inodes never arrived)", null);
+      fatal(verb + " " + subject + " (a delete was logged but its removed inodes never arrived)", null);
     }
     try (InodeStore.Txn t = store.begin()) {
       stageRemovals(t);
       op.stage(t);
       t.commit();
     } catch (IOException | RuntimeException e) {
-      fatal(what, e);
+      fatal(verb + " " + subject, e);
     }
     forgetRemovals();
   }
@@ -217,7 +221,7 @@ final class NvmNamespace {
       return;
     }
     final long[] page = new long[1];
-    persist("create " + path, t -> page[0] = stageCreate(t, n));
+    persist("create", path, t -> page[0] = stageCreate(t, n));
     pages.put(n.getId(), page[0]);
     if (n.isFile() && n.asFile().numBlocks() > 0) {
       inodeChanged(path, n);
@@ -225,15 +229,15 @@ final class NvmNamespace {
   }
 
   void inodeChanged(String path, final INode n) {
-    persist("update of " + path, t -> stageInode(t, n));
+    persist("update of", path, t -> stageInode(t, n));
   }
 
   void pathChanged(final String path) {
-    persist("update of " + path, t -> stageInode(t, resolve(path)));
+    persist("update of", path, t -> stageInode(t, resolve(path)));
   }
 
   void renamed(final String src, final String dst) {
-    persist("rename " + src + " -> " + dst, t -> {
+    persist("rename", src + " -> " + dst, t -> {
       INode n = resolve(dst);
       long page = pageOf(n);
       InodeView v = store.inode(page);
@@ -286,21 +290,21 @@ final class NvmNamespace {
       final INodeDirectory parent = deleteParent;
       deletePending = false;
       deleteParent = null;
-      persist("delete", t -> stageMtime(t, parent));
+      persist("delete under", parent.getId(), t -> stageMtime(t, parent));
     }
   }
 
   void counter(final String what, final long sbOffset, final long value) {
-    persist(what, t -> t.raiseCounter(sbOffset, value));
+    persist(what, value, t -> t.raiseCounter(sbOffset, value));
   }
 
   void lastTxId(long txid) {
-    persist("transaction id " + txid, t -> t.raiseCounter(RegionLayout.SB_LAST_TXID, txid));
+    persist("transaction id", txid, t -> t.raiseCounter(RegionLayout.SB_LAST_TXID, txid));
   }
 
   /** Counters of a freshly created region, from the fresh namesystem. */
   void initCounters(BlockIdManager ids, long lastInodeId) {
-    persist("initial counters", t -> {
+    persist("initial counters", "", t -> {
       t.setCounter(RegionLayout.SB_GENSTAMP_V1, ids.getGenerationStampV1());
       t.setCounter(RegionLayout.SB_GENSTAMP_V2, ids.getGenerationStampV2());
       t.setCounter(RegionLayout.SB_GENSTAMP_V1_LIMIT, ids.getGenerationStampV1Limit());
