@@ -118,7 +118,9 @@ class NvmFSImage extends FSImage {
         region.close();
         throw new IOException("NVM NameNode: region " + file + " belongs to another namespace: region has "
             + found + ", the name directory's VERSION has " + expected
-            + ". Refusing to start; point " + NvmConfigKeys.NVM_REGION_PATH_KEY + " at this namespace's region");
+            + ". Refusing to start; point " + NvmConfigKeys.NVM_REGION_PATH_KEY + " at this namespace's region,"
+            + " or, if the name directory was re-formatted on purpose, remove " + file
+            + " (its namespace is discarded) so that a new region is created");
       }
       store = InodeStore.open(region);
     } else {
