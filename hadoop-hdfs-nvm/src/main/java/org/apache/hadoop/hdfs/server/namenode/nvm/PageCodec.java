@@ -116,14 +116,23 @@ final class PageCodec {
     return b.array();
   }
 
-  /** A NAME_EXT page image (LIVE) holding name[off, off+len). */
-  static byte[] nameExt(long ownerId, long next, byte[] name, int off, int len) {
+  /**
+   * A new extension page image with its header written (LIVE: an extension page is
+   * committed by the link that makes it reachable), positioned at the payload.
+   */
+  private static ByteBuffer extPage(int kind, long ownerId, long next, long count) {
     ByteBuffer b = page();
-    b.putLong(PG_STATE, stateWord(KIND_NAME_EXT, STATE_LIVE));
+    b.putLong(PG_STATE, stateWord(kind, STATE_LIVE));
     b.putLong(EXT_OWNER_ID, ownerId);
     b.putLong(EXT_NEXT, next);
-    b.putLong(EXT_COUNT, len);
+    b.putLong(EXT_COUNT, count);
     b.position(EXT_PAYLOAD);
+    return b;
+  }
+
+  /** A NAME_EXT page image (LIVE) holding name[off, off+len). */
+  static byte[] nameExt(long ownerId, long next, byte[] name, int off, int len) {
+    ByteBuffer b = extPage(KIND_NAME_EXT, ownerId, next, len);
     b.put(name, off, len);
     return b.array();
   }
@@ -138,12 +147,7 @@ final class PageCodec {
    * {@code blocks} (triples id, numBytes, genstamp).
    */
   static byte[] blockExt(long ownerId, long next, long[] blocks, int from, int count) {
-    ByteBuffer b = page();
-    b.putLong(PG_STATE, stateWord(KIND_BLOCK_EXT, STATE_LIVE));
-    b.putLong(EXT_OWNER_ID, ownerId);
-    b.putLong(EXT_NEXT, next);
-    b.putLong(EXT_COUNT, count);
-    b.position(EXT_PAYLOAD);
+    ByteBuffer b = extPage(KIND_BLOCK_EXT, ownerId, next, count);
     for (int i = 0; i < count; i++) {
       int k = 3 * (from + i);
       b.putLong(blocks[k]).putLong(blocks[k + 1]).putLong(blocks[k + 2]);
