@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo nnthroughput bench-micro clean
+.PHONY: deps build test demo store-demo nnthroughput upstream-tests bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -34,6 +34,10 @@ store-demo: build
 # Upstream NNThroughputBenchmark: stock (edits on disk), stock (edits on tmpfs), NVM; interleaved.
 nnthroughput: build
 	./benchmarks/bin/nnthroughput.sh
+
+# Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
+upstream-tests: build
+	CLASSES='$(CLASSES)' ./benchmarks/bin/upstream-tests.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make upstream-tests: upstream HDFS test classes straight from hadoop-hdfs-2.7.3-tests.jar, with the
+# drop-in jar on the class path instead of the stock one, twice: NVM mode off, then on (by
+# configuration alone: an hdfs-site.xml on the test class path). Prints a per-class table and
+# writes docs/upstream-tests.md.
+#   CLASSES='TestA,TestB'  run these classes instead of nvm-it/src/test/upstream/default-classes.txt
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ -z "${CLASSES:-}" ]; then
+  CLASSES=$(grep -v '^#' "$root/nvm-it/src/test/upstream/default-classes.txt" | grep -v '^$' | paste -sd, -)
+fi
+# fully qualified names are accepted too: surefire matches on the simple name
+CLASSES=$(echo "$CLASSES" | tr ',' '\n' | sed 's/.*\.//' | paste -sd, -)
+cd "$root/nvm-it"
+rm -rf target/upstream-reports
+start=$(date +%s)
+mvn -B -ntp surefire:test@upstream-stock surefire:test@upstream-nvm -Dupstream.skip=false -Dtest="$CLASSES" \
+  > "$root/nvm-it/target/upstream-tests.log" 2>&1 || { tail -30 "$root/nvm-it/target/upstream-tests.log"; exit 1; }
+echo "ran in $(( $(date +%s) - start )) s (log: nvm-it/target/upstream-tests.log)"
+python3 "$root/benchmarks/bin/upstream-report.py" "$root/nvm-it/target/upstream-reports" \
+  "$root/nvm-it/src/test/upstream/classification.tsv" "$root/docs/upstream-tests.md"
