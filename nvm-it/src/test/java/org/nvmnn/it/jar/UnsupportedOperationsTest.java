@@ -23,8 +23,10 @@ import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.token.Token;
@@ -173,6 +175,32 @@ public class UnsupportedOperationsTest {
     assertRefused("delegation tokens", () -> fs.getDelegationToken("renewer"));
     assertRefused("delegation tokens", () -> nn.renewDelegationToken(t));
     assertRefused("delegation tokens", () -> nn.cancelDelegationToken(t));
+  }
+
+  /** In safe mode a write is answered with SafeModeException first, as on the stock NameNode. */
+  @Test
+  public void safeModeIsReportedBeforeTheRefusal() throws Exception {
+    fs.setSafeMode(SafeModeAction.SAFEMODE_ENTER);
+    try {
+      NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
+      for (Op op : new Op[] {
+          () -> fs.setAcl(FILE, AclEntry.parseAclSpec("user::rw-,group::r--,other::---", true)),
+          () -> fs.setXAttr(FILE, "user.k", new byte[] {1}, EnumSet.of(XAttrSetFlag.CREATE)),
+          () -> fs.truncate(FILE, 1),
+          () -> fs.createSnapshot(DIR, "s1")}) {
+        try {
+          op.run();
+          fail("a write was accepted in safe mode");
+        } catch (IOException e) {
+          String cls = e instanceof RemoteException ? ((RemoteException) e).getClassName() : e.getClass().getName();
+          assertEquals(e.toString(), SafeModeException.class.getName(), cls);
+        }
+      }
+      NvmCluster.assertSameNamespace("safe mode", before, NvmCluster.snapshot(fs));
+    } finally {
+      fs.setSafeMode(SafeModeAction.SAFEMODE_LEAVE);
+    }
+    assertRefused("ACLs", () -> fs.removeAcl(FILE));
   }
 
   @Test

@@ -23,8 +23,9 @@ import org.apache.hadoop.security.token.Token;
 /**
  * The RPC server of a NameNode in NVM mode. It is the stock {@link NameNodeRpcServer}, except
  * that every operation whose result the NVM region cannot persist is refused with an
- * {@link NvmUnsupportedOperationException} as the very first thing the method does, before any
- * namesystem call, permission check or retry-cache entry: a refused call changes nothing. The
+ * {@link NvmUnsupportedOperationException} before any namesystem change, permission check or
+ * retry-cache entry: a refused call changes nothing. The one check made first is safe mode, for
+ * writes, so that a NameNode in safe mode answers as the stock one does. The
  * list and the reasons are in {@code docs/unsupported-operations.md}. Read-only methods
  * (getAclStatus, getXAttrs, listXAttrs, snapshot listings, cache and encryption-zone listings)
  * are inherited unchanged.
@@ -41,130 +42,138 @@ class NvmRpcServer extends NameNodeRpcServer {
         + NvmConfigKeys.NVM_ENABLED_KEY + "=true); the namespace was not changed");
   }
 
+  /**
+   * The refusal of an operation that would write. A NameNode in safe mode answers every write
+   * with a {@code SafeModeException} before it looks at the operation (clients retry on it and
+   * tests expect it), so the same order holds here: safe mode first, then the refusal. Neither
+   * step changes anything.
+   */
+  private NvmUnsupportedOperationException refuseWrite(String what, String featureIsOrAre)
+      throws IOException {
+    namesystem.checkNameNodeSafeMode("Cannot write " + what + " in safe mode");
+    return refuse(featureIsOrAre);
+  }
+
   // ---- snapshots: the region has no snapshot diff lists ----
 
   @Override
   public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuse("snapshots are");
+    throw refuseWrite("snapshot of " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuse("snapshots are");
+    throw refuseWrite("snapshot deletion in " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
       throws IOException {
-    throw refuse("snapshots are");
+    throw refuseWrite("snapshot rename in " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void allowSnapshot(String snapshotRoot) throws IOException {
-    throw refuse("snapshots are");
+    throw refuseWrite("allowing snapshots on " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void disallowSnapshot(String snapshot) throws IOException {
-    throw refuse("snapshots are");
+    throw refuseWrite("disallowing snapshots on " + snapshot, "snapshots are");
   }
 
   // ---- ACLs: an inode page has mode bits only ----
 
   @Override
   public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuse("ACLs are");
+    throw refuseWrite("ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuse("ACLs are");
+    throw refuseWrite("ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeDefaultAcl(String src) throws IOException {
-    throw refuse("ACLs are");
+    throw refuseWrite("ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeAcl(String src) throws IOException {
-    throw refuse("ACLs are");
+    throw refuseWrite("ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuse("ACLs are");
+    throw refuseWrite("ACL change on " + src, "ACLs are");
   }
 
   // ---- extended attributes ----
 
   @Override
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
-    throw refuse("extended attributes (xattrs) are");
+    throw refuseWrite("xattr change on " + src, "extended attributes (xattrs) are");
   }
 
   @Override
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
-    throw refuse("extended attributes (xattrs) are");
+    throw refuseWrite("xattr change on " + src, "extended attributes (xattrs) are");
   }
 
-  /**
-   * A file's storage policy is a field of its page and is allowed; a directory's is an xattr in
-   * 2.7.3 and is refused.
-   */
   // ---- namespace operations the region has no record for ----
 
   @Override
   public void createSymlink(String target, String link, FsPermission dirPerms, boolean createParent)
       throws IOException {
-    throw refuse("symlinks are");
+    throw refuseWrite("symlink " + link, "symlinks are");
   }
 
   @Override
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
-    throw refuse("truncate is");
+    throw refuseWrite("truncate of " + src, "truncate is");
   }
 
   @Override
   public void concat(String trg, String[] src) throws IOException {
-    throw refuse("concat is");
+    throw refuseWrite("concat into " + trg, "concat is");
   }
 
   @Override
   public void createEncryptionZone(String src, String keyName) throws IOException {
-    throw refuse("encryption zones are");
+    throw refuseWrite("encryption zone on " + src, "encryption zones are");
   }
 
   // ---- centralized cache management: directives and pools live in the fsimage/edit log ----
 
   @Override
   public long addCacheDirective(CacheDirectiveInfo path, EnumSet<CacheFlag> flags) throws IOException {
-    throw refuse("centralized cache directives are");
+    throw refuseWrite("cache directive", "centralized cache directives are");
   }
 
   @Override
   public void modifyCacheDirective(CacheDirectiveInfo directive, EnumSet<CacheFlag> flags) throws IOException {
-    throw refuse("centralized cache directives are");
+    throw refuseWrite("cache directive", "centralized cache directives are");
   }
 
   @Override
   public void removeCacheDirective(long id) throws IOException {
-    throw refuse("centralized cache directives are");
+    throw refuseWrite("cache directive", "centralized cache directives are");
   }
 
   @Override
   public void addCachePool(CachePoolInfo info) throws IOException {
-    throw refuse("centralized cache pools are");
+    throw refuseWrite("cache pool", "centralized cache pools are");
   }
 
   @Override
   public void modifyCachePool(CachePoolInfo info) throws IOException {
-    throw refuse("centralized cache pools are");
+    throw refuseWrite("cache pool", "centralized cache pools are");
   }
 
   @Override
   public void removeCachePool(String cachePoolName) throws IOException {
-    throw refuse("centralized cache pools are");
+    throw refuseWrite("cache pool", "centralized cache pools are");
   }
 
   // ---- edit-log-only state ----
@@ -173,24 +182,24 @@ class NvmRpcServer extends NameNodeRpcServer {
   @Override
   public RollingUpgradeInfo rollingUpgrade(RollingUpgradeAction action) throws IOException {
     if (action != RollingUpgradeAction.QUERY) {
-      throw refuse("rolling upgrades (" + action + ") are");
+      throw refuseWrite("rolling upgrade marker", "rolling upgrades (" + action + ") are");
     }
     return super.rollingUpgrade(action);
   }
 
   @Override
   public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
-    throw refuse("delegation tokens are");
+    throw refuseWrite("delegation token", "delegation tokens are");
   }
 
   @Override
   public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw refuse("delegation tokens are");
+    throw refuseWrite("delegation token", "delegation tokens are");
   }
 
   @Override
   public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw refuse("delegation tokens are");
+    throw refuseWrite("delegation token", "delegation tokens are");
   }
 
   /** inotify reads namespace events from the edit log, which holds none in NVM mode. */
