@@ -37,7 +37,7 @@ nnthroughput: build
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build
-	CLASSES='$(CLASSES)' ./benchmarks/bin/upstream-tests.sh
+	CLASSES='$(CLASSES)' FORKS='$(FORKS)' ./benchmarks/bin/upstream-tests.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

@@ -4,6 +4,7 @@
 # configuration alone: an hdfs-site.xml on the test class path). Prints a per-class table and
 # writes docs/upstream-tests.md.
 #   CLASSES='TestA,TestB'  run these classes instead of nvm-it/src/test/upstream/default-classes.txt
+#   FORKS=n                 test JVMs in parallel per mode (default 2, one per core here)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ -z "${CLASSES:-}" ]; then
@@ -12,9 +13,9 @@ fi
 # fully qualified names are accepted too: surefire matches on the simple name
 CLASSES=$(echo "$CLASSES" | tr ',' '\n' | sed 's/.*\.//' | paste -sd, -)
 cd "$root/nvm-it"
-rm -rf target/upstream-reports
+rm -rf target/upstream-reports target/upstream-dirs
 start=$(date +%s)
-mvn -B -ntp surefire:test@upstream-stock surefire:test@upstream-nvm -Dupstream.skip=false -Dtest="$CLASSES" \
+mvn -B -ntp dependency:unpack@upstream-test-resources surefire:test@upstream-stock surefire:test@upstream-nvm -Dupstream.skip=false -Dupstream.forks="${FORKS:-2}" -Dtest="$CLASSES" \
   > "$root/nvm-it/target/upstream-tests.log" 2>&1 || { tail -30 "$root/nvm-it/target/upstream-tests.log"; exit 1; }
 echo "ran in $(( $(date +%s) - start )) s (log: nvm-it/target/upstream-tests.log)"
 python3 "$root/benchmarks/bin/upstream-report.py" "$root/nvm-it/target/upstream-reports" \

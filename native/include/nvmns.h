@@ -204,6 +204,18 @@ uint64_t nvm_barrier_count(const nvm_region *r);
  * n == 0 disarms.
  */
 int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix);
+/*
+ * Test only. Capture mode: at EVERY persist barrier from now on, write the two
+ * images a crash at that barrier would leave, <prefix>.<k>.lost and
+ * <prefix>.<k>.present (k = 1, 2, ... counted from arming), then complete the
+ * barrier normally; nothing crashes. After each successful nvm_apply it also
+ * writes <prefix>.<k>.applied, the state after that whole batch (k = the
+ * batch's last captured barrier): the consistent states a crash may return
+ * to. A NULL prefix disarms. *captured (may be
+ * NULL) receives the number of barriers captured since the last arming, read
+ * before this call changes anything. Refused while a crash is armed.
+ */
+int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *captured);
 int nvm_debug_crashed(const nvm_region *r);
 
 /* ---- layout export ---- */

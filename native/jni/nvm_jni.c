@@ -322,6 +322,19 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative
   release_chars(env, prefix, p);
 }
 
+JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_debugCapture(
+    JNIEnv *env, jclass cls, jlong h, jstring prefix) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  if (!r) return 0;
+  const char *p = chars(env, prefix);
+  if (prefix && !p) return 0;
+  uint64_t captured = 0;
+  check(env, nvm_debug_capture(r, p, &captured));
+  release_chars(env, prefix, p);
+  return (jlong)captured;
+}
+
 JNIEXPORT jboolean JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_debugCrashed(
     JNIEnv *env, jclass cls, jlong h) {
   (void)cls;

@@ -21,6 +21,8 @@ struct nvm_range {
 
 struct nvm_crash_hook {
   uint64_t countdown;        /* barriers left until the fatal one; 0 = disarmed */
+  int capture;               /* capture mode: images at every barrier, no crash */
+  uint64_t captured;         /* barriers captured since capture was armed */
   char *prefix;              /* snapshot path prefix */
   uint8_t *shadow;           /* what completed barriers made durable */
   struct nvm_range *ranges;  /* flushed since the last barrier */
@@ -71,6 +73,8 @@ int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved
 void nvm_flush(nvm_region *r, const void *addr, size_t len);
 int nvm_drain(nvm_region *r);
 void nvm_hook_free(nvm_region *r);
+/* capture mode: the state after a whole batch, <prefix>.<k>.applied (k = barriers captured) */
+int nvm_hook_capture_applied(nvm_region *r);
 
 /* alloc.c */
 int nvm_alloc_init(nvm_region *r);

@@ -63,7 +63,7 @@ static void hook_record(nvm_region *r, const void *addr, size_t len) {
 
 void nvm_flush(nvm_region *r, const void *addr, size_t len) {
   if (r->crashed || len == 0) return;
-  if (r->hook.countdown) hook_record(r, addr, len);
+  if (r->hook.countdown || r->hook.capture) hook_record(r, addr, len);
   if (r->mode == NVM_MODE_MSYNC) {
     if (pmem_msync(addr, len) != 0 && !r->flush_errno) r->flush_errno = errno ? errno : EIO;
   } else {
@@ -106,12 +106,36 @@ static int hook_fire(nvm_region *r) {
   return code;
 }
 
+/* Capture mode: the images a crash at this barrier would leave, then go on. */
+static int hook_capture(nvm_region *r) {
+  char prefix[4096];
+  snprintf(prefix, sizeof prefix, "%s.%llu", r->hook.prefix, (unsigned long long)++r->hook.captured);
+  if (write_image(prefix, ".lost", r->hook.shadow, r->size) != 0 ||
+      write_image(prefix, ".present", r->base, r->size) != 0)
+    return nvm_fail(NVM_EIO, "capture at persist barrier %llu: writing images %s.* failed",
+                    (unsigned long long)r->barriers, prefix);
+  return NVM_OK;
+}
+
+int nvm_hook_capture_applied(nvm_region *r) {
+  char prefix[4096];
+  snprintf(prefix, sizeof prefix, "%s.%llu", r->hook.prefix, (unsigned long long)r->hook.captured);
+  if (write_image(prefix, ".applied", r->base, r->size) != 0)
+    return nvm_fail(NVM_EIO, "capture: writing image %s.applied failed", prefix);
+  return NVM_OK;
+}
+
 int nvm_drain(nvm_region *r) {
   if (r->crashed) return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
   r->barriers++;
   struct nvm_crash_hook *h = &r->hook;
-  if (h->countdown) {
-    if (--h->countdown == 0) return hook_fire(r);
+  if (h->countdown || h->capture) {
+    if (h->countdown && --h->countdown == 0) return hook_fire(r);
+    if (h->capture) {
+      int rc = hook_capture(r);
+      if (rc) return rc;
+    }
+    /* the barrier completes: what was flushed since the last one is now durable */
     for (size_t i = 0; i < h->nranges; i++)
       memcpy(h->shadow + h->ranges[i].off, r->base + h->ranges[i].off, h->ranges[i].len);
     h->nranges = 0;
@@ -129,6 +153,33 @@ uint64_t nvm_barrier_count(const nvm_region *r) { return r->barriers; }
 
 int nvm_debug_crashed(const nvm_region *r) { return r->crashed; }
 
+/* Shared by both hook kinds: a fresh shadow equal to the mapping (everything so far is durable). */
+static int hook_arm(nvm_region *r, const char *prefix) {
+  r->hook.prefix = strdup(prefix);
+  r->hook.shadow = malloc(r->size);
+  if (!r->hook.prefix || !r->hook.shadow) {
+    nvm_hook_free(r);
+    return nvm_fail(NVM_EIO, "crash hook: cannot allocate a %llu-byte shadow", (unsigned long long)r->size);
+  }
+  memcpy(r->hook.shadow, r->base, r->size);
+  return NVM_OK;
+}
+
+int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *captured) {
+  int rc = NVM_OK;
+  pthread_mutex_lock(&r->lock);
+  if (captured) *captured = r->hook.captured;
+  if (r->crashed) rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  else if (r->readonly) rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
+  else if (r->hook.countdown) rc = nvm_fail(NVM_EINVAL, "region %s: a crash is armed; disarm it first", r->path);
+  if (rc == NVM_OK) {
+    nvm_hook_free(r);
+    if (snapshot_prefix && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.capture = 1;
+  }
+  pthread_mutex_unlock(&r->lock);
+  return rc;
+}
+
 int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
   int rc = NVM_OK;
   pthread_mutex_lock(&r->lock);
@@ -137,17 +188,7 @@ int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
   else if (n > 0 && !snapshot_prefix) rc = nvm_fail(NVM_EINVAL, "crash hook needs a snapshot prefix");
   if (rc == NVM_OK) {
     nvm_hook_free(r);
-    if (n > 0) {
-      r->hook.prefix = strdup(snapshot_prefix);
-      r->hook.shadow = malloc(r->size);
-      if (!r->hook.prefix || !r->hook.shadow) {
-        nvm_hook_free(r);
-        rc = nvm_fail(NVM_EIO, "crash hook: cannot allocate a %llu-byte shadow", (unsigned long long)r->size);
-      } else {
-        memcpy(r->hook.shadow, r->base, r->size);
-        r->hook.countdown = n;
-      }
-    }
+    if (n > 0 && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.countdown = n;
   }
   pthread_mutex_unlock(&r->lock);
   return rc;

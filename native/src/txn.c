@@ -271,6 +271,7 @@ int nvm_apply(nvm_region *r, const void *batch, size_t batch_len) {
   if (rc == NVM_OK) rc = parse(batch, batch_len, &b);
   if (rc == NVM_OK) rc = validate(r, &b);
   if (rc == NVM_OK) rc = apply_batch(r, &b);
+  if (rc == NVM_OK && r->hook.capture) rc = nvm_hook_capture_applied(r);
   free(b.e);
   pthread_mutex_unlock(&r->lock);
   return rc;

@@ -71,6 +71,9 @@ final class NvmNative {
 
   static native boolean debugCrashed(long handle);
 
+  /** nvm_debug_capture; returns the barriers captured since the previous arming. */
+  static native long debugCapture(long handle, String snapshotPrefix) throws NvmException;
+
   /** "NAME=value\n" for every layout constant and magic. */
   static native String layoutTable();
 

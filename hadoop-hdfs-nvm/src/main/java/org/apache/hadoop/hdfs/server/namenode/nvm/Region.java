@@ -247,6 +247,16 @@ public final class Region implements AutoCloseable {
     return NvmNative.debugCrashed(h());
   }
 
+  /**
+   * Test only (crash-consistency sweeps): from now on, at every persist barrier write the images
+   * a crash there would leave, {@code <prefix>.<k>.lost} and {@code <prefix>.<k>.present}
+   * (k = 1, 2, ...), and go on; {@code null} stops. Returns the number of barriers captured
+   * since the previous call armed it. Keeps a shadow copy of the region while armed.
+   */
+  public long debugCapture(String snapshotPrefix) throws NvmException {
+    return NvmNative.debugCapture(h(), snapshotPrefix);
+  }
+
   public RegionIdentity identity() {
     return new RegionIdentity(getInt(RegionLayout.HDR_NAMESPACE_ID), idString(RegionLayout.HDR_CLUSTER_ID),
         idString(RegionLayout.HDR_BLOCKPOOL_ID));
