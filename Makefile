@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo nnthroughput upstream-tests bench-micro clean
+.PHONY: deps build test demo store-demo nnthroughput upstream-tests crash-test bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -38,6 +38,10 @@ nnthroughput: build
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build
 	CLASSES='$(CLASSES)' FORKS='$(FORKS)' ./benchmarks/bin/upstream-tests.sh
+
+# Every persist point of every NameNode mutation crashed (lost/present images), recovered, checked.
+crash-test: build
+	./benchmarks/bin/crash-test.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

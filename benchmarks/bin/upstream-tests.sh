@@ -4,19 +4,27 @@
 # configuration alone: an hdfs-site.xml on the test class path). Prints a per-class table and
 # writes docs/upstream-tests.md.
 #   CLASSES='TestA,TestB'  run these classes instead of nvm-it/src/test/upstream/default-classes.txt
+#                           (report: nvm-it/target/upstream-tests.md instead of docs/upstream-tests.md)
 #   FORKS=n                 test JVMs in parallel per mode (default 2, one per core here)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+# the default set's report is the document; any other selection's stays in target/
+out="$root/nvm-it/target/upstream-tests.md"
 if [ -z "${CLASSES:-}" ]; then
+  out="$root/docs/upstream-tests.md"
   CLASSES=$(grep -v '^#' "$root/nvm-it/src/test/upstream/default-classes.txt" | grep -v '^$' | paste -sd, -)
 fi
 # fully qualified names are accepted too: surefire matches on the simple name
 CLASSES=$(echo "$CLASSES" | tr ',' '\n' | sed 's/.*\.//' | paste -sd, -)
 cd "$root/nvm-it"
 rm -rf target/upstream-reports target/upstream-dirs
+mkdir -p target/log   # hadoop.log.dir: TestMetaSave writes its output there
 start=$(date +%s)
 mvn -B -ntp dependency:unpack@upstream-test-resources surefire:test@upstream-stock surefire:test@upstream-nvm -Dupstream.skip=false -Dupstream.forks="${FORKS:-2}" -Dtest="$CLASSES" \
   > "$root/nvm-it/target/upstream-tests.log" 2>&1 || { tail -30 "$root/nvm-it/target/upstream-tests.log"; exit 1; }
-echo "ran in $(( $(date +%s) - start )) s (log: nvm-it/target/upstream-tests.log)"
+elapsed=$(( $(date +%s) - start ))
+echo "ran in $elapsed s (log: nvm-it/target/upstream-tests.log)"
+nclasses=$(echo "$CLASSES" | tr ',' '\n' | grep -c .)
+info="$(date -u +%Y-%m-%d), $nclasses classes, $elapsed s for both modes with ${FORKS:-2} test JVMs per mode, $(nproc) CPUs"
 python3 "$root/benchmarks/bin/upstream-report.py" "$root/nvm-it/target/upstream-reports" \
-  "$root/nvm-it/src/test/upstream/classification.tsv" "$root/docs/upstream-tests.md"
+  "$root/nvm-it/src/test/upstream/classification.tsv" "$out" "$info"

@@ -1,6 +1,7 @@
 package org.nvmnn.it.core;
 
 import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -143,6 +144,17 @@ public abstract class NamespaceOpsTestBase {
   }
 
   // ---------------------------------------------------------------- operations
+
+  /**
+   * Without security no delegation token is issued and nothing is written, in both modes (NVM mode
+   * refuses tokens only when the secret manager runs and would log them).
+   */
+  @Test
+  public void delegationTokenWithoutSecurityIsNullAsOnStock() throws IOException {
+    NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
+    assertNull(fs.getDelegationToken("renewer"));
+    NvmCluster.assertSameNamespace("getDelegationToken", before, NvmCluster.snapshot(fs));
+  }
 
   @Test
   public void mkdirsWithParentsSurvivesRestart() throws IOException {

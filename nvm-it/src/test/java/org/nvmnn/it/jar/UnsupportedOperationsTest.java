@@ -62,6 +62,8 @@ public class UnsupportedOperationsTest {
     // ACLs on, so that an ACL call reaches the point where NVM mode must refuse it
     // (with ACLs off the stock NameNode would reject it for that reason instead).
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+    // The token secret manager runs (as with Kerberos), so token operations would be persisted.
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_ALWAYS_USE_KEY, true);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
     fs = cluster.getFileSystem();
     nn = fs.getClient().getNamenode();

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.XAttr;
@@ -250,6 +251,13 @@ class NvmFSImage extends FSImage {
       }
       Collections.sort(siblings, BY_NAME);
       for (INode child : siblings) {
+        // As the stock image loader: "/.reserved" may exist only in a namespace written while
+        // the reserved-name check was off (older releases); such a namespace is not loaded.
+        if (parent == dir.getRoot() && FSDirectory.isReservedName(child)) {
+          throw new HadoopIllegalArgumentException("NVM region: the root has a child named \""
+              + child.getLocalName() + "\" (inode " + child.getId() + "), which is reserved; rename it with the "
+              + "reserved-name check off before starting this release");
+        }
         if (!parent.addChild(child)) {
           throw new IOException("NVM region: duplicate name '" + child.getLocalName() + "' under inode "
               + parent.getId());

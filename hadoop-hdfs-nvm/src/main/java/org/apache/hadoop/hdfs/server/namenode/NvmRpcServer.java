@@ -5,7 +5,10 @@ import java.util.EnumSet;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CacheFlag;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
@@ -13,16 +16,24 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.token.Token;
 
 /**
  * The RPC server of a NameNode in NVM mode. It is the stock {@link NameNodeRpcServer}, except
- * that every operation whose result the NVM region cannot persist is refused with an
+ * that operations that grow the namespace first ask {@link NvmSpaceGuard} for room in the region,
+ * and that every operation whose result the NVM region cannot persist is refused with an
  * {@link NvmUnsupportedOperationException} before any namesystem change, permission check or
  * retry-cache entry: a refused call changes nothing. The one check made first is safe mode, for
  * writes, so that a NameNode in safe mode answers as the stock one does. The
@@ -32,8 +43,60 @@ import org.apache.hadoop.security.token.Token;
  */
 class NvmRpcServer extends NameNodeRpcServer {
 
+  private final NvmSpaceGuard space;
+
   NvmRpcServer(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
+    this.space = new NvmSpaceGuard(conf, namesystem);
+  }
+
+  // ---- operations that grow the namespace: refused when the region is nearly full ----
+
+  @Override
+  public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
+      boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions)
+      throws IOException {
+    space.check("create", src, (createParent ? NvmSpaceGuard.pathPages(src)
+        : NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(src))) + NvmSpaceGuard.STRING_PAGES);
+    return super.create(src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
+  }
+
+  @Override
+  public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
+    space.check("mkdirs", src, NvmSpaceGuard.pathPages(src) + NvmSpaceGuard.STRING_PAGES);
+    return super.mkdirs(src, masked, createParent);
+  }
+
+  @Override
+  public LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
+      throws IOException {
+    space.check("append to", src, NvmSpaceGuard.STRING_PAGES + NvmSpaceGuard.BLOCK_LIST_PAGES);
+    return super.append(src, clientName, flag);
+  }
+
+  @Override
+  public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludedNodes,
+      long fileId, String[] favoredNodes) throws IOException {
+    space.check("add a block to", src, NvmSpaceGuard.BLOCK_LIST_PAGES);
+    return super.addBlock(src, clientName, previous, excludedNodes, fileId, favoredNodes);
+  }
+
+  @Override
+  public boolean rename(String src, String dst) throws IOException {
+    space.check("rename to", dst, NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(dst)));
+    return super.rename(src, dst);
+  }
+
+  @Override
+  public void rename2(String src, String dst, Options.Rename... options) throws IOException {
+    space.check("rename to", dst, NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(dst)));
+    super.rename2(src, dst, options);
+  }
+
+  @Override
+  public void setOwner(String src, String username, String groupname) throws IOException {
+    space.check("set the owner of", src, 2);
+    super.setOwner(src, username, groupname);
   }
 
   /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */
@@ -187,19 +250,40 @@ class NvmRpcServer extends NameNodeRpcServer {
     return super.rollingUpgrade(action);
   }
 
+  /**
+   * Tokens are issued, renewed and cancelled only while the token secret manager runs, that is
+   * with Kerberos (or the test switch that forces tokens); then each is an edit-log record, which
+   * NVM mode cannot persist, so it is refused. Without security the stock NameNode issues no token
+   * (getDelegationToken answers null) and writes nothing: that path stays as it is, so MapReduce
+   * and WebHDFS clients on a non-secure cluster see exactly the stock behaviour.
+   */
+  private boolean tokensWouldBePersisted() {
+    DelegationTokenSecretManager m = namesystem.getDelegationTokenSecretManager();
+    return m != null && m.isRunning();
+  }
+
   @Override
   public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
-    throw refuseWrite("delegation token", "delegation tokens are");
+    if (tokensWouldBePersisted()) {
+      throw refuseWrite("delegation token", "delegation tokens are");
+    }
+    return super.getDelegationToken(renewer);
   }
 
   @Override
   public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw refuseWrite("delegation token", "delegation tokens are");
+    if (tokensWouldBePersisted()) {
+      throw refuseWrite("delegation token", "delegation tokens are");
+    }
+    return super.renewDelegationToken(token);
   }
 
   @Override
   public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw refuseWrite("delegation token", "delegation tokens are");
+    if (tokensWouldBePersisted()) {
+      throw refuseWrite("delegation token", "delegation tokens are");
+    }
+    super.cancelDelegationToken(token);
   }
 
   /** inotify reads namespace events from the edit log, which holds none in NVM mode. */

@@ -27,6 +27,15 @@ public final class NvmConfigKeys {
   public static final String NVM_PERSIST_MODE_KEY = "dfs.namenode.nvm.persist.mode";
   public static final String NVM_PERSIST_MODE_DEFAULT = "auto";
 
+  /**
+   * Free pages held back from client operations that add to the namespace. Below this many free
+   * pages, create, mkdirs, addBlock, append, rename and setOwner are refused at the RPC boundary
+   * with a "region full" error (nothing changes), while deletes, reads and the NameNode's own
+   * work (lease recovery, block synchronization) go on using the reserve.
+   */
+  public static final String NVM_RESERVED_PAGES_KEY = "dfs.namenode.nvm.region.reserved.pages";
+  public static final long NVM_RESERVED_PAGES_DEFAULT = 1024;
+
   /** Materialized inodes kept in the LRU read cache (the slim in-memory index). */
   public static final String NVM_CACHE_INODES_KEY = "dfs.namenode.nvm.cache.inodes";
   public static final int NVM_CACHE_INODES_DEFAULT = 1000000;

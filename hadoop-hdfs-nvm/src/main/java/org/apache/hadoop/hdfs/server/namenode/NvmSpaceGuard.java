@@ -1,0 +1,76 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
+
+/**
+ * Refuses client operations that would grow the namespace when the region is nearly full, at the
+ * RPC boundary, before the namesystem changes memory. Without it a full region would be found
+ * only by the write-through, after memory changed, which has to stop the NameNode. Each check
+ * asks for an upper bound of the pages the operation can take plus a reserve
+ * ({@link NvmConfigKeys#NVM_RESERVED_PAGES_KEY}); the reserve covers operations that run
+ * concurrently with the check and the NameNode's own writes (lease recovery, block sync).
+ */
+final class NvmSpaceGuard {
+  /** Interned strings an operation may add: client name, client machine, owner, group. */
+  static final int STRING_PAGES = 4;
+  /** A rewritten block list may take a new extension chain before the old one is freed. */
+  static final int BLOCK_LIST_PAGES = 16;
+
+  private final FSNamesystem fsn;
+  private final long reserve;
+
+  NvmSpaceGuard(Configuration conf, FSNamesystem fsn) {
+    this.fsn = fsn;
+    this.reserve = conf.getLong(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
+  }
+
+  /** Pages for one inode named {@code name}: its page plus name-extension pages. */
+  static int inodePages(String name) {
+    int len = name.getBytes(StandardCharsets.UTF_8).length;
+    int over = Math.max(0, len - RegionLayout.NAME_INLINE_MAX);
+    return 1 + (over + RegionLayout.NAME_EXT_MAX - 1) / RegionLayout.NAME_EXT_MAX;
+  }
+
+  /** Pages for every component of {@code path} (mkdirs may create them all). */
+  static long pathPages(String path) {
+    long n = 0;
+    for (String c : path.split("/")) {
+      if (!c.isEmpty()) {
+        n += inodePages(c);
+      }
+    }
+    return n;
+  }
+
+  static String lastComponent(String path) {
+    int i = path.lastIndexOf('/');
+    return i < 0 ? path : path.substring(i + 1);
+  }
+
+  /** Throws unless {@code pages} plus the reserve are free. */
+  void check(String what, String path, long pages) throws NvmRegionFullException {
+    FSImage image = fsn.getFSImage();
+    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).namespace() == null) {
+      return; // not loaded yet: the namesystem refuses operations itself then
+    }
+    Region region = ((NvmFSImage) image).namespace().store().region();
+    RegionUsage u = region.usage();
+    long available = u.pagesFree() + u.pagesReserved();
+    if (available - pages >= reserve) {
+      return;
+    }
+    long pageSize = RegionLayout.PAGE_SIZE;
+    throw new NvmRegionFullException(String.format(
+        "NVM NameNode: region %s is full: %d of %d pages used (%d of %d MiB), %d free, %d held in reserve (%s); "
+            + "cannot %s %s (needs up to %d pages); the namespace was not changed. Delete files to make room, "
+            + "or move the namespace to a larger region",
+        region.file(), u.pagesUsed(), u.pagesTotal(), u.pagesUsed() * pageSize >> 20, u.pagesTotal() * pageSize >> 20,
+        available, reserve, NvmConfigKeys.NVM_RESERVED_PAGES_KEY, what, path, pages));
+  }
+}
