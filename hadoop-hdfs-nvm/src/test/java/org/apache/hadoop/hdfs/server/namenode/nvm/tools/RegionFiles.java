@@ -10,6 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+
 /** Byte-level edits of region files (the corruptions under test) and a content hash. */
 final class RegionFiles {
   private RegionFiles() {
@@ -53,6 +55,26 @@ final class RegionFiles {
   static File copy(File from, File to) throws IOException {
     Files.copy(from.toPath(), to.toPath(), StandardCopyOption.REPLACE_EXISTING);
     return to;
+  }
+
+  /** The offset of the LIVE STRING page holding {@code text}, found by a scan of the file. */
+  static long stringPage(File f, String text) throws IOException {
+    byte[] want = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    long liveString = (RegionLayout.PAGE_MAGIC << RegionLayout.PAGE_MAGIC_SHIFT)
+        | ((long) RegionLayout.KIND_STRING << RegionLayout.KIND_SHIFT) | RegionLayout.STATE_LIVE;
+    try (RandomAccessFile raf = new RandomAccessFile(f, "r")) {
+      byte[] page = new byte[RegionLayout.PAGE_SIZE];
+      for (long off = RegionLayout.DATA_OFFSET; off + page.length <= raf.length(); off += page.length) {
+        raf.seek(off);
+        raf.readFully(page);
+        ByteBuffer b = ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN);
+        if (b.getLong(0) == liveString && b.getLong(RegionLayout.ST_LEN) == want.length && java.util.Arrays.equals(want,
+            java.util.Arrays.copyOfRange(page, RegionLayout.ST_BYTES, RegionLayout.ST_BYTES + want.length))) {
+          return off;
+        }
+      }
+    }
+    throw new AssertionError("no LIVE STRING page holds '" + text + "' in " + f);
   }
 
   static String sha256(File f) throws IOException {
