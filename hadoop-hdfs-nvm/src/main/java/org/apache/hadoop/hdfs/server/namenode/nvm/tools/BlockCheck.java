@@ -38,17 +38,16 @@ final class BlockCheck {
         long rec = records[i];
         long id = m.image.getLong(rec + BR_ID);
         long gs = m.image.getLong(rec + BR_GENSTAMP);
-        String which = "block " + i + " (id " + id + ") of " + Paths.describe(m, page);
         boolean legacy = gs < v1Limit;
         long gsMax = legacy ? gsV1 : gsV2;
         if (gs > gsMax) {
-          out.add(new Finding(Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP, which + ": generation stamp "
+          out.add(new Finding(Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP, which(m, page, i, id) + ": generation stamp "
               + gs + " is above the superblock's " + (legacy ? "SB_GENSTAMP_V1 " : "SB_GENSTAMP_V2 ") + gsMax
               + (legacy ? " (a legacy stamp, below the V1 limit " + v1Limit + ")" : "")
               + "; the NameNode would hand it out again"));
         }
         if (!legacy && id > lastBlockId) {
-          out.add(new Finding(Finding.Kind.BLOCK_ID_ABOVE_COUNTER, rec + BR_ID, which + ": id " + id
+          out.add(new Finding(Finding.Kind.BLOCK_ID_ABOVE_COUNTER, rec + BR_ID, which(m, page, i, id) + ": id " + id
               + " is above the superblock's SB_LAST_BLOCK_ID " + lastBlockId
               + "; the NameNode would allocate it again"));
         }
@@ -65,11 +64,16 @@ final class BlockCheck {
         if (other != LongLongMap.MISSING) {
           long reported = Math.max(rec, other);
           long kept = Math.min(rec, other);
-          out.add(new Finding(Finding.Kind.DUPLICATE_BLOCK_ID, reported + BR_ID, "block id " + id + " is on two records: at "
-              + reported + " (" + Paths.describe(m, recordOwner.get(reported)) + ") and at " + kept + " ("
-              + Paths.describe(m, recordOwner.get(kept)) + "); the block map keeps one file per block id"));
+          out.add(new Finding(Finding.Kind.DUPLICATE_BLOCK_ID, reported + BR_ID, "block id " + id + " is on two records: at offset "
+              + reported + " in " + Paths.describe(m, recordOwner.get(reported)) + " and at offset " + kept + " in "
+              + Paths.describe(m, recordOwner.get(kept)) + "; the block map keeps one file per block id"));
         }
       }
     }
+  }
+
+  /** Paths are built only for messages: walking up to the root for every block would cost O(blocks x depth). */
+  private static String which(RegionModel m, long page, int index, long id) {
+    return "block " + index + " (id " + id + ") of " + Paths.describe(m, page);
   }
 }

@@ -22,7 +22,7 @@ final class ChainOwners {
     long perPage = names ? NAME_EXT_MAX : BLOCKS_EXT_MAX;
     long needed = ExtChain.needed(inode, names);
     long off = image.getLong(ExtChain.firstLink(inode, names));
-    Set<Long> seen = new HashSet<Long>();
+    Set<Long> seen = needed > 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     while (needed > 0 && off != 0 && image.pageIndex(off) >= 0
         && image.stateWord(off) == PageState.word(kind, STATE_LIVE) && seen.add(off)) {
       long n = links.get(off);

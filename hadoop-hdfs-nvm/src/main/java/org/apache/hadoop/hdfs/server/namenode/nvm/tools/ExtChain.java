@@ -61,46 +61,45 @@ final class ExtChain {
     long perPage = names ? NAME_EXT_MAX : BLOCKS_EXT_MAX;
     String what = names ? "name" : "block";
     String unit = names ? "name bytes" : "block records";
-    String who = "inode " + inode.id() + " (page " + inode.page + ")";
     long needed = needed(inode, names);
     long link = firstLink(inode, names);
     long off = image.getLong(link);
-    Set<Long> seen = new HashSet<Long>();
+    Set<Long> seen = needed > 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     if (needed == 0 && off != 0) {
-      return c.fail(Finding.Kind.CHAIN_LENGTH, link, who + ": needs no " + PageState.kindName(kind)
+      return c.fail(inode, Finding.Kind.CHAIN_LENGTH, link, "needs no " + PageState.kindName(kind)
           + " page (" + what + " length/count " + (names ? inode.nameLength() : inode.blockCount())
           + ") but links page " + off);
     }
     while (needed > 0) {
       if (off == 0) {
-        return c.fail(Finding.Kind.CHAIN_LENGTH, link, who + ": " + what + " chain ends after " + c.size()
+        return c.fail(inode, Finding.Kind.CHAIN_LENGTH, link, what + " chain ends after " + c.size()
             + " page(s) with " + needed + " " + unit + " still to cover");
       }
       if (image.pageIndex(off) < 0) {
-        return c.fail(Finding.Kind.BROKEN_CHAIN, link, who + ": " + what + " chain links offset " + off
+        return c.fail(inode, Finding.Kind.BROKEN_CHAIN, link, what + " chain links offset " + off
             + ", which is not a page of the data area");
       }
       long w = image.stateWord(off);
       if (w != PageState.word(kind, STATE_LIVE)) {
-        return c.fail(Finding.Kind.BROKEN_CHAIN, link, who + ": " + what + " chain links page " + off + ", which is "
+        return c.fail(inode, Finding.Kind.BROKEN_CHAIN, link, what + " chain links page " + off + ", which is "
             + PageState.describe(w) + ", not a LIVE " + PageState.kindName(kind) + " page");
       }
       if (!seen.add(off)) {
-        return c.fail(Finding.Kind.CYCLIC_CHAIN, link, who + ": " + what + " chain links page " + off
+        return c.fail(inode, Finding.Kind.CYCLIC_CHAIN, link, what + " chain links page " + off
             + " a second time: the chain is cyclic");
       }
       long owner = image.getLong(off + EXT_OWNER_ID);
       if (owner != inode.id()) {
         if (owners != null && owners.isShared(off)) {
-          return c.fail(Finding.Kind.SHARED_CHAIN, link, who + ": " + what + " chain links page " + off
+          return c.fail(inode, Finding.Kind.SHARED_CHAIN, link, what + " chain links page " + off
               + ", which belongs to inode " + owner + " and is linked from another inode's chain too: shared");
         }
-        return c.fail(Finding.Kind.BROKEN_CHAIN, off + EXT_OWNER_ID, who + ": " + what + " chain page " + off
+        return c.fail(inode, Finding.Kind.BROKEN_CHAIN, off + EXT_OWNER_ID, what + " chain page " + off
             + " carries owner id " + owner + ", not " + inode.id());
       }
       long count = image.getLong(off + EXT_COUNT);
       if (count <= 0 || count > perPage || count > needed) {
-        return c.fail(Finding.Kind.CHAIN_LENGTH, off + EXT_COUNT, who + ": " + what + " chain page " + off
+        return c.fail(inode, Finding.Kind.CHAIN_LENGTH, off + EXT_COUNT, what + " chain page " + off
             + " says it holds " + count + " " + unit + "; expected 1.." + Math.min(perPage, needed));
       }
       c.pages.add(off);
@@ -110,14 +109,14 @@ final class ExtChain {
       off = image.getLong(link);
     }
     if (off != 0) {
-      return c.fail(Finding.Kind.CHAIN_LENGTH, link, who + ": " + what + " chain links page " + off
+      return c.fail(inode, Finding.Kind.CHAIN_LENGTH, link, what + " chain links page " + off
           + " after the last page the " + (names ? "name" : "block list") + " needs");
     }
     return c;
   }
 
-  private ExtChain fail(Finding.Kind kind, long offset, String message) {
-    problem = new Finding(kind, offset, message);
+  private ExtChain fail(InodePage inode, Finding.Kind kind, long offset, String message) {
+    problem = new Finding(kind, offset, "inode " + inode.id() + " (page " + inode.page + "): " + message);
     return this;
   }
 }

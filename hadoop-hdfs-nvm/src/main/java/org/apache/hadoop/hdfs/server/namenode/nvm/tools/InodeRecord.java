@@ -97,8 +97,10 @@ final class InodeRecord {
     return id == 0 ? null : s == null ? "?" + id : s;
   }
 
+  /** At least four octal digits, as "%04o" (which costs a Formatter per line). */
   private String octalMode() {
-    return String.format("%04o", mode);
+    String o = Integer.toOctalString(mode);
+    return o.length() >= 4 ? o : "0000".substring(o.length()) + o;
   }
 
   /** "path id=.. type=.. mode=.. owner=.. group=.. mtime=.. atime=.." and the type's fields. */

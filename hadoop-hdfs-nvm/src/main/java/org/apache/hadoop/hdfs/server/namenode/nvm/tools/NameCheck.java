@@ -55,9 +55,8 @@ final class NameCheck {
   private static byte[] checkName(RegionModel m, long page, List<Finding> out) {
     InodePage inode = m.inode(page);
     long len = inode.nameLength();
-    String who = Paths.describe(m, page);
     if (len < 0 || len > NAME_MAX) {
-      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, who + ": name length " + len
+      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": name length " + len
           + " is over NAME_MAX " + NAME_MAX + "; recovery refuses the region"));
       return null;
     }
@@ -78,7 +77,7 @@ final class NameCheck {
       }
     }
     if (why != null) {
-      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, who + ": the name " + why
+      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": the name " + why
           + "; the NameNode could not resolve a path to it"));
     }
     return name;

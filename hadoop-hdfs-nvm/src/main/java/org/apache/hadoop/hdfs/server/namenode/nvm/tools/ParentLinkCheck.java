@@ -105,6 +105,7 @@ final class ParentLinkCheck {
     InodePage t = m.inode(top);
     String who = "inode " + t.id() + " (page " + top + ")" + (descendants > 0 ? " and the " + descendants
         + " inode(s) below it" : "");
+    String them = descendants > 0 ? "them" : "it";
     List<Long> cycle = cycles.get(top);
     if (cycle != null) {
       return new Finding(Finding.Kind.PARENT_CYCLE, top + IN_PARENT_PAGE, "the directories on pages " + cycle
@@ -116,9 +117,10 @@ final class ParentLinkCheck {
     long w = m.image.pageIndex(p) >= 0 ? m.image.stateWord(p) : 0;
     boolean dirPage = m.image.pageIndex(p) >= 0 && PageState.isWellFormed(w) && PageState.kind(w) == KIND_DIR;
     if (dirPage && PageState.state(w) == STATE_INVALID && m.image.getLong(p + IN_ID) == pid) {
-      return new Finding(Finding.Kind.ORPHAN, top, who + " hang(s) off directory " + pid + " at page " + p
-          + ", which was deleted (INVALID): a crash came between a delete's commit and the freeing of its pages; "
-          + "recovery reclaims them, with their extension pages and the strings only they use");
+      return new Finding(Finding.Kind.ORPHAN, top, who + (descendants > 0 ? " hang" : " hangs") + " off directory "
+          + pid + " at page " + p + ", which was deleted (INVALID): a crash came between a delete's commit and the "
+          + "freeing of its pages; recovery reclaims " + them + ", with the extension pages and the strings only "
+          + them + " use" + (descendants > 0 ? "" : "s"));
     }
     String parent = m.image.pageIndex(p) < 0 ? "offset " + p + ", which is not a page of the data area"
         : "page " + p + ", " + PageState.describe(w) + (dirPage ? " with id " + m.image.getLong(p + IN_ID) : "");
@@ -135,7 +137,7 @@ final class ParentLinkCheck {
     }
     return new Finding(Finding.Kind.BROKEN_PARENT_LINK, offset, who + " cannot be attached: its parent link names "
         + parent + ", recorded parent id " + pid + ". No crash leaves such a link" + why
-        + "; recovery would silently reclaim them as orphans, with their extension pages");
+        + "; recovery would silently reclaim " + them + " as orphans, with the extension pages");
   }
 
   private long attachedDirPage(long id) {

@@ -3,6 +3,8 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
@@ -13,6 +15,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 final class StringPages {
   private final RegionImage image;
   private final LongLongMap byId;
+  /** Decoded texts by id: a dump asks for the same few owners and groups millions of times. */
+  private final Map<Long, String> texts = new HashMap<Long, String>();
 
   private StringPages(RegionImage image, LongLongMap byId) {
     this.image = image;
@@ -55,7 +59,12 @@ final class StringPages {
 
   /** The text of string {@code id}; null for 0 (none) and when no usable page holds it. */
   String text(long id) {
-    long p = page(id);
-    return p == 0 ? null : textAt(p);
+    String s = texts.get(id);
+    if (s == null && !texts.containsKey(id)) {
+      long p = page(id);
+      s = p == 0 ? null : textAt(p);
+      texts.put(id, s);
+    }
+    return s;
   }
 }
