@@ -2,6 +2,8 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -110,25 +112,41 @@ public final class NamespaceDump {
 
   /** The command's text output: "# name=value" counter lines, then the inode lines. */
   public String text() {
-    StringBuilder b = new StringBuilder();
-    b.append("# region=").append(TextEscape.path(region)).append('\n');
+    StringWriter w = new StringWriter();
+    writeText(new PrintWriter(w));
+    return w.toString();
+  }
+
+  /** {@link #text()}, written line by line (a dump of millions of inodes is never one string). */
+  public void writeText(PrintWriter out) {
+    out.print("# region=" + TextEscape.path(region) + "\n");
     for (String c : counters()) {
-      b.append("# ").append(c).append('\n');
+      out.print("# " + c + "\n");
     }
-    for (String l : lines()) {
-      b.append(l).append('\n');
+    for (InodeRecord r : inodes) {
+      out.print(r.text());
+      out.print('\n');
     }
-    return b.toString();
+    out.flush();
   }
 
   /** The command's JSON output: one document, one inode object per line inside "inodes". */
   public String json() {
-    StringBuilder b = new StringBuilder("{\"region\": ").append(Json.quote(region)).append(",\n\"counters\": ")
-        .append(counters.json()).append(",\n\"inodes\": [");
-    List<String> objs = jsonLines();
-    for (int i = 0; i < objs.size(); i++) {
-      b.append(i == 0 ? "\n" : ",\n").append(objs.get(i));
+    StringWriter w = new StringWriter();
+    writeJson(new PrintWriter(w));
+    return w.toString();
+  }
+
+  /** {@link #json()}, written line by line. */
+  public void writeJson(PrintWriter out) {
+    out.print("{\"region\": " + Json.quote(region) + ",\n\"counters\": " + counters.json() + ",\n\"inodes\": [");
+    boolean first = true;
+    for (InodeRecord r : inodes) {
+      out.print(first ? "\n" : ",\n");
+      out.print(r.json());
+      first = false;
     }
-    return b.append("\n]}\n").toString();
+    out.print("\n]}\n");
+    out.flush();
   }
 }

@@ -2,7 +2,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +66,12 @@ public final class NvmRegionTool {
           return report.exitCode();
         case "dump":
           NamespaceDump dump = NamespaceDump.read(region);
-          out.print(json ? dump.json() : dump.text());
+          PrintWriter w = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+          if (json) {
+            dump.writeJson(w);
+          } else {
+            dump.writeText(w);
+          }
           return 0;
         case "stat":
           StatReport stat = RegionStat.run(region);
@@ -76,7 +84,8 @@ public final class NvmRegionTool {
     } catch (IOException e) {
       err.println(command + ": " + e.getMessage());
       return 1;
-    } catch (RuntimeException | LinkageError e) {
+    } catch (RuntimeException | LinkageError | VirtualMachineError e) {
+      // not a verdict on the region: a bug, a missing native library, too little heap
       err.println(command + ": the tool failed: " + e);
       return EXIT_INTERNAL;
     }

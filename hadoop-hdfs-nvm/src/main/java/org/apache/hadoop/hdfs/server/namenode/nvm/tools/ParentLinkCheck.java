@@ -137,7 +137,8 @@ final class ParentLinkCheck {
     }
     return new Finding(Finding.Kind.BROKEN_PARENT_LINK, offset, who + " cannot be attached: its parent link names "
         + parent + ", recorded parent id " + pid + ". No crash leaves such a link" + why
-        + "; recovery would silently reclaim " + them + " as orphans, with the extension pages");
+        + "; recovery would silently reclaim " + them + (descendants > 0 ? " as orphans" : " as an orphan")
+        + ", with the extension pages");
   }
 
   private long attachedDirPage(long id) {
