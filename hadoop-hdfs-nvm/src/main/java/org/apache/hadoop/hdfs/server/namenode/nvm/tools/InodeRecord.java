@@ -2,6 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,7 +44,7 @@ final class InodeRecord {
 
   InodeRecord(RegionModel m, InodePage p, String path, boolean nameComplete) {
     this.path = path;
-    this.pathKey = path.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    this.pathKey = path.getBytes(StandardCharsets.UTF_8);
     id = p.id();
     directory = p.isDirectory();
     mode = p.mode();

@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 
@@ -59,7 +61,7 @@ final class RegionFiles {
 
   /** The offset of the LIVE STRING page holding {@code text}, found by a scan of the file. */
   static long stringPage(File f, String text) throws IOException {
-    byte[] want = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] want = text.getBytes(StandardCharsets.UTF_8);
     long liveString = (RegionLayout.PAGE_MAGIC << RegionLayout.PAGE_MAGIC_SHIFT)
         | ((long) RegionLayout.KIND_STRING << RegionLayout.KIND_SHIFT) | RegionLayout.STATE_LIVE;
     try (RandomAccessFile raf = new RandomAccessFile(f, "r")) {
@@ -68,8 +70,8 @@ final class RegionFiles {
         raf.seek(off);
         raf.readFully(page);
         ByteBuffer b = ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN);
-        if (b.getLong(0) == liveString && b.getLong(RegionLayout.ST_LEN) == want.length && java.util.Arrays.equals(want,
-            java.util.Arrays.copyOfRange(page, RegionLayout.ST_BYTES, RegionLayout.ST_BYTES + want.length))) {
+        if (b.getLong(0) == liveString && b.getLong(RegionLayout.ST_LEN) == want.length && Arrays.equals(want,
+            Arrays.copyOfRange(page, RegionLayout.ST_BYTES, RegionLayout.ST_BYTES + want.length))) {
           return off;
         }
       }
