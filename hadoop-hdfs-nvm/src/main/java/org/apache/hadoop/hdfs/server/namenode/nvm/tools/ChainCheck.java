@@ -1,0 +1,61 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.util.List;
+
+/**
+ * The NAME_EXT and BLOCK_EXT chains of attached inodes ({@link ExtChain}; any violation makes
+ * recovery refuse the region), and LIVE extension pages no inode links: crash leftovers of a
+ * batch that wrote them out of place but never linked them; recovery reclaims them. Pages of
+ * detached inodes are not reported again: the finding about the detached inode covers them.
+ */
+final class ChainCheck {
+  private ChainCheck() {
+  }
+
+  static void run(RegionModel m, List<Finding> out) {
+    ChainOwners owners = new ChainOwners();
+    for (long page : m.tree.order) {
+      InodePage inode = m.inode(page);
+      owners.follow(inode, true);
+      if (inode.isFile()) {
+        owners.follow(inode, false);
+      }
+    }
+    for (long page : m.tree.order) {
+      InodePage inode = m.inode(page);
+      if (inode.nameLength() >= 0 && inode.nameLength() <= NAME_MAX) { // else NameCheck reports the length
+        report(ExtChain.names(inode, owners), out);
+      }
+      if (inode.isFile()) {
+        report(ExtChain.blocks(inode, owners), out);
+      }
+    }
+    ChainOwners detached = new ChainOwners();
+    for (int i = 0; i < m.census.liveInodes.size(); i++) {
+      long page = m.census.liveInodes.get(i);
+      if (!m.tree.isAttached(m.image, page)) {
+        detached.follow(m.inode(page), true);
+        if (m.inode(page).isFile()) {
+          detached.follow(m.inode(page), false);
+        }
+      }
+    }
+    for (int i = 0; i < m.census.liveExts.size(); i++) {
+      long page = m.census.liveExts.get(i);
+      if (!owners.isLinked(page) && !detached.isLinked(page)) {
+        out.add(new Finding(Finding.Kind.UNREFERENCED_EXTENSION, page, "LIVE "
+            + PageState.kindName(PageState.kind(m.image.stateWord(page))) + " page " + page + " (owner id "
+            + m.image.getLong(page + EXT_OWNER_ID) + ") is linked from no inode; recovery reclaims it"));
+      }
+    }
+  }
+
+  private static void report(ExtChain chain, List<Finding> out) {
+    Finding f = chain.problem();
+    if (f != null) {
+      out.add(new Finding(f.kind(), f.offset(), f.message() + "; recovery refuses the region"));
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+/**
+ * One problem {@link RegionCheck} found: what kind, where (the byte offset of the field that
+ * holds the bad value, or of the page when the page as a whole is the problem; -1 when the
+ * problem has no place in the file, e.g. it is locked), and a message for an operator.
+ * docs/offline-tools.md lists every kind with its severity and the reason for it.
+ */
+public final class Finding {
+  /** ERROR: recovery would refuse the region or trust wrong data. RECOVERABLE: the next read-write open repairs it. */
+  public enum Severity {
+    ERROR, RECOVERABLE
+  }
+
+  /** Every kind of finding; the severity is fixed per kind. */
+  public enum Kind {
+    REFUSED(Severity.ERROR),
+    UNDO_ARMED(Severity.RECOVERABLE),
+    BAD_STATE_WORD(Severity.ERROR),
+    UNKNOWN_KIND(Severity.ERROR),
+    BAD_ROOT(Severity.ERROR),
+    BROKEN_PARENT_LINK(Severity.ERROR),
+    PARENT_CYCLE(Severity.ERROR),
+    ORPHAN(Severity.RECOVERABLE),
+    DUPLICATE_INODE_ID(Severity.ERROR),
+    INODE_ID_ABOVE_COUNTER(Severity.ERROR),
+    BAD_NAME(Severity.ERROR),
+    DUPLICATE_NAME(Severity.ERROR),
+    BROKEN_CHAIN(Severity.ERROR),
+    CHAIN_LENGTH(Severity.ERROR),
+    SHARED_CHAIN(Severity.ERROR),
+    CYCLIC_CHAIN(Severity.ERROR),
+    DUPLICATE_BLOCK_ID(Severity.ERROR),
+    BLOCK_ID_ABOVE_COUNTER(Severity.ERROR),
+    GENSTAMP_ABOVE_COUNTER(Severity.ERROR),
+    DANGLING_STRING_REF(Severity.ERROR),
+    BAD_UC_WORD(Severity.ERROR),
+    BAD_STRING_PAGE(Severity.ERROR),
+    UNREFERENCED_EXTENSION(Severity.RECOVERABLE),
+    UNREFERENCED_STRING(Severity.RECOVERABLE);
+
+    private final Severity severity;
+
+    Kind(Severity severity) {
+      this.severity = severity;
+    }
+
+    public Severity severity() {
+      return severity;
+    }
+  }
+
+  private final Kind kind;
+  private final long offset;
+  private final String message;
+
+  Finding(Kind kind, long offset, String message) {
+    this.kind = kind;
+    this.offset = offset;
+    this.message = message;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public Severity severity() {
+    return kind.severity();
+  }
+
+  /** Byte offset in the region file, or -1 if the finding has no place in it. */
+  public long offset() {
+    return offset;
+  }
+
+  public String message() {
+    return message;
+  }
+
+  /** "ERROR at offset 123456: KIND: message" (or "ERROR: KIND: message" without an offset). */
+  public String format() {
+    return severity() + (offset >= 0 ? " at offset " + offset : "") + ": " + kind + ": " + message;
+  }
+
+  @Override
+  public String toString() {
+    return format();
+  }
+}

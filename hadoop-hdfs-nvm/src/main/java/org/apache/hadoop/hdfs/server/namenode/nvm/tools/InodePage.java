@@ -1,0 +1,154 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.util.Arrays;
+
+/**
+ * The fields of one inode page (region-format.md §5.2), read through a {@link RegionImage}
+ * with no validation: the checks decide what a value means. Word packing: perm = mode:16 |
+ * group:24 | owner:24; file header = block size:48 | replication:12 | policy:4; UC = client:32
+ * | machine:32.
+ */
+final class InodePage {
+  private static final long STRING_ID_MASK = PERM_STRING_ID_MAX;
+  private static final long BLOCK_SIZE_MASK = (1L << FI_HDR_REPLICATION_SHIFT) - 1;
+
+  final RegionImage image;
+  final long page;
+
+  InodePage(RegionImage image, long page) {
+    this.image = image;
+    this.page = page;
+  }
+
+  long word(int field) {
+    return image.getLong(page + field);
+  }
+
+  boolean isDirectory() {
+    return PageState.kind(word(PG_STATE)) == KIND_DIR;
+  }
+
+  boolean isFile() {
+    return PageState.kind(word(PG_STATE)) == KIND_FILE;
+  }
+
+  long id() {
+    return word(IN_ID);
+  }
+
+  long parentPage() {
+    return word(IN_PARENT_PAGE);
+  }
+
+  long parentId() {
+    return word(IN_PARENT_ID);
+  }
+
+  long mtime() {
+    return word(IN_MTIME);
+  }
+
+  long atime() {
+    return word(IN_ATIME);
+  }
+
+  int mode() {
+    return (int) (word(IN_PERM) & 0xffff);
+  }
+
+  long groupId() {
+    return (word(IN_PERM) >>> PERM_GROUP_SHIFT) & STRING_ID_MASK;
+  }
+
+  long ownerId() {
+    return (word(IN_PERM) >>> PERM_OWNER_SHIFT) & STRING_ID_MASK;
+  }
+
+  long nameLength() {
+    return word(IN_NAME_LEN);
+  }
+
+  // ---- files
+
+  long preferredBlockSize() {
+    return word(FI_HEADER) & BLOCK_SIZE_MASK;
+  }
+
+  int replication() {
+    return (int) ((word(FI_HEADER) >>> FI_HDR_REPLICATION_SHIFT) & 0xfff);
+  }
+
+  int fileStoragePolicy() {
+    return (int) (word(FI_HEADER) >>> FI_HDR_POLICY_SHIFT);
+  }
+
+  long clientId() {
+    return word(FI_UC) & 0xffffffffL;
+  }
+
+  long clientMachineId() {
+    return word(FI_UC) >>> FI_UC_MACHINE_SHIFT;
+  }
+
+  long blockCount() {
+    return word(FI_BLOCK_COUNT);
+  }
+
+  // ---- directories
+
+  long nsQuota() {
+    return word(DI_NS_QUOTA);
+  }
+
+  long dsQuota() {
+    return word(DI_DS_QUOTA);
+  }
+
+  long typeQuota(int storageType) {
+    return word(DI_TYPE_QUOTA + 8 * storageType);
+  }
+
+  long directoryStoragePolicy() {
+    return word(DI_STORAGE_POLICY);
+  }
+
+  // ---- chains
+
+  /**
+   * The name bytes: the inline part, then the payloads of the pages of {@code chain} (as far as
+   * it was valid). Shorter than {@link #nameLength()} if the chain is broken; empty if the
+   * length itself is over NAME_MAX.
+   */
+  byte[] nameBytes(ExtChain chain) {
+    long len = nameLength();
+    if (len < 0 || len > NAME_MAX) {
+      return new byte[0];
+    }
+    byte[] b = image.getBytes(page + IN_NAME_INLINE, (int) Math.min(len, NAME_INLINE_MAX));
+    int done = b.length;
+    b = Arrays.copyOf(b, (int) len);
+    for (int i = 0; i < chain.size() && done < len; i++) {
+      int n = (int) Math.min(chain.count(i), len - done);
+      System.arraycopy(image.getBytes(chain.page(i) + EXT_PAYLOAD, n), 0, b, done, n);
+      done += n;
+    }
+    return done == len ? b : Arrays.copyOf(b, done);
+  }
+
+  /** Region offsets of the block records: inline first, then those of the valid part of {@code chain}. */
+  long[] blockRecordOffsets(ExtChain chain) {
+    long count = Math.max(0, blockCount());
+    LongList out = new LongList();
+    for (int i = 0; i < Math.min(count, BLOCKS_INLINE_MAX); i++) {
+      out.add(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i);
+    }
+    for (int p = 0; p < chain.size(); p++) {
+      for (int s = 0; s < chain.count(p); s++) {
+        out.add(chain.page(p) + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s);
+      }
+    }
+    return out.toArray();
+  }
+}

@@ -1,0 +1,170 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every persisted field of one attached inode, decoded for the dump, and its text and JSON
+ * forms. Strings: null = none (id 0); "?N" in the output = string id N has no usable page.
+ * Fields that cannot be read completely (a broken chain) are marked as damaged rather than
+ * guessed.
+ */
+final class InodeRecord {
+  /** Storage types of the per-type quotas, in DI_TYPE_QUOTA order. */
+  static final String[] STORAGE_TYPES = {"RAM_DISK", "SSD", "DISK", "ARCHIVE"};
+
+  final String path;
+  final byte[] pathKey;
+  final long id;
+  final boolean directory;
+  final int mode;
+  final long ownerId;
+  final String owner;
+  final long groupId;
+  final String group;
+  final long mtime;
+  final long atime;
+  // files
+  int replication;
+  long preferredBlockSize;
+  long storagePolicy;
+  long clientId;
+  String clientName;
+  long clientMachineId;
+  String clientMachine;
+  long[] blocks = new long[0];
+  // directories
+  long nsQuota;
+  long dsQuota;
+  final long[] typeQuota = new long[DI_TYPE_QUOTA_COUNT];
+  final List<String> damaged = new ArrayList<String>();
+
+  InodeRecord(RegionModel m, InodePage p, String path, boolean nameComplete) {
+    this.path = path;
+    this.pathKey = path.getBytes(StandardCharsets.UTF_8);
+    id = p.id();
+    directory = p.isDirectory();
+    mode = p.mode();
+    ownerId = p.ownerId();
+    owner = m.strings.text(ownerId);
+    groupId = p.groupId();
+    group = m.strings.text(groupId);
+    mtime = p.mtime();
+    atime = p.atime();
+    if (!nameComplete) {
+      damaged.add("name");
+    }
+    if (directory) {
+      nsQuota = p.nsQuota();
+      dsQuota = p.dsQuota();
+      for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
+        typeQuota[t] = p.typeQuota(t);
+      }
+      storagePolicy = p.directoryStoragePolicy();
+    } else {
+      replication = p.replication();
+      preferredBlockSize = p.preferredBlockSize();
+      storagePolicy = p.fileStoragePolicy();
+      clientId = p.clientId();
+      clientName = m.strings.text(clientId);
+      clientMachineId = p.clientMachineId();
+      clientMachine = m.strings.text(clientMachineId);
+      ExtChain chain = ExtChain.blocks(p, null);
+      long[] recs = p.blockRecordOffsets(chain);
+      if (chain.problem() != null || recs.length != p.blockCount()) {
+        damaged.add("blocks");
+      }
+      blocks = new long[3 * recs.length];
+      for (int i = 0; i < recs.length; i++) {
+        blocks[3 * i] = m.image.getLong(recs[i] + BR_ID);
+        blocks[3 * i + 1] = m.image.getLong(recs[i] + BR_NUM_BYTES);
+        blocks[3 * i + 2] = m.image.getLong(recs[i] + BR_GENSTAMP);
+      }
+    }
+  }
+
+  boolean isUnderConstruction() {
+    return !directory && (clientId != 0 || clientMachineId != 0);
+  }
+
+  private static String text(long id, String s) {
+    return id == 0 ? "-" : s == null ? "?" + id : TextEscape.value(s);
+  }
+
+  private static String json(long id, String s) {
+    return id == 0 ? null : s == null ? "?" + id : s;
+  }
+
+  /** At least four octal digits, as "%04o" (which costs a Formatter per line). */
+  private String octalMode() {
+    String o = Integer.toOctalString(mode);
+    return o.length() >= 4 ? o : "0000".substring(o.length()) + o;
+  }
+
+  /** "path id=.. type=.. mode=.. owner=.. group=.. mtime=.. atime=.." and the type's fields. */
+  String text() {
+    StringBuilder b = new StringBuilder(TextEscape.path(path));
+    b.append(" id=").append(id).append(" type=").append(directory ? "dir" : "file").append(" mode=").append(octalMode())
+        .append(" owner=").append(text(ownerId, owner)).append(" group=").append(text(groupId, group))
+        .append(" mtime=").append(mtime).append(" atime=").append(atime);
+    if (directory) {
+      b.append(" nsQuota=").append(nsQuota).append(" dsQuota=").append(dsQuota).append(" typeQuota=");
+      for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
+        b.append(t == 0 ? "" : ",").append(STORAGE_TYPES[t]).append(':').append(typeQuota[t]);
+      }
+      b.append(" policy=").append(storagePolicy);
+    } else {
+      b.append(" replication=").append(replication).append(" blockSize=").append(preferredBlockSize)
+          .append(" policy=").append(storagePolicy).append(" uc=");
+      b.append(isUnderConstruction() ? text(clientId, clientName) + "@" + text(clientMachineId, clientMachine) : "-");
+      b.append(" blocks=");
+      for (int i = 0; i < blocks.length / 3; i++) {
+        b.append(i == 0 ? "" : ",").append(blocks[3 * i]).append(':').append(blocks[3 * i + 1]).append(':')
+            .append(blocks[3 * i + 2]);
+      }
+      if (blocks.length == 0) {
+        b.append('-');
+      }
+    }
+    if (!damaged.isEmpty()) {
+      b.append(" damaged=").append(String.join(",", damaged));
+    }
+    return b.toString();
+  }
+
+  String json() {
+    Json j = new Json().put("path", path).put("id", id).put("type", directory ? "dir" : "file")
+        .put("mode", octalMode()).put("owner", json(ownerId, owner)).put("group", json(groupId, group))
+        .put("mtime", mtime).put("atime", atime);
+    if (directory) {
+      Json q = new Json();
+      for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
+        q.put(STORAGE_TYPES[t], typeQuota[t]);
+      }
+      j.put("nsQuota", nsQuota).put("dsQuota", dsQuota).putRaw("typeQuota", q.toString())
+          .put("storagePolicy", storagePolicy);
+    } else {
+      j.put("replication", replication).put("preferredBlockSize", preferredBlockSize)
+          .put("storagePolicy", storagePolicy);
+      j.putRaw("underConstruction", isUnderConstruction() ? new Json().put("clientName", json(clientId, clientName))
+          .put("clientMachine", json(clientMachineId, clientMachine)).toString() : "null");
+      StringBuilder a = new StringBuilder("[");
+      for (int i = 0; i < blocks.length / 3; i++) {
+        a.append(i == 0 ? "" : ", ").append(new Json().put("id", blocks[3 * i]).put("numBytes", blocks[3 * i + 1])
+            .put("generationStamp", blocks[3 * i + 2]));
+      }
+      j.putRaw("blocks", a.append(']').toString());
+    }
+    if (!damaged.isEmpty()) {
+      StringBuilder d = new StringBuilder("[");
+      for (int i = 0; i < damaged.size(); i++) {
+        d.append(i == 0 ? "" : ", ").append(Json.quote(damaged.get(i)));
+      }
+      j.putRaw("damaged", d.append(']').toString());
+    }
+    return j.toString();
+  }
+}

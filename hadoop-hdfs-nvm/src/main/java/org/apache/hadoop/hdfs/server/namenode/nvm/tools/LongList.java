@@ -1,0 +1,31 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import java.util.Arrays;
+
+/** A growable list of primitive longs (page offsets, ids), so a scan of millions of pages boxes nothing. */
+final class LongList {
+  private long[] a = new long[16];
+  private int n;
+
+  void add(long v) {
+    if (n == a.length) {
+      a = Arrays.copyOf(a, n * 2);
+    }
+    a[n++] = v;
+  }
+
+  long get(int i) {
+    if (i >= n) {
+      throw new IndexOutOfBoundsException(i + " of " + n);
+    }
+    return a[i];
+  }
+
+  int size() {
+    return n;
+  }
+
+  long[] toArray() {
+    return Arrays.copyOf(a, n);
+  }
+}

@@ -1,0 +1,152 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+
+/**
+ * The namespace in a region, read-only (like {@code hdfs oiv}): one line per attached inode,
+ * sorted by path (UTF-8 byte order, then id), with every persisted field; the superblock
+ * counters separately. The namespace is the one the next read-write open would load: an armed
+ * undo record is shown rolled back and orphans are left out. Two regions hold the same
+ * namespace iff their {@link #lines(File)} are equal (page offsets and the region identity are
+ * not part of a line). Text and JSON forms: docs/offline-tools.md.
+ */
+public final class NamespaceDump {
+  private static final Comparator<InodeRecord> BY_PATH = new Comparator<InodeRecord>() {
+    @Override
+    public int compare(InodeRecord a, InodeRecord b) {
+      int c = NameCheck.compareBytes(a.pathKey, b.pathKey);
+      return c != 0 ? c : Long.compare(a.id, b.id);
+    }
+  };
+
+  private final String region;
+  private final RegionCounters counters;
+  private final List<InodeRecord> inodes;
+
+  private NamespaceDump(File file, RegionModel m) {
+    this.region = file.getPath();
+    this.counters = new RegionCounters(m);
+    this.inodes = records(m);
+  }
+
+  /** Reads a region (refusals of the native open are thrown as NvmException). */
+  public static NamespaceDump read(File region) throws IOException {
+    Region r = Region.openReadOnly(region);
+    try {
+      return new NamespaceDump(region, RegionModel.load(r));
+    } finally {
+      RegionCheck.closeQuietly(r);
+    }
+  }
+
+  public static List<String> lines(File region) throws IOException {
+    return read(region).lines();
+  }
+
+  /** One JSON object per inode, in the order of {@link #lines(File)}. */
+  public static List<String> jsonLines(File region) throws IOException {
+    return read(region).jsonLines();
+  }
+
+  /** The whole dump as one JSON document: {"region", "counters", "inodes": [...]}. */
+  public static String json(File region) throws IOException {
+    return read(region).json();
+  }
+
+  /** "name=value" for the header identity and every superblock counter. */
+  public static List<String> counters(File region) throws IOException {
+    return read(region).counters();
+  }
+
+  private static List<InodeRecord> records(RegionModel m) {
+    Map<Long, String> paths = new HashMap<Long, String>();
+    List<InodeRecord> out = new ArrayList<InodeRecord>(m.tree.order.length);
+    for (long page : m.tree.order) { // parents before children
+      InodePage p = m.inode(page);
+      String path = "/";
+      boolean complete = true;
+      if (page != m.tree.rootPage) {
+        ExtChain names = ExtChain.names(p, null);
+        byte[] name = p.nameBytes(names);
+        complete = names.problem() == null && name.length == p.nameLength();
+        String parent = paths.get(p.parentPage());
+        path = (parent.equals("/") ? "" : parent) + "/" + StringPages.decode(name);
+      }
+      paths.put(page, path);
+      out.add(new InodeRecord(m, p, path, complete));
+    }
+    Collections.sort(out, BY_PATH);
+    return out;
+  }
+
+  public List<String> lines() {
+    List<String> out = new ArrayList<String>(inodes.size());
+    for (InodeRecord r : inodes) {
+      out.add(r.text());
+    }
+    return out;
+  }
+
+  public List<String> jsonLines() {
+    List<String> out = new ArrayList<String>(inodes.size());
+    for (InodeRecord r : inodes) {
+      out.add(r.json());
+    }
+    return out;
+  }
+
+  public List<String> counters() {
+    return counters.lines();
+  }
+
+  /** The command's text output: "# name=value" counter lines, then the inode lines. */
+  public String text() {
+    StringWriter w = new StringWriter();
+    writeText(new PrintWriter(w));
+    return w.toString();
+  }
+
+  /** {@link #text()}, written line by line (a dump of millions of inodes is never one string). */
+  public void writeText(PrintWriter out) {
+    out.print("# region=" + TextEscape.path(region) + "\n");
+    for (String c : counters()) {
+      out.print("# " + c + "\n");
+    }
+    for (InodeRecord r : inodes) {
+      out.print(r.text());
+      out.print('\n');
+    }
+    out.flush();
+  }
+
+  /** The command's JSON output: one document, one inode object per line inside "inodes". */
+  public String json() {
+    StringWriter w = new StringWriter();
+    writeJson(new PrintWriter(w));
+    return w.toString();
+  }
+
+  /** {@link #json()}, written line by line. */
+  public void writeJson(PrintWriter out) {
+    out.print("{\"region\": " + Json.quote(region) + ",\n\"counters\": " + counters.json() + ",\n\"inodes\": [");
+    boolean first = true;
+    for (InodeRecord r : inodes) {
+      out.print(first ? "\n" : ",\n");
+      out.print(r.json());
+      first = false;
+    }
+    out.print("\n]}\n");
+    out.flush();
+  }
+}

@@ -1,0 +1,89 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+/**
+ * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
+ * region-format.md §7.6): live inode, extension and string pages, the high-water mark, and
+ * counts of pending, invalid and malformed pages.
+ */
+final class PageCensus {
+  final int pageCount;
+  /** Pages at an index at or above this have an all-zero state word (never used). */
+  int highWater;
+  final LongList liveInodes = new LongList();
+  final LongList liveExts = new LongList();
+  final LongList liveStrings = new LongList();
+  /** State words recovery's scan refuses: wrong magic, or a state above INVALID. */
+  final LongList malformed = new LongList();
+  /** LIVE pages of a kind the format does not define (recovery refuses these too). */
+  final LongList unknownKind = new LongList();
+  long pending;
+  long invalid;
+  /** Pages whose state word is 0 below the high-water mark (free, never committed). */
+  long zeroBelowHighWater;
+  long liveDirs;
+  long liveFiles;
+  long liveNameExts;
+  long liveBlockExts;
+
+  private PageCensus(int pageCount) {
+    this.pageCount = pageCount;
+  }
+
+  static PageCensus scan(RegionImage image) {
+    PageCensus c = new PageCensus(image.pageCount());
+    long zeros = 0;
+    for (int i = 0; i < c.pageCount; i++) {
+      long page = RegionImage.pageOffset(i);
+      long w = image.stateWord(page);
+      if (w == 0) {
+        zeros++;
+        continue;
+      }
+      c.highWater = i + 1;
+      c.zeroBelowHighWater = zeros;
+      c.count(page, w);
+    }
+    return c;
+  }
+
+  private void count(long page, long w) {
+    if (!PageState.isWellFormed(w)) {
+      malformed.add(page);
+      return;
+    }
+    int state = PageState.state(w);
+    if (state == STATE_PENDING) {
+      pending++;
+      return;
+    }
+    if (state == STATE_INVALID) {
+      invalid++;
+      return;
+    }
+    switch (PageState.kind(w)) {
+      case KIND_DIR:
+        liveDirs++;
+        liveInodes.add(page);
+        break;
+      case KIND_FILE:
+        liveFiles++;
+        liveInodes.add(page);
+        break;
+      case KIND_NAME_EXT:
+        liveNameExts++;
+        liveExts.add(page);
+        break;
+      case KIND_BLOCK_EXT:
+        liveBlockExts++;
+        liveExts.add(page);
+        break;
+      case KIND_STRING:
+        liveStrings.add(page);
+        break;
+      default:
+        unknownKind.add(page);
+    }
+  }
+}

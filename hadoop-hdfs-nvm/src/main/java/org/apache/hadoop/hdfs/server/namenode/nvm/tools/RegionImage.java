@@ -1,0 +1,84 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+
+/**
+ * A read-only view of an open region as the next read-write open would see it after step 1
+ * of recovery: if the undo record is armed, every read returns the bytes the rollback would
+ * restore. Nothing is written; the region stays as it is on media. The tools read the
+ * namespace only through this view, so check, dump and stat agree on an interrupted batch.
+ */
+final class RegionImage {
+  private final Region region;
+  private final UndoRecord undo;
+  private final RollbackOverlay overlay;
+  private final long pageCount;
+
+  RegionImage(Region region) {
+    this.region = region;
+    this.undo = UndoRecord.read(region);
+    this.overlay = RollbackOverlay.of(undo);
+    this.pageCount = region.pageCount();
+    if (pageCount > Integer.MAX_VALUE) {
+      // Page indexes are ints in the tools' bit sets: regions up to 512 GiB.
+      throw new IllegalStateException("region of " + pageCount + " pages is too large for the offline tools");
+    }
+  }
+
+  Region region() {
+    return region;
+  }
+
+  UndoRecord undo() {
+    return undo;
+  }
+
+  long size() {
+    return region.size();
+  }
+
+  int pageCount() {
+    return (int) pageCount;
+  }
+
+  long getLong(long off) {
+    if (overlay.isEmpty() || !overlay.touches(off, 8)) {
+      return region.getLong(off);
+    }
+    return ByteBuffer.wrap(getBytes(off, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+  }
+
+  byte[] getBytes(long off, int len) {
+    byte[] b = region.getBytes(off, len);
+    if (!overlay.isEmpty()) {
+      overlay.patch(off, b, len);
+    }
+    return b;
+  }
+
+  static long pageOffset(int index) {
+    return DATA_OFFSET + (long) PAGE_SIZE * index;
+  }
+
+  /** The page index of {@code off} if it is the first byte of a page of the data area, else -1. */
+  int pageIndex(long off) {
+    if (off < DATA_OFFSET || (off - DATA_OFFSET) % PAGE_SIZE != 0) {
+      return -1;
+    }
+    long idx = (off - DATA_OFFSET) / PAGE_SIZE;
+    return idx < pageCount ? (int) idx : -1;
+  }
+
+  long stateWord(long page) {
+    return getLong(page + PG_STATE);
+  }
+
+  long counter(int sbOffset) {
+    return getLong(sbOffset);
+  }
+}

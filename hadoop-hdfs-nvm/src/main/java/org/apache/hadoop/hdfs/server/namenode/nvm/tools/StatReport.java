@@ -1,0 +1,207 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Space use of a region, as the next read-write open would account it: a page is used if
+ * recovery keeps it (an attached inode, a page of one of their extension chains, a string
+ * one of them refers to). Pages recovery would reclaim are counted by kind and as
+ * {@link #reclaimablePages()}, not as used.
+ */
+public final class StatReport {
+  final String region;
+  long regionSize;
+  long pagesTotal;
+  long highWater;
+  long pagesUsed;
+  long liveDirPages;
+  long liveFilePages;
+  long liveNameExtPages;
+  long liveBlockExtPages;
+  long liveStringPages;
+  long pendingPages;
+  long invalidPages;
+  long malformedPages;
+  long reclaimablePages;
+  long dirs;
+  long files;
+  long filesUnderConstruction;
+  long blocks;
+  long blockBytes;
+  boolean undoArmed;
+
+  StatReport(String region) {
+    this.region = region;
+  }
+
+  public long regionSize() {
+    return regionSize;
+  }
+
+  public int pageSize() {
+    return PAGE_SIZE;
+  }
+
+  public long pagesTotal() {
+    return pagesTotal;
+  }
+
+  /** Pages recovery keeps. */
+  public long pagesUsed() {
+    return pagesUsed;
+  }
+
+  public long pagesFree() {
+    return pagesTotal - pagesUsed;
+  }
+
+  /** Pages at an index at or above this have never been used. */
+  public long highWater() {
+    return highWater;
+  }
+
+  public long pagesNeverUsed() {
+    return pagesTotal - highWater;
+  }
+
+  /** Free pages below the high-water mark: holes the allocator reuses before it raises the mark. */
+  public long pagesFreeBelowHighWater() {
+    return highWater - pagesUsed;
+  }
+
+  public long liveDirPages() {
+    return liveDirPages;
+  }
+
+  public long liveFilePages() {
+    return liveFilePages;
+  }
+
+  public long liveNameExtPages() {
+    return liveNameExtPages;
+  }
+
+  public long liveBlockExtPages() {
+    return liveBlockExtPages;
+  }
+
+  public long liveStringPages() {
+    return liveStringPages;
+  }
+
+  public long pendingPages() {
+    return pendingPages;
+  }
+
+  public long invalidPages() {
+    return invalidPages;
+  }
+
+  /** Pages whose state word recovery refuses (wrong magic, state, or kind). */
+  public long malformedPages() {
+    return malformedPages;
+  }
+
+  /** LIVE pages recovery would reclaim: orphans, unlinked extension pages, unreferenced strings. */
+  public long reclaimablePages() {
+    return reclaimablePages;
+  }
+
+  /** Attached inodes (the root included). */
+  public long liveInodes() {
+    return dirs + files;
+  }
+
+  public long dirs() {
+    return dirs;
+  }
+
+  public long files() {
+    return files;
+  }
+
+  public long filesUnderConstruction() {
+    return filesUnderConstruction;
+  }
+
+  public long blocks() {
+    return blocks;
+  }
+
+  public long blockBytes() {
+    return blockBytes;
+  }
+
+  /** Used bytes (used pages times the page size) per attached inode; 0 if there is none. */
+  public double bytesPerInode() {
+    return liveInodes() == 0 ? 0 : (double) pagesUsed * PAGE_SIZE / liveInodes();
+  }
+
+  /** Free pages below the high-water mark as a fraction of it (0 = no holes). */
+  public double fragmentation() {
+    return highWater == 0 ? 0 : (double) pagesFreeBelowHighWater() / highWater;
+  }
+
+  public boolean undoArmed() {
+    return undoArmed;
+  }
+
+  private Map<String, Object> values() {
+    Map<String, Object> v = new LinkedHashMap<String, Object>();
+    v.put("regionSize", regionSize);
+    v.put("pageSize", (long) PAGE_SIZE);
+    v.put("pagesTotal", pagesTotal);
+    v.put("pagesUsed", pagesUsed);
+    v.put("pagesFree", pagesFree());
+    v.put("highWater", highWater);
+    v.put("pagesNeverUsed", pagesNeverUsed());
+    v.put("pagesFreeBelowHighWater", pagesFreeBelowHighWater());
+    v.put("liveDirPages", liveDirPages);
+    v.put("liveFilePages", liveFilePages);
+    v.put("liveNameExtPages", liveNameExtPages);
+    v.put("liveBlockExtPages", liveBlockExtPages);
+    v.put("liveStringPages", liveStringPages);
+    v.put("pendingPages", pendingPages);
+    v.put("invalidPages", invalidPages);
+    v.put("malformedPages", malformedPages);
+    v.put("reclaimablePages", reclaimablePages);
+    v.put("liveInodes", liveInodes());
+    v.put("dirs", dirs);
+    v.put("files", files);
+    v.put("filesUnderConstruction", filesUnderConstruction);
+    v.put("blocks", blocks);
+    v.put("blockBytes", blockBytes);
+    v.put("bytesPerInode", bytesPerInode());
+    v.put("fragmentation", fragmentation());
+    v.put("undoArmed", undoArmed);
+    return v;
+  }
+
+  /** "name: value" per line. */
+  public String format() {
+    StringBuilder b = new StringBuilder("region: ").append(TextEscape.path(region)).append('\n');
+    for (Map.Entry<String, Object> e : values().entrySet()) {
+      Object v = e.getValue();
+      b.append(e.getKey()).append(": ").append(v instanceof Double ? String.format("%.4f", (Double) v) : v).append('\n');
+    }
+    return b.toString();
+  }
+
+  public String json() {
+    Json j = new Json().put("region", region);
+    for (Map.Entry<String, Object> e : values().entrySet()) {
+      Object v = e.getValue();
+      if (v instanceof Double) {
+        j.put(e.getKey(), (Double) v);
+      } else if (v instanceof Boolean) {
+        j.put(e.getKey(), (Boolean) v);
+      } else {
+        j.put(e.getKey(), (Long) v);
+      }
+    }
+    return j.toString() + "\n";
+  }
+}
