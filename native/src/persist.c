@@ -106,12 +106,61 @@ static int hook_fire(nvm_region *r) {
   return code;
 }
 
-/* Capture mode: the images a crash at this barrier would leave, then go on. */
+#define NVM_LINE 64u
+#define NVM_CAPTURE_MAX_LINES 64u /* more lines than this in one interval: no per-line images */
+
+/* The distinct cache lines flushed since the last barrier, sorted. */
+static size_t flushed_lines(const struct nvm_crash_hook *h, uint64_t *lines, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < h->nranges; i++) {
+    for (uint64_t l = h->ranges[i].off / NVM_LINE; l <= (h->ranges[i].off + h->ranges[i].len - 1) / NVM_LINE; l++) {
+      size_t j = 0;
+      while (j < n && lines[j] < l) j++;
+      if (j < n && lines[j] == l) continue;
+      if (n == max) return max + 1;
+      memmove(lines + j + 1, lines + j, (n - j) * sizeof *lines);
+      lines[j] = l;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* Shadow with line `l` taken from the mapping (present = 1) or the mapping
+ * with line `l` taken from the shadow (present = 0), written as one image. */
+static int write_line_image(nvm_region *r, const char *prefix, uint64_t l, int present, size_t j) {
+  uint8_t save[NVM_LINE];
+  uint64_t off = l * NVM_LINE, len = off + NVM_LINE > r->size ? r->size - off : NVM_LINE;
+  uint8_t *dst = present ? r->hook.shadow : r->base;
+  const uint8_t *src = present ? r->base : r->hook.shadow;
+  char suffix[64];
+  snprintf(suffix, sizeof suffix, ".line%zu-%s", j, present ? "only" : "missing");
+  memcpy(save, dst + off, len);
+  memcpy(dst + off, src + off, len);
+  int rc = write_image(prefix, suffix, dst, r->size);
+  memcpy(dst + off, save, len);
+  return rc;
+}
+
+/*
+ * Capture mode: the images a crash at this barrier would leave, then go on.
+ * .lost and .present are the two ends; when several cache lines were flushed
+ * since the last barrier, the hardware may have written back any subset of
+ * them, so each line alone (.line<j>-only) and all but each line
+ * (.line<j>-missing) are written too. The mapping is modified only for the
+ * duration of one write and restored (the handle's lock is held).
+ */
 static int hook_capture(nvm_region *r) {
   char prefix[4096];
   snprintf(prefix, sizeof prefix, "%s.%llu", r->hook.prefix, (unsigned long long)++r->hook.captured);
-  if (write_image(prefix, ".lost", r->hook.shadow, r->size) != 0 ||
-      write_image(prefix, ".present", r->base, r->size) != 0)
+  int bad = write_image(prefix, ".lost", r->hook.shadow, r->size) != 0 ||
+            write_image(prefix, ".present", r->base, r->size) != 0;
+  uint64_t lines[NVM_CAPTURE_MAX_LINES];
+  size_t n = flushed_lines(&r->hook, lines, NVM_CAPTURE_MAX_LINES);
+  if (n > 1 && n <= NVM_CAPTURE_MAX_LINES)
+    for (size_t j = 0; j < n && !bad; j++)
+      bad = write_line_image(r, prefix, lines[j], 1, j) != 0 || write_line_image(r, prefix, lines[j], 0, j) != 0;
+  if (bad)
     return nvm_fail(NVM_EIO, "capture at persist barrier %llu: writing images %s.* failed",
                     (unsigned long long)r->barriers, prefix);
   return NVM_OK;

@@ -64,6 +64,39 @@ int main(void) {
   tu_close(r);
   tb_free(&b);
 
+  /* per-line images: "only" = lost + one flushed line of present, "missing" = present minus it */
+  int line_images = 0;
+  for (int k = 1; k <= (int)nbarriers; k++) {
+    char lost[4400], present[4400], only[4400], missing[4400];
+    image_name(lost, sizeof lost, cap, k, "lost");
+    image_name(present, sizeof present, cap, k, "present");
+    for (int j = 0;; j++) {
+      snprintf(only, sizeof only, "%s.%d.line%d-only", cap, k, j);
+      snprintf(missing, sizeof missing, "%s.%d.line%d-missing", cap, k, j);
+      if (access(only, F_OK) != 0) break;
+      size_t nl, np, no, nm;
+      uint8_t *L = tu_read_file(lost, &nl), *P = tu_read_file(present, &np);
+      uint8_t *O = tu_read_file(only, &no), *M = tu_read_file(missing, &nm);
+      CHECK(nl == np && no == nl && nm == nl);
+      /* O differs from L in at most one 64-byte line, and there it equals P; M likewise from P */
+      long first = -1;
+      for (size_t i = 0; i < nl; i++) {
+        if (O[i] != L[i]) {
+          if (first < 0) first = (long)(i / 64 * 64);
+          CHECK((long)i < first + 64 && O[i] == P[i]);
+        }
+        if (M[i] != P[i]) CHECK(i / 64 * 64 == (size_t)first && M[i] == L[i]);
+      }
+      CHECK(first >= 0); /* the line did change in this interval */
+      free(L); free(P); free(O); free(M);
+      unlink(only);
+      unlink(missing);
+      line_images++;
+    }
+  }
+  CHECK(line_images > 0); /* the undo-record write spans several lines */
+  printf("  %d per-line image pairs checked\n", line_images);
+
   /* every captured image equals the one a real crash at that barrier leaves */
   for (int k = 1; k <= (int)nbarriers; k++) {
     tu_copy(base, work);

@@ -1,0 +1,91 @@
+package org.nvmnn.it.crash;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
+
+/**
+ * What a crash image recovers to. An image (as a crash would leave the region) must pass the
+ * offline checker, possibly needing recovery but never broken; it is then recovered the way the
+ * NameNode recovers at start-up (a read-write open of a copy), must check clean afterwards, and
+ * its state is the full namespace dump (every inode field) plus the superblock counters.
+ */
+final class CrashImageVerifier {
+  /** The recovered state, or the reasons the image is not acceptable. */
+  static final class Result {
+    final List<String> state;
+    final List<String> problems = new ArrayList<>();
+
+    Result(List<String> state) {
+      this.state = state;
+    }
+  }
+
+  private final File work;
+
+  CrashImageVerifier(File scratchDir) {
+    this.work = new File(scratchDir, "recover-work.region");
+  }
+
+  Result verify(File image) throws IOException {
+    List<String> problems = new ArrayList<>();
+    CheckReport before = RegionCheck.run(image);
+    if (!before.isConsistent()) {
+      problems.add("the crash image is broken before recovery:\n" + before.format());
+    }
+    Files.copy(image.toPath(), work.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    List<String> state = null;
+    try {
+      try (Region r = Region.open(work, PersistMode.EMULATED)) {
+        // recovery ran in open
+      }
+      CheckReport after = RegionCheck.run(work);
+      if (after.exitCode() != 0) {
+        problems.add("after recovery the region does not check clean:\n" + after.format());
+      }
+      state = state(work);
+    } catch (IOException | RuntimeException e) {
+      problems.add("recovery failed: " + e);
+    }
+    Result res = new Result(state);
+    res.problems.addAll(problems);
+    return res;
+  }
+
+  /** Counters, then the sorted dump of every inode. */
+  static List<String> state(File recovered) throws IOException {
+    List<String> s = new ArrayList<>();
+    try (Region r = Region.openReadOnly(recovered)) {
+      s.add("counters lastInodeId=" + r.lastInodeId() + " genstampV1=" + r.generationStampV1() + " genstampV2="
+          + r.generationStampV2() + " genstampV1Limit=" + r.generationStampV1Limit() + " lastBlockId="
+          + r.lastAllocatedBlockId());
+    }
+    s.addAll(NamespaceDump.lines(recovered));
+    return s;
+  }
+
+  /** A short readable difference of two states (first lines that differ on either side). */
+  static String diff(List<String> want, List<String> got) {
+    List<String> missing = new ArrayList<>(want);
+    missing.removeAll(got);
+    List<String> extra = new ArrayList<>(got);
+    extra.removeAll(want);
+    StringBuilder b = new StringBuilder();
+    for (String m : missing.subList(0, Math.min(5, missing.size()))) {
+      b.append("\n    - ").append(m);
+    }
+    for (String e : extra.subList(0, Math.min(5, extra.size()))) {
+      b.append("\n    + ").append(e);
+    }
+    return b.toString();
+  }
+}

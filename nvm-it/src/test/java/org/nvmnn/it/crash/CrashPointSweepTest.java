@@ -1,0 +1,306 @@
+package org.nvmnn.it.crash;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderConstruction;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * make crash-test: every supported mutation of a real NameNode (in NVM mode, in this JVM) is run
+ * once with the region in capture mode, which writes, at every persist barrier the operation
+ * reaches, the images a crash there could leave: every store after the last completed barrier
+ * lost ({@code .lost}), every store issued so far present ({@code .present}) and, when several
+ * cache lines were flushed since the last barrier, each of them alone and all but each of them. Each image must
+ * pass the offline checker (needing recovery at most), recover, check clean, and recover to
+ * exactly one of the operation's consistent states: the state before it, or the state after one
+ * of its batches (an RPC that logs several edits, like mkdirs of missing parents or addBlock with
+ * its generation stamp, persists one batch per edit, in order). The state before contains every
+ * operation acknowledged earlier. A crash point is a persist barrier; each gives two or more images.
+ * Prints the crash points, images and violations per operation and in total to
+ * target/crash-test-report.txt and fails on any violation.
+ */
+public class CrashPointSweepTest {
+  private static final String CLIENT = "crash-sweep-client";
+  private static final String OTHER = "crash-sweep-other";
+
+  private static MiniDFSCluster cluster;
+  private static DistributedFileSystem fs;
+  private static ClientProtocol nn;
+  private static Region region;
+  private static File scratch;
+  private static CrashImageVerifier verifier;
+  private static final Map<String, int[]> ROWS = new LinkedHashMap<>(); // op -> batches, barriers, images, violations
+  private static final List<String> VIOLATIONS = new ArrayList<>();
+
+  private interface Op {
+    void run() throws Exception;
+  }
+
+  @BeforeClass
+  public static void start() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "2m"); // every crash point writes two images
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 1024 * 1024);
+    cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
+    fs = cluster.getFileSystem();
+    nn = fs.getClient().getNamenode();
+    region = NvmTestAccess.region(cluster.getNameNode());
+    File shm = new File("/dev/shm");
+    scratch = Files.createTempDirectory((shm.isDirectory() ? shm : new File("target")).toPath(), "crash-sweep").toFile();
+    verifier = new CrashImageVerifier(scratch);
+  }
+
+  @AfterClass
+  public static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+    if (scratch != null) {
+      for (File f : scratch.listFiles()) {
+        Files.delete(f.toPath());
+      }
+      Files.delete(scratch.toPath());
+    }
+  }
+
+  /** Runs {@code op} with every persist barrier captured and checks every crash image. */
+  private static void sweep(String name, Op op) throws Exception {
+    File before = new File(scratch, "before.region");
+    Files.copy(region.file().toPath(), before.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    String prefix = new File(scratch, "cap").getPath();
+    region.debugCapture(prefix);
+    long captured;
+    try {
+      op.run();
+    } finally {
+      captured = region.debugCapture(null);
+    }
+    Map<List<String>, String> allowed = new LinkedHashMap<>();
+    allowed.put(CrashImageVerifier.state(recovered(before)), "before");
+    int batches = 0;
+    List<String> last = null;
+    for (long k = 1; k <= captured; k++) {
+      File applied = new File(prefix + "." + k + ".applied");
+      if (applied.exists()) {
+        last = CrashImageVerifier.state(recovered(applied));
+        allowed.putIfAbsent(last, "after batch " + ++batches);
+        Files.delete(applied.toPath());
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    if (batches == 0) {
+      problems.add("the operation persisted nothing");
+    }
+    File live = new File(scratch, "live.region");
+    Files.copy(region.file().toPath(), live.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    List<String> liveState = CrashImageVerifier.state(recovered(live));
+    if (last != null && !liveState.equals(last)) {
+      problems.add("the live region differs from the state after the last batch:" + CrashImageVerifier.diff(last, liveState));
+    }
+    int points = 0;
+    for (long k = 1; k <= captured; k++) {
+      for (String kind : imageKinds(k)) {
+        File img = new File(prefix + "." + k + "." + kind);
+        points++;
+        CrashImageVerifier.Result r = verifier.verify(img);
+        for (String p : r.problems) {
+          problems.add("barrier " + k + " (" + kind + "): " + p);
+        }
+        if (r.state != null && !allowed.containsKey(r.state)) {
+          problems.add("barrier " + k + " (" + kind + "): recovered to a state that is neither before nor after any batch;"
+              + " against the state before:" + CrashImageVerifier.diff(allowed.keySet().iterator().next(), r.state)
+              + "\n  against the last:" + CrashImageVerifier.diff(last == null ? new ArrayList<String>() : last, r.state));
+        }
+        Files.delete(img.toPath());
+      }
+    }
+    ROWS.put(name, new int[] {batches, (int) captured, points, problems.size()});
+    for (String p : problems) {
+      VIOLATIONS.add(name + ": " + p);
+    }
+  }
+
+  /** lost, present, and the per-cache-line images of barrier {@code k}, in a stable order. */
+  private static List<String> imageKinds(long k) {
+    String head = "cap." + k + ".";
+    List<String> kinds = new ArrayList<>();
+    for (String f : scratch.list()) {
+      if (f.startsWith(head) && !f.endsWith(".applied") && !f.endsWith(".rec")) {
+        kinds.add(f.substring(head.length()));
+      }
+    }
+    java.util.Collections.sort(kinds);
+    return kinds;
+  }
+
+  /** A recovered copy of {@code image} (recovery = a read-write open, as at NameNode start). */
+  private static File recovered(File image) throws IOException {
+    File f = new File(image.getPath() + ".rec");
+    Files.copy(image.toPath(), f.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    try (Region r = Region.open(f, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED)) {
+      // recovery ran in open
+    }
+    return f;
+  }
+
+  // ------------------------------------------------------------------ raw RPC helpers
+
+  private static HdfsFileStatus create(String src, boolean overwrite) throws IOException {
+    EnumSet<CreateFlag> flags = overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE) : EnumSet.of(CreateFlag.CREATE);
+    return nn.create(src, FsPermission.getFileDefault(), CLIENT, new EnumSetWritable<CreateFlag>(flags), true, (short) 1,
+        1024 * 1024, CryptoProtocolVersion.supported());
+  }
+
+  private static void writeFile(String src, int bytes) throws IOException {
+    try (FSDataOutputStream out = fs.create(new Path(src), true)) {
+      out.write(new byte[bytes]);
+    }
+  }
+
+  private static long fileId(String src) throws IOException {
+    return nn.getFileInfo(src).getFileId();
+  }
+
+  // ------------------------------------------------------------------ the sweep
+
+  @Test
+  public void everyCrashPointOfEveryMutationRecoversToAConsistentState() throws Exception {
+    // a small namespace to work on
+    fs.mkdirs(new Path("/s/tree/sub"));
+    for (int i = 0; i < 3; i++) {
+      writeFile("/s/tree/f" + i, 100);
+      writeFile("/s/tree/sub/g" + i, 10);
+    }
+    writeFile("/s/file", 200);
+    writeFile("/s/victim", 300);
+    fs.mkdirs(new Path("/s/a"));
+    fs.mkdirs(new Path("/s/b"));
+
+    sweep("mkdirs", () -> assertTrue(nn.mkdirs("/s/d1", FsPermission.getDirDefault(), false)));
+    sweep("mkdirs (3 missing parents)", () -> assertTrue(nn.mkdirs("/s/p/q/r", FsPermission.getDirDefault(), true)));
+
+    final long[] id = new long[1];
+    sweep("create", () -> id[0] = create("/s/new", false).getFileId());
+    final LocatedBlock[] lb = new LocatedBlock[1];
+    sweep("addBlock", () -> lb[0] = nn.addBlock("/s/new", CLIENT, null, null, id[0], null));
+    sweep("fsync (persist blocks, last block length)", () -> nn.fsync("/s/new", id[0], CLIENT, 100));
+    sweep("abandonBlock", () -> nn.abandonBlock(lb[0].getBlock(), id[0], "/s/new", CLIENT));
+    sweep("complete (file without blocks)", () -> assertTrue(nn.complete("/s/new", CLIENT, null, id[0])));
+
+    final FSDataOutputStream[] out = new FSDataOutputStream[1];
+    out[0] = fs.create(new Path("/s/streamed"), true);
+    out[0].write(new byte[700]);
+    sweep("write + hflush (addBlock, fsync)", () -> out[0].hflush());
+    sweep("complete (close of a written file)", () -> out[0].close());
+
+    sweep("create-overwrite (replaces a file with blocks)", () -> create("/s/victim", true));
+    long victim = fileId("/s/victim");
+    sweep("complete (overwritten file)", () -> assertTrue(nn.complete("/s/victim", CLIENT, null, victim)));
+
+    sweep("append", () -> nn.append("/s/file", CLIENT, new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.APPEND))));
+    final LocatedBlock appendBlock = nn.getBlockLocations("/s/file", 0, Long.MAX_VALUE).getLastLocatedBlock();
+    final LocatedBlock[] bumped = new LocatedBlock[1];
+    sweep("updateBlockForPipeline (new generation stamp)",
+        () -> bumped[0] = nn.updateBlockForPipeline(appendBlock.getBlock(), CLIENT));
+    sweep("updatePipeline", () -> {
+      ExtendedBlock nb = new ExtendedBlock(appendBlock.getBlock());
+      nb.setGenerationStamp(bumped[0].getBlock().getGenerationStamp());
+      nn.updatePipeline(CLIENT, appendBlock.getBlock(), nb, appendBlock.getLocations(), appendBlock.getStorageIDs());
+    });
+    create("/s/leased", false);
+    sweep("recoverLease (open file without blocks: closed at once)", () -> assertTrue(nn.recoverLease("/s/leased", OTHER)));
+
+    // lease recovery with a block: the NameNode starts block recovery; the DataNode's answer,
+    // commitBlockSynchronization, is sent here (heartbeats are off, so the DataNode never starts it)
+    long lid = create("/s/recovered", false).getFileId();
+    final LocatedBlock rb = nn.addBlock("/s/recovered", CLIENT, null, null, lid, null);
+    DataNode dn = cluster.getDataNodes().get(0);
+    DataNodeTestUtils.setHeartbeatsDisabledForTests(dn, true);
+    try {
+      sweep("recoverLease (starts block recovery)", () -> assertFalse(nn.recoverLease("/s/recovered", OTHER)));
+      INodeFile f = cluster.getNamesystem().getFSDirectory().getINode("/s/recovered").asFile();
+      final long recoveryId = ((BlockInfoContiguousUnderConstruction) f.getLastBlock()).getBlockRecoveryId();
+      sweep("commitBlockSynchronization (close)", () -> cluster.getNameNodeRpc().commitBlockSynchronization(
+          rb.getBlock(), recoveryId, 0, true, false, rb.getLocations(), rb.getStorageIDs()));
+    } finally {
+      DataNodeTestUtils.setHeartbeatsDisabledForTests(dn, false);
+    }
+
+    sweep("rename file (same directory)", () -> assertTrue(nn.rename("/s/tree/f0", "/s/tree/f0-renamed")));
+    sweep("rename file (across directories)", () -> assertTrue(nn.rename("/s/tree/f1", "/s/a/f1")));
+    sweep("rename directory", () -> assertTrue(nn.rename("/s/tree/sub", "/s/b/sub-moved")));
+    sweep("rename over an existing file", () -> nn.rename2("/s/tree/f2", "/s/streamed", Options.Rename.OVERWRITE));
+    sweep("setPermission", () -> nn.setPermission("/s/a/f1", new FsPermission((short) 0600)));
+    sweep("setOwner", () -> nn.setOwner("/s/a/f1", "someone", "somegroup"));
+    sweep("setTimes", () -> nn.setTimes("/s/a/f1", 1234567890000L, 1234567891000L));
+    sweep("setReplication", () -> assertTrue(nn.setReplication("/s/a/f1", (short) 3)));
+    sweep("setQuota", () -> nn.setQuota("/s/b", 1000, 1L << 30, null));
+    sweep("setStoragePolicy (file)", () -> nn.setStoragePolicy("/s/a/f1", "COLD"));
+    sweep("delete file", () -> assertTrue(nn.delete("/s/a/f1", false)));
+    sweep("delete (recursive tree)", () -> assertTrue(nn.delete("/s/b", true)));
+
+    report();
+    assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
+  }
+
+  private static void report() throws IOException {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format("%-55s %7s %12s %7s %10s%n", "operation", "batches", "crash points", "images", "violations"));
+    int points = 0, images = 0, violations = 0;
+    for (Map.Entry<String, int[]> e : ROWS.entrySet()) {
+      int[] r = e.getValue();
+      b.append(String.format("%-55s %7d %12d %7d %10d%n", e.getKey(), r[0], r[1], r[2], r[3]));
+      points += r[1];
+      images += r[2];
+      violations += r[3];
+    }
+    b.append(String.format("total: %d operations, crash points: %d, images checked: %d, violations: %d%n", ROWS.size(),
+        points, images, violations));
+    for (String v : VIOLATIONS) {
+      b.append(v).append('\n');
+    }
+    File out = new File("target/crash-test-report.txt");
+    Files.write(out.toPath(), b.toString().getBytes(StandardCharsets.UTF_8));
+    PrintStream ps = System.out;
+    ps.print(b);
+  }
+}
