@@ -37,7 +37,7 @@ nnthroughput: build
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build
-	CLASSES='$(CLASSES)' FORKS='$(FORKS)' ./benchmarks/bin/upstream-tests.sh
+	CLASSES='$(CLASSES)' FORKS='$(FORKS)' FULL='$(FULL)' ./benchmarks/bin/upstream-tests.sh
 
 # Every persist point of every NameNode mutation crashed (lost/present images), recovered, checked.
 crash-test: build

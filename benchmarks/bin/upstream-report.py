@@ -26,7 +26,7 @@ def load(mode):
     for f in sorted(glob.glob(os.path.join(reports, mode, "TEST-*.xml"))):
         root = ET.parse(f).getroot()
         name = root.get("name").split(".")[-1]
-        c = classes.setdefault(name, {"run": 0, "fail": 0, "skip": 0, "failed": [],
+        c = classes.setdefault(name, {"run": 0, "fail": 0, "skip": 0, "failed": [], "flaky": [],
                                       "nvm_starts": nvm_starts(mode, root.get("name"))})
         for tc in root.iter("testcase"):
             c["run"] += 1
@@ -37,6 +37,12 @@ def load(mode):
                 c["fail"] += 1
                 msg = (bad.get("message") or bad.get("type") or "").strip().splitlines()
                 c["failed"].append((tc.get("name"), (msg[0] if msg else "")[:160]))
+            else:
+                # passed on a rerun after failing (surefire rerunFailingTestsCount)
+                flake = tc.find("flakyFailure") if tc.find("flakyFailure") is not None else tc.find("flakyError")
+                if flake is not None:
+                    msg = (flake.get("message") or flake.get("type") or "").strip().splitlines()
+                    c["flaky"].append((tc.get("name"), (msg[0] if msg else "")[:160]))
     return classes
 
 
@@ -95,6 +101,12 @@ for m in modes:
             lines.append(f"- {m}: `{key}` — **{cat}** {reason} (message: {msg})")
 if not any(data[m][c]["failed"] for m in modes for c in data[m]):
     lines.append("none")
+lines += ["", "## Flaky: failed, then passed when rerun once", ""]
+flaky = [(m, cls, t, msg) for m in modes for cls in sorted(data[m]) for t, msg in data[m][cls]["flaky"]]
+for m, cls, t, msg in flaky:
+    lines.append(f"- {m}: `{cls}#{t}` (first failure: {msg})")
+if not flaky:
+    lines.append("none")
 lines += ["", "Failure counts by mode and category: " +
           (", ".join(f"{m}/{c}: {n}" for (m, c), n in sorted(counts.items())) or "none")]
 notes = os.path.join(os.path.dirname(classification_file), "notes.md")
@@ -103,7 +115,9 @@ if os.path.exists(notes):
 text = "\n".join(lines) + "\n"
 open(out, "w").write(text)
 print(text)
+print(f"stock mode: {tot['stock'][1]} passed, {tot['stock'][2]} failed, {tot['stock'][3]} skipped")
 print(f"NVM mode: {tot['nvm'][1]} passed, {tot['nvm'][2]} failed, {tot['nvm'][3]} skipped; unexplained failures: {unexplained}")
+print(f"flaky (passed on rerun): " + (", ".join(f"{m}:{c}#{t}" for m, c, t, _ in flaky) or "none"))
 for e in mode_errors:
     print("MODE ERROR: " + e)
 sys.exit(1 if unexplained or mode_errors else 0)

@@ -5,14 +5,20 @@
 # writes docs/upstream-tests.md.
 #   CLASSES='TestA,TestB'  run these classes instead of nvm-it/src/test/upstream/default-classes.txt
 #                           (report: nvm-it/target/upstream-tests.md instead of docs/upstream-tests.md)
+#   FULL=1                  the default set plus full-classes.txt (report: docs/upstream-tests-full.md)
 #   FORKS=n                 test JVMs in parallel per mode (default 2, one per core here)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 # the default set's report is the document; any other selection's stays in target/
 out="$root/nvm-it/target/upstream-tests.md"
 if [ -z "${CLASSES:-}" ]; then
+  lists="$root/nvm-it/src/test/upstream/default-classes.txt"
   out="$root/docs/upstream-tests.md"
-  CLASSES=$(grep -v '^#' "$root/nvm-it/src/test/upstream/default-classes.txt" | grep -v '^$' | paste -sd, -)
+  if [ "${FULL:-0}" = 1 ]; then
+    lists="$lists $root/nvm-it/src/test/upstream/full-classes.txt"
+    out="$root/docs/upstream-tests-full.md"
+  fi
+  CLASSES=$(cat $lists | grep -v '^#' | grep -v '^$' | paste -sd, -)
 fi
 # fully qualified names are accepted too: surefire matches on the simple name
 CLASSES=$(echo "$CLASSES" | tr ',' '\n' | sed 's/.*\.//' | paste -sd, -)

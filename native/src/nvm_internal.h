@@ -106,6 +106,7 @@ struct nvm_scan {
 };
 int nvm_radix_sort_u64(uint64_t *a, uint64_t n);
 int nvm_attach_tree(nvm_region *r, struct nvm_scan *s);       /* attach.c */
+int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s); /* orphans.c */
 int nvm_check_chains(nvm_region *r, const struct nvm_scan *s); /* chains.c */
 int nvm_check_strings(nvm_region *r, struct nvm_scan *s);      /* chains.c */
 

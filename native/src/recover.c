@@ -2,7 +2,8 @@
  * recover.c — recovery at a read-write open. Order matters for crash safety:
  *   1. roll back an armed undo record (the only write before validation);
  *   2. one sequential scan of the page state words;
- *   3-5. attach the tree, check extension chains and string references
+ *   3-5. attach the tree, check that every unattached inode is a delete's
+ *        leftover (orphans.c), check extension chains and string references
  *        (read only: an NVM_ECORRUPT here leaves the region untouched);
  *   6. invalidate orphans, unreachable extensions and unused strings (one barrier);
  *   7. rebuild the DRAM allocator.
@@ -110,7 +111,8 @@ static int recover_steps(nvm_region *r, struct nvm_scan *s) {
     if (rc) return rc;
     r->rec.undo_rolled_back = 1;
   }
-  if ((rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) || (rc = nvm_check_chains(r, s)) ||
+  if ((rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) || (rc = nvm_check_orphans(r, s)) ||
+      (rc = nvm_check_chains(r, s)) ||
       (rc = nvm_check_strings(r, s)))
     return rc;
   r->rec.pages_scanned = r->page_count;

@@ -17,10 +17,13 @@ int main(int argc, char **argv) {
   tu_set_root(r, root);
   tu_inode fin = {NVM_KIND_FILE, R + 1, root, R, "f", 0, 0, 0, 0, 10};
   uint64_t f = tu_make_inode(r, &fin);
-  uint64_t orphan = tu_make_dir(r, R + 9, f + 100 * NVM_PAGE_SIZE, 1, "orphan"); /* would be reclaimed */
-  (void)orphan;
+  /* a delete's leftover that recovery would reclaim (a write) if it did not refuse first */
+  uint64_t gone = tu_make_dir(r, R + 8, root, R, "gone");
+  tu_make_dir(r, R + 9, gone, R + 8, "orphan");
   tu_batch b;
   tb_init(&b);
+  tb_add(&b, NVM_OP_FREE, NVM_F_PAGE, gone, NULL, 0);
+  CHECK_OK(tb_apply(r, &b));
   const char *needle = NULL;
   if (!strcmp(argv[1], "owner")) {
     tb_add64(&b, NVM_F_EXT_LINK, tu_ld64(r, f + NVM_FI_BLOCK_EXT) + NVM_EXT_OWNER_ID, R + 7);

@@ -6,25 +6,13 @@ import java.util.List;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** The JSON dump parses (with an independent parser) and carries the same fields as the text dump. */
-public class NamespaceDumpJsonTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
+public class NamespaceDumpJsonTest extends SampleNamespaceFixture {
   private final ObjectMapper mapper = new ObjectMapper();
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
 
   private JsonNode inode(JsonNode doc, String path) {
     for (JsonNode i : doc.get("inodes")) {

@@ -10,22 +10,10 @@ import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** The text dump lists exactly what was written, every field, deterministically. */
-public class NamespaceDumpTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class NamespaceDumpTest extends SampleNamespaceFixture {
 
   private static final String NO_TYPE_QUOTA = "typeQuota=RAM_DISK:-1,SSD:-1,DISK:-1,ARCHIVE:-1";
 

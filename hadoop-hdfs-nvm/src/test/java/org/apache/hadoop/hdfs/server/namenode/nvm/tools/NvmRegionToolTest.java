@@ -8,24 +8,12 @@ import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** The command line: each subcommand's output and exit code, and usage errors. */
-public class NvmRegionToolTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
+public class NvmRegionToolTest extends SampleNamespaceFixture {
   private String out;
   private String err;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
 
   private int run(String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();

@@ -3,22 +3,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** Block records against each other and the superblock counters. */
-public class RegionCheckBlockTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class RegionCheckBlockTest extends SampleNamespaceFixture {
 
   private long inlineRecord(long page, int i) {
     return page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i;

@@ -3,9 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /**
@@ -13,15 +11,9 @@ import org.junit.Test;
  * ERROR at the link or field that is wrong. Pages a broken chain no longer reaches are
  * RECOVERABLE leftovers.
  */
-public class RegionCheckChainTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
+public class RegionCheckChainTest extends SampleNamespaceFixture {
   @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
+  public void chains() {
     assertEquals(2, n.longNameExtPages.length);
     assertEquals(3, n.bigExtPages.length);
   }

@@ -12,25 +12,13 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /**
  * Real crash images (the native crash hook): what a crash leaves is RECOVERABLE, the checker's
  * view of it is what recovery makes of it, and a damaged undo record is refused.
  */
-public class RegionCheckCrashTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   private interface Op {
     void run(InodeStore s) throws NvmException;

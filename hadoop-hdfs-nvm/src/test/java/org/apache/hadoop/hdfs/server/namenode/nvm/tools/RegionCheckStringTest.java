@@ -8,22 +8,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** String references (owner, group, client name, client machine) and the STRING pages. */
-public class RegionCheckStringTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class RegionCheckStringTest extends SampleNamespaceFixture {
 
   private static long stateWord(int kind, int state) {
     return (PAGE_MAGIC << PAGE_MAGIC_SHIFT) | ((long) kind << KIND_SHIFT) | state;

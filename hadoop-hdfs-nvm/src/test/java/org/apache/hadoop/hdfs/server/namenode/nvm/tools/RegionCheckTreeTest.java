@@ -6,22 +6,10 @@ import static org.junit.Assert.*;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** Damage to state words, parent links, ids and names: each reported as an ERROR at the damaged field. */
-public class RegionCheckTreeTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   private CheckReport check() throws Exception {
     return CheckAssert.check(n.file);

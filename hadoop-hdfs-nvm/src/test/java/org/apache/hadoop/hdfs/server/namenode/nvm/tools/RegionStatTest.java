@@ -9,24 +9,12 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
-import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
 
 /** The stat numbers agree with what was written and with the native allocator after recovery. */
-public class RegionStatTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
-
-  private SampleNamespace n;
-
-  @Before
-  public void sample() throws Exception {
-    n = SampleNamespace.create(shm, "r");
-  }
+public class RegionStatTest extends SampleNamespaceFixture {
 
   /** Usage as the native library counts it after a read-write open (recovery) of a copy. */
   private RegionUsage nativeUsage(File f) throws Exception {

@@ -1,0 +1,145 @@
+package org.nvmnn.it.core;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
+import org.apache.hadoop.util.StringUtils;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * Bad regions at NameNode start: an empty file, a truncated one, another format version, a
+ * flipped bit in the header, in a page's state word, in a page's parent link, and a damaged undo
+ * record. Each time the NameNode refuses to start with a message naming the problem, the region
+ * file is byte for byte unchanged, and the offline checker reports it (exit code 1). The intact
+ * region then starts with its namespace.
+ */
+public class NvmBadRegionTest {
+  private static MiniDFSCluster cluster;
+  private static File region;
+  private static File pristine;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "2m");
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmBadRegionTest.class));
+    conf.setInt(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
+    cluster.getFileSystem().mkdirs(new Path("/dir/sub"));
+    cluster.getFileSystem().create(new Path("/dir/sub/file"), (short) 1).close();
+    region = new File(cluster.getNameDirs(0).iterator().next().getPath(), "current/"
+        + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
+    cluster.shutdownNameNodes();
+    pristine = new File(region.getPath() + ".pristine");
+    Files.copy(region.toPath(), pristine.toPath(), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  @AfterClass
+  public static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+    if (pristine != null) {
+      Files.deleteIfExists(pristine.toPath());
+    }
+  }
+
+  private interface Damage {
+    void apply(RandomAccessFile f) throws IOException;
+  }
+
+  /** Restores the intact region, damages it, expects the refusal and an unchanged file. */
+  private static void assertRefused(String what, Damage damage, String... expected) throws Exception {
+    Files.copy(pristine.toPath(), region.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    try (RandomAccessFile f = new RandomAccessFile(region, "rw")) {
+      damage.apply(f);
+    }
+    byte[] before = Files.readAllBytes(region.toPath());
+    try {
+      cluster.restartNameNode(false);
+      fail(what + ": the NameNode started");
+    } catch (Throwable t) {
+      String all = StringUtils.stringifyException(t);
+      for (String e : expected) {
+        assertTrue(what + ": expected '" + e + "' in:\n" + all, all.contains(e));
+      }
+      assertTrue(what + ": the message does not name the region file:\n" + all, all.contains(region.getPath()));
+    }
+    assertArrayEquals(what + ": the region file changed", before, Files.readAllBytes(region.toPath()));
+    CheckReport report = RegionCheck.run(region);
+    assertEquals(what + ": checker verdict:\n" + report.format(), 1, report.exitCode());
+    assertArrayEquals(what + ": the checker changed the file", before, Files.readAllBytes(region.toPath()));
+  }
+
+  private static void flip(RandomAccessFile f, long off, int mask) throws IOException {
+    f.seek(off);
+    int v = f.read();
+    f.seek(off);
+    f.write(v ^ mask);
+  }
+
+  /** Offset of the live inode page named {@code name} in the intact region. */
+  private static long pageOf(String name) throws IOException {
+    try (Region r = Region.openReadOnly(pristine)) {
+      for (long p = RegionLayout.DATA_OFFSET; p < r.size(); p += RegionLayout.PAGE_SIZE) {
+        InodeView v = new InodeView(r, p);
+        if (v.isLive() && (v.isDirectory() || v.isFile()) && name.equals(v.name())) {
+          return p;
+        }
+      }
+    }
+    throw new AssertionError("no live inode named " + name);
+  }
+
+  @Test
+  public void damagedRegionsAreRefusedUnchangedAndReported() throws Exception {
+    assertRefused("empty file", f -> f.setLength(0), "NVM_ENOTREGION");
+    assertRefused("truncated file", f -> f.setLength(f.length() / 2), "NVM_ETRUNCATED");
+    assertRefused("other format version", f -> {
+      f.seek(RegionLayout.HDR_VERSION);
+      f.write(2);
+    }, "NVM_EVERSION");
+    assertRefused("bit flip in the header", f -> flip(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10), "NVM_ECORRUPT",
+        "header");
+    long sub = pageOf("sub");
+    assertRefused("bit flip in a page's state word", f -> flip(f, sub + RegionLayout.PG_STATE + 5, 0x01),
+        "NVM_ECORRUPT", "state word");
+    long file = pageOf("file");
+    assertRefused("bit flip in a page's parent link", f -> flip(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
+        "NVM_ECORRUPT", "damaged parent link");
+    assertRefused("damaged undo record", f -> {
+      f.seek(RegionLayout.UNDO_STATE); // armed, but its entries do not match their checksum
+      f.write(7);
+      f.seek(RegionLayout.UNDO_ENTRY_COUNT);
+      f.write(1);
+    }, "NVM_ECORRUPT", "undo");
+  }
+
+  @Test
+  public void intactRegionStartsWithItsNamespace() throws Exception {
+    Files.copy(pristine.toPath(), region.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    cluster.restartNameNode(true);
+    assertTrue(cluster.getFileSystem().exists(new Path("/dir/sub/file")));
+    cluster.shutdownNameNodes();
+  }
+}
