@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo nnthroughput upstream-tests crash-test bench-micro clean
+.PHONY: deps build test demo store-demo nnthroughput upstream-tests crash-test fuzz bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -42,6 +42,10 @@ upstream-tests: build
 # Every persist point of every NameNode mutation crashed (lost/present images), recovered, checked.
 crash-test: build
 	./benchmarks/bin/crash-test.sh
+
+# libFuzzer (clang, ASan+UBSan) over region images through open/recovery; FUZZ_SECONDS=120.
+fuzz: deps
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' ./benchmarks/bin/fuzz.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

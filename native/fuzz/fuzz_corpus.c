@@ -1,0 +1,103 @@
+/*
+ * fuzz_corpus.c — writes the seed corpus of make fuzz: real regions made by
+ * the library (a tree with extension chains, strings and an open file; a
+ * delete's leftovers; crash images at every barrier of an undo-logged batch),
+ * each in the compact input format of fuzz_input.h.
+ * Usage: fuzz_corpus <dir>
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "fuzz_input.h"
+#include "test_util.h"
+
+static const uint64_t R = NVM_ROOT_INODE_ID;
+static const char *outdir;
+static int seq;
+
+static void emit_file(const char *region, const char *what) {
+  size_t len;
+  uint8_t *img = tu_read_file(region, &len);
+  static uint8_t out[FUZZ_MAX_INPUT];
+  size_t n = fuzz_input_from_image(img, len, out, 1);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/seed-%02d-%s", outdir, seq++, what);
+  tu_write_file(path, out, n);
+  free(img);
+}
+
+/* root, dirs, a file with a block chain and a long name, strings, an open file */
+static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
+  uint64_t root = tu_make_dir(r, R, 0, 0, "");
+  tu_set_root(r, root);
+  tu_make_string(r, 1, "hdfs");
+  tu_make_string(r, 2, "supergroup");
+  tu_make_string(r, 3, "DFSClient_1");
+  tu_make_string(r, 4, "127.0.0.1");
+  uint64_t d = tu_make_dir(r, R + 1, root, R, "user");
+  uint64_t sub = tu_make_dir(r, R + 2, d, R + 1, "data");
+  char longname[200];
+  memset(longname, 'n', sizeof longname - 1);
+  longname[sizeof longname - 1] = 0;
+  tu_inode big = {NVM_KIND_FILE, R + 3, sub, R + 2, longname, 1, 2, 0, 0, 12};
+  tu_make_inode(r, &big);
+  tu_inode small = {NVM_KIND_FILE, R + 4, sub, R + 2, "part-0000", 1, 2, 0, 0, 1};
+  tu_make_inode(r, &small);
+  tu_inode open = {NVM_KIND_FILE, R + 5, d, R + 1, "being-written", 1, 2, 3, 4, 2};
+  tu_make_inode(r, &open);
+  *dir_out = sub;
+  return root;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: fuzz_corpus <dir>\n");
+    return 2;
+  }
+  outdir = argv[1];
+  const char *p = tu_path("corpus"), *base = tu_path("corpus-base"), *work = tu_path("corpus-work");
+
+  nvm_region *r = tu_create(p, NVM_MIN_REGION_SIZE);
+  uint64_t sub;
+  build_tree(r, &sub);
+  tu_close(r);
+  emit_file(p, "tree");
+  tu_copy(p, base);
+
+  /* a delete's leftovers: the subtree root invalidated, its children still live */
+  r = tu_open(p);
+  tu_batch b;
+  tb_init(&b);
+  tb_add(&b, NVM_OP_FREE, NVM_F_PAGE, sub, NULL, 0);
+  CHECK_OK(tb_apply(r, &b));
+  tu_close(r);
+  emit_file(p, "deleted-dir");
+
+  /* crash images at every barrier of an undo-logged batch (a rename-like change) */
+  for (int k = 1; k <= 4; k++) {
+    tu_copy(base, work);
+    r = tu_open(work);
+    uint64_t n;
+    const uint64_t *ino = nvm_recovered_inodes(r, &n);
+    tb_add64(&b, NVM_F_NAME, ino[n - 1] + NVM_IN_NAME_LEN, 3);
+    tb_add64(&b, NVM_F_MTIME, ino[0] + NVM_IN_MTIME, 777);
+    tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 99);
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s-crash", work);
+    CHECK_OK(nvm_debug_crash_at(r, (uint64_t)k, prefix));
+    CHECK_RC(tb_apply(r, &b), NVM_ECRASHED);
+    tu_close(r);
+    char img[4300], what[64];
+    snprintf(img, sizeof img, "%s.lost", prefix);
+    snprintf(what, sizeof what, "crash-%d-lost", k);
+    emit_file(img, what);
+    unlink(img);
+    snprintf(img, sizeof img, "%s.present", prefix);
+    snprintf(what, sizeof what, "crash-%d-present", k);
+    emit_file(img, what);
+    unlink(img);
+  }
+  tb_free(&b);
+  printf("wrote %d seed inputs to %s\n", seq, outdir);
+  return 0;
+}
