@@ -28,8 +28,8 @@ import org.nvmnn.it.NvmCluster;
 
 /**
  * Bad regions at NameNode start: an empty file, a truncated one, another format version, a
- * flipped bit in the header, in a page's state word, in a page's parent link, and a damaged undo
- * record. Each time the NameNode refuses to start with a message naming the problem, the region
+ * flipped bit in the header, in a page's state word, in a page's parent link, a name damaged into
+ * one no operation writes, and a damaged undo record. Each time the NameNode refuses to start with a message naming the problem, the region
  * file is byte for byte unchanged, and the offline checker reports it (exit code 1). The intact
  * region then starts with its namespace.
  */
@@ -124,6 +124,10 @@ public class NvmBadRegionTest {
     long sub = pageOf("sub");
     assertRefused("bit flip in a page's state word", f -> flip(f, sub + RegionLayout.PG_STATE + 5, 0x01),
         "NVM_ECORRUPT", "state word");
+    assertRefused("a name damaged into one with a '/'", f -> {
+      f.seek(sub + RegionLayout.IN_NAME_INLINE + 1);
+      f.write('/');
+    }, "has the name \"s/b\"", "damaged");
     long file = pageOf("file");
     assertRefused("bit flip in a page's parent link", f -> flip(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
         "NVM_ECORRUPT", "damaged parent link");

@@ -72,6 +72,7 @@ public class NvmRegionFullTest {
       fail("10000 files fit into a 1 MiB region");
     }
     assertRegionFull(refusal, regionPath);
+    System.out.println("refused after " + created + " files: " + refusal.getMessage());
     assertTrue("only " + created + " files fit", created > 3000);
     try {
       fs.mkdirs(new Path("/fill/dir"));

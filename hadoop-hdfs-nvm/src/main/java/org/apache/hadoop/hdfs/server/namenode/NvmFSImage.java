@@ -30,6 +30,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderConstruction;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.blockmanagement.SequentialBlockIdGenerator;
 import org.apache.hadoop.hdfs.server.common.GenerationStamp;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.common.Storage.StorageDirectory;
@@ -267,6 +268,7 @@ class NvmFSImage extends FSImage {
           INodeFile f = child.asFile();
           BlockInfoContiguous[] blocks = f.getBlocks();
           for (int b = 0; b < blocks.length; b++) {
+            checkAgainstCounters(region, f, blocks[b]);
             f.setBlock(b, bm.addBlockCollection(blocks[b], f));
           }
         }
@@ -284,6 +286,26 @@ class NvmFSImage extends FSImage {
     }
     ids.setLastAllocatedBlockId(region.lastAllocatedBlockId());
     updateCountForQuota(bm.getStoragePolicySuite(), dir.getRoot());
+  }
+
+  /**
+   * A block record never runs ahead of the counters: the NameNode persists a new generation stamp
+   * or block id (its own batch) before any block record uses it, so this holds after any crash.
+   * A record above them is damage, and trusting it would let the NameNode hand the same id or
+   * stamp out again; the region is refused instead.
+   */
+  private static void checkAgainstCounters(Region region, INodeFile f, BlockInfoContiguous b) throws IOException {
+    long maxStamp = Math.max(region.generationStampV1(), region.generationStampV2());
+    // legacy blocks (stamp below the V1 limit) have random ids, not sequential ones
+    boolean legacy = b.getGenerationStamp() < region.generationStampV1Limit();
+    boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
+        && b.getBlockId() > region.lastAllocatedBlockId();
+    if (idAhead || b.getGenerationStamp() > maxStamp) {
+      throw new IOException("NVM region: file inode " + f.getId() + " has block " + b.getBlockId() + " with generation"
+          + " stamp " + b.getGenerationStamp() + ", ahead of the region's counters (last block id "
+          + region.lastAllocatedBlockId() + ", generation stamp " + maxStamp + "): the page or the superblock is "
+          + "damaged; refusing to load it (NvmRegionTool check lists the damage)");
+    }
   }
 
   /** The order of INodeDirectory's child list (INode.compareTo uses DFSUtil.compareBytes). */
@@ -321,9 +343,10 @@ class NvmFSImage extends FSImage {
   /** A full INodeDirectory / INodeFile from its page; under-construction files go to {@code ucFiles}. */
   private static INode materialize(InodeStore store, InodeView v, List<INodeFile> ucFiles) throws IOException {
     long id = v.id();
+    byte[] name = validName(v);
     PermissionStatus perm = perm(store, v);
     if (v.isDirectory()) {
-      INodeDirectory d = new INodeDirectory(id, v.nameBytes(), perm, v.mtime());
+      INodeDirectory d = new INodeDirectory(id, name, perm, v.mtime());
       if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
         DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
             .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
@@ -346,13 +369,32 @@ class NvmFSImage extends FSImage {
       blocks[i] = uc && i == n - 1 ? new BlockInfoContiguousUnderConstruction(b, repl)
           : new BlockInfoContiguous(b, repl);
     }
-    INodeFile f = new INodeFile(id, v.nameBytes(), perm, v.mtime(), v.atime(), blocks, repl,
+    INodeFile f = new INodeFile(id, name, perm, v.mtime(), v.atime(), blocks, repl,
         v.preferredBlockSize(), (byte) v.storagePolicy());
     if (uc) {
       f.toUnderConstruction(store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
       ucFiles.add(f);
     }
     return f;
+  }
+
+  /**
+   * The name bytes of a non-root inode, refused (not trusted) if no HDFS operation could have
+   * written them: empty, ".", "..", or containing '/' or NUL. Recovery checks the structure, not
+   * the content of names; a damaged name would otherwise become a path nobody can address.
+   */
+  static byte[] validName(InodeView v) throws IOException {
+    byte[] b = v.nameBytes();
+    boolean bad = b.length == 0 || (b.length == 1 && b[0] == '.') || (b.length == 2 && b[0] == '.' && b[1] == '.');
+    for (int i = 0; !bad && i < b.length; i++) {
+      bad = b[i] == '/' || b[i] == 0;
+    }
+    if (bad) {
+      throw new IOException("NVM region: inode " + v.id() + " (page " + v.page() + ") has the name \""
+          + DFSUtil.bytes2String(b).replace("\0", "\\0") + "\", which no HDFS operation writes: the page is damaged;"
+          + " refusing to load it (NvmRegionTool check lists the damage)");
+    }
+    return b;
   }
 
   private static boolean anyTypeQuota(InodeView v) {

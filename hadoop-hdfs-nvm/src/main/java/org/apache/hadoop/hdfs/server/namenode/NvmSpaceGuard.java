@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
@@ -48,13 +49,30 @@ final class NvmSpaceGuard {
     return n;
   }
 
+  static int depth(String path) {
+    int d = 0;
+    for (int i = 0; i < path.length(); i++) {
+      if (path.charAt(i) == '/' && i + 1 < path.length() && path.charAt(i + 1) != '/') {
+        d++;
+      }
+    }
+    return d;
+  }
+
   static String lastComponent(String path) {
     int i = path.lastIndexOf('/');
     return i < 0 ? path : path.substring(i + 1);
   }
 
-  /** Throws unless {@code pages} plus the reserve are free. */
+  /**
+   * Throws unless {@code pages} plus the reserve are free. A path over HDFS's length or depth
+   * limit is left to the stock checks that follow, so such a call gets the stock answer
+   * ("Pathname too long") whatever the region's state.
+   */
   void check(String what, String path, long pages) throws NvmRegionFullException {
+    if (path.length() > HdfsConstants.MAX_PATH_LENGTH || depth(path) > HdfsConstants.MAX_PATH_DEPTH) {
+      return;
+    }
     FSImage image = fsn.getFSImage();
     if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).namespace() == null) {
       return; // not loaded yet: the namesystem refuses operations itself then
@@ -67,10 +85,11 @@ final class NvmSpaceGuard {
     }
     long pageSize = RegionLayout.PAGE_SIZE;
     throw new NvmRegionFullException(String.format(
-        "NVM NameNode: region %s is full: %d of %d pages used (%d of %d MiB), %d free, %d held in reserve (%s); "
+        "NVM NameNode: region %s is full: %d of %d pages used (%.1f of %.1f MiB), %d free, %d held in reserve (%s); "
             + "cannot %s %s (needs up to %d pages); the namespace was not changed. Delete files to make room, "
             + "or move the namespace to a larger region",
-        region.file(), u.pagesUsed(), u.pagesTotal(), u.pagesUsed() * pageSize >> 20, u.pagesTotal() * pageSize >> 20,
+        region.file(), u.pagesUsed(), u.pagesTotal(), u.pagesUsed() * pageSize / 1048576.0,
+        u.pagesTotal() * pageSize / 1048576.0,
         available, reserve, NvmConfigKeys.NVM_RESERVED_PAGES_KEY, what, path, pages));
   }
 }

@@ -1,0 +1,111 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.util.Random;
+
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.junit.Test;
+
+/**
+ * Random damage to a real region (seeded, bounded: {@code -Dnvm.mutants=N}, default 300): bit
+ * flips, random words and small integers written over the header, superblock, undo record and
+ * the used pages. Whatever the damage, the Java readers never throw anything but their reported
+ * errors: the checker always returns a report; dump and stat either succeed or throw IOException;
+ * the native open either recovers or throws NvmException (it never crashes the JVM); and a
+ * region the checker calls consistent can be dumped. This is the Java half of make fuzz (the
+ * native half is libFuzzer over recovery).
+ */
+public class RegionMutationTest extends SampleNamespaceFixture {
+  private static final long SEED = Long.getLong("nvm.mutants.seed", 20261122L);
+  private static final int MUTANTS = Integer.getInteger("nvm.mutants", 300);
+
+  @Test
+  public void damagedRegionsAreReportedNeverTrusted() throws Exception {
+    byte[] pristine = Files.readAllBytes(n.file.toPath());
+    int used = usedBytes(pristine);
+    Random rnd = new Random(SEED);
+    File mutant = shm.file("mutant");
+    File copy = shm.file("mutant-open");
+    int consistent = 0, opened = 0;
+    for (int i = 0; i < MUTANTS; i++) {
+      byte[] b = pristine.clone();
+      int changes = 1 + rnd.nextInt(6);
+      StringBuilder what = new StringBuilder();
+      for (int c = 0; c < changes; c++) {
+        what.append(mutate(b, used, rnd)).append(' ');
+      }
+      Files.write(mutant.toPath(), b);
+      String ctx = "mutant " + i + " (seed " + SEED + "): " + what;
+      CheckReport report;
+      try {
+        report = RegionCheck.run(mutant);
+      } catch (RuntimeException e) {
+        throw new AssertionError(ctx + ": the checker threw", e);
+      }
+      try {
+        NamespaceDump.lines(mutant);
+        RegionStat.run(mutant);
+      } catch (IOException e) {
+        if (report.isConsistent()) {
+          throw new AssertionError(ctx + ": consistent per the checker, yet the dump failed", e);
+        }
+      } catch (RuntimeException e) {
+        throw new AssertionError(ctx + ": dump or stat threw instead of reporting:\n" + report.format(), e);
+      }
+      consistent += report.isConsistent() ? 1 : 0;
+      Files.write(copy.toPath(), b);
+      try (Region r = Region.open(copy, PersistMode.EMULATED)) {
+        opened++;
+      } catch (NvmException expected) {
+        assertTrue(ctx + ": refusal without a message", expected.getMessage() != null && !expected.getMessage().isEmpty());
+      } catch (RuntimeException e) {
+        fail(ctx + ": open threw " + e);
+      }
+    }
+    System.out.println(MUTANTS + " mutants: " + consistent + " consistent per the checker, " + opened
+        + " accepted by recovery");
+  }
+
+  /** Header, superblock, undo record and every page up to the last used one. */
+  private static int usedBytes(byte[] b) {
+    ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    int end = RegionLayout.DATA_OFFSET;
+    for (int p = RegionLayout.DATA_OFFSET; p + RegionLayout.PAGE_SIZE <= b.length; p += RegionLayout.PAGE_SIZE) {
+      if (bb.getLong(p) != 0) {
+        end = p + RegionLayout.PAGE_SIZE;
+      }
+    }
+    return end;
+  }
+
+  private static String mutate(byte[] b, int used, Random rnd) {
+    ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    int off = rnd.nextInt(used);
+    switch (rnd.nextInt(3)) {
+      case 0:
+        int bit = rnd.nextInt(8);
+        b[off] ^= (byte) (1 << bit);
+        return "flip@" + off + "." + bit;
+      case 1:
+        off &= ~7;
+        long w = rnd.nextLong();
+        bb.putLong(off, w);
+        return "word@" + off + "=" + w;
+      default:
+        off &= ~7;
+        long small = rnd.nextInt(2) == 0 ? rnd.nextInt(64) : RegionLayout.DATA_OFFSET + rnd.nextInt(used) / 256 * 256L;
+        bb.putLong(off, small);
+        return "int@" + off + "=" + small;
+    }
+  }
+}
