@@ -19,7 +19,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * reason than the NameNode being down, and every verification ran.
  *
  * Usage: CrashWorkload --control DIR --logs DIR [--threads 4] [--seed N] [--root /crash]
- *        [--max-entries 120] [--max-depth 4]
+ *        [--max-entries 120] [--max-depth 4] [--metadata-threads threads/2 (the last ones; they create empty files)]
  */
 public final class CrashWorkload {
   private CrashWorkload() {
@@ -33,6 +33,7 @@ public final class CrashWorkload {
     long seed = System.nanoTime();
     int maxEntries = 120;
     int maxDepth = 4;
+    int metadataThreads = -1;
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
@@ -43,8 +44,12 @@ public final class CrashWorkload {
         case "--seed": seed = Long.parseLong(v); break;
         case "--max-entries": maxEntries = Integer.parseInt(v); break;
         case "--max-depth": maxDepth = Integer.parseInt(v); break;
+        case "--metadata-threads": metadataThreads = Integer.parseInt(v); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
+    }
+    if (metadataThreads < 0) {
+      metadataThreads = threads / 2;
     }
     if (controlDir == null || logDir == null) {
       throw new IllegalArgumentException("--control and --logs are required");
@@ -52,7 +57,8 @@ public final class CrashWorkload {
     ControlDir control = new ControlDir(Paths.get(controlDir));
     Path logs = Files.createDirectories(Paths.get(logDir));
     Configuration conf = ClientConf.failFast();
-    System.out.println("workload: " + threads + " threads under " + root + ", seed " + seed);
+    System.out.println("workload: " + threads + " threads under " + root + " (" + (threads - metadataThreads)
+        + " writing a few hundred bytes per file, " + metadataThreads + " creating empty files), seed " + seed);
 
     List<Worker> workers = new ArrayList<>();
     List<Thread> running = new ArrayList<>();
@@ -61,7 +67,7 @@ public final class CrashWorkload {
       DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(conf);
       OpLog log = new OpLog(logs.resolve("ops-" + name + ".log"));
       Worker w = new Worker(name, root + "/" + name, fs, control,
-          log, new OpChooser(seed * 31 + i, name, maxEntries, maxDepth));
+          log, new OpChooser(seed * 31 + i, name, maxEntries, maxDepth, i < threads - metadataThreads));
       Thread t = new Thread(w, "worker-" + name);
       workers.add(w);
       running.add(t);
@@ -115,7 +121,8 @@ public final class CrashWorkload {
         + " verifications: %d, could not run: %d%n", total.inDoubtDone, total.inDoubtNotDone, total.notAllOrNothing,
         total.unexpectedErrors, total.verifications, total.verificationFailures);
     if (!total.lostOps.isEmpty()) {
-      System.out.println("lost operations: " + total.lostOps);
+      List<String> first = new ArrayList<>(total.lostOps).subList(0, Math.min(20, total.lostOps.size()));
+      System.out.println("lost operations (first " + first.size() + "; all in the ops-t*.log LOST lines): " + first);
     }
     if (workerDied) {
       System.out.println("a worker died (see stderr); the run is not valid");

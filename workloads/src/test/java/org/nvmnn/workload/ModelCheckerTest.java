@@ -87,7 +87,7 @@ public class ModelCheckerTest {
   }
 
   private static List<Op> randomOps(long seed, int n, SubtreeModel client) {
-    OpChooser chooser = new OpChooser(seed, "t0", 40, 4);
+    OpChooser chooser = new OpChooser(seed, "t0", 40, 4, seed % 2 == 0);
     List<Op> ops = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Op op = chooser.next(client);

@@ -11,7 +11,7 @@ public class OpChooserTest {
   @Test
   public void choosesValidOpsWithinBounds() {
     SubtreeModel m = new SubtreeModel("/crash/t1", "t1#0");
-    OpChooser chooser = new OpChooser(42, "t1", 120, 4);
+    OpChooser chooser = new OpChooser(42, "t1", 120, 4, true);
     Set<Op.Kind> seen = EnumSet.noneOf(Op.Kind.class);
     for (int i = 0; i < 20000; i++) {
       Op op = chooser.next(m);
