@@ -53,7 +53,9 @@ await_nn() {
   local t0=$T_LAUNCH out
   out=$(hclient "$conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 1 --timeout-seconds "$RESTART_TIMEOUT" || true)
   if ! grep -q '^safemode-off' <<<"$out"; then
-    echo "NameNode did not come up: ${out:-no probe output}" >&2; tail -20 "$conf/logs/namenode.log" >&2; return 1
+    echo "   NameNode did not answer and leave safe mode within $RESTART_TIMEOUT s (probe: $(tr '\n' ' ' <<<"$out"))" >&2
+    { grep -h -E 'The reported blocks|Exiting with status|FATAL' "$conf/logs/namenode.log" || true; } | tail -2 | sed 's/^/   log: /' >&2
+    return 1
   fi
   T_ANSWER=$(secs "$t0" "$(awk '/^answered/ {print $2}' <<<"$out")")
   T_SAFEMODE=$(secs "$t0" "$(awk '/^safemode-off/ {print $2}' <<<"$out")")
