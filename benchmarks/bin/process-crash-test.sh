@@ -6,11 +6,11 @@
 # verifies its whole subtree against its model. At the end: block report, fsck, summary.
 # Exit status 0 only if no acknowledged operation was lost and fsck says HEALTHY.
 #
-# Settings (environment): KILLS (20), SEED (printed; sets the kill gaps and the workload's
-# choices — thread timing is not reproducible), THREADS (4), MIN_GAP/MAX_GAP (2/8 s of
-# workload between kills), TIME_LIMIT (1800 s for the kill loop), RESTART_TIMEOUT (120 s for
-# a restarted NameNode to answer and leave safe mode), NVM (true; false = stock NameNode, edit
-# log in the name dir).
+# Settings (environment): KILLS (20), SEED (printed; fixes the kill gaps and seeds each
+# worker's choices; what a kill hits depends on timing, so a run cannot be replayed exactly),
+# THREADS (4), MIN_GAP/MAX_GAP (2/8 s of workload between kills), TIME_LIMIT (1800 s for the
+# kill loop), RESTART_TIMEOUT (120 s for a restarted NameNode to answer and leave safe mode),
+# NVM (true; false = stock NameNode, edit log in the name dir).
 # Experiment: ROLLBACK_REGION_AT=k (k >= 2) restarts the k-th time from a copy of the region
 # taken at the previous kill, i.e. a NameNode that forgets acknowledged operations; the test
 # must then report them as lost and fail (docs/process-crash-test.md).
@@ -54,7 +54,7 @@ await_nn() {
   out=$(hclient "$conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 1 --timeout-seconds "$RESTART_TIMEOUT" || true)
   if ! grep -q '^safemode-off' <<<"$out"; then
     echo "   NameNode did not answer and leave safe mode within $RESTART_TIMEOUT s (probe: $(tr '\n' ' ' <<<"$out"))" >&2
-    { grep -h -E 'The reported blocks|Exiting with status|FATAL' "$conf/logs/namenode.log" || true; } | tail -2 | sed 's/^/   log: /' >&2
+    { grep -h -E 'The reported blocks|Exiting with status|FATAL' "$conf/logs/namenode.log" || true; } | tail -1 | sed 's/^/   log: /' >&2
     return 1
   fi
   T_ANSWER=$(secs "$t0" "$(awk '/^answered/ {print $2}' <<<"$out")")
@@ -73,10 +73,12 @@ wait_verified() {
   done
 }
 
-random_gap() {   # MIN_GAP..MAX_GAP seconds, millisecond resolution
+# next_gap — GAP := MIN_GAP..MAX_GAP seconds, millisecond resolution. Not called in $(...):
+# bash reseeds RANDOM in subshells, and the gaps are to follow from SEED.
+next_gap() {
   local span=$(( (MAX_GAP - MIN_GAP) * 1000 + 1 ))
   local ms=$(( MIN_GAP * 1000 + (RANDOM * 32768 + RANDOM) % span ))
-  printf '%d.%03d' $((ms / 1000)) $((ms % 1000))
+  printf -v GAP '%d.%03d' $((ms / 1000)) $((ms % 1000))
 }
 
 echo "== process-crash test: seed $SEED, $KILLS kills, $THREADS workload threads, ${MIN_GAP}-${MAX_GAP} s between kills, NVM=$NVM"
@@ -104,8 +106,8 @@ answers=() safemodes=() recoveries=() kills=0
 for k in $(seq 1 "$KILLS"); do
   [ -z "$abort" ] || break
   if [ $(( $(date +%s) - t_begin )) -ge "$TIME_LIMIT" ]; then abort="time limit of $TIME_LIMIT s reached"; break; fi
-  gap=$(random_gap)
-  sleep "$gap"
+  next_gap
+  sleep "$GAP"
   old=$NN_PID
   kill_hard "$NN_PID"
   kills=$k
@@ -130,10 +132,10 @@ for k in $(seq 1 "$KILLS"); do
   publish epoch "$k"
   wait_verified "$k" $(( $(date +%s) + 600 )) || { abort="verification after restart $k did not complete"; break; }
   printf '   kill %2d after %6s s of workload: answering %5s s, safe mode off %5s s after launch; %s; verified (%s acknowledged so far)\n' \
-    "$k" "$gap" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)"
+    "$k" "$GAP" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)"
 done
 
-if [ -z "$abort" ]; then sleep "$(random_gap)"; fi   # a last stretch of workload, then a final verification
+if [ -z "$abort" ]; then next_gap; sleep "$GAP"; fi   # a last stretch of workload, then a final verification
 publish stop 1
 wl_rc=0; wait "$WL_PID" || wl_rc=$?
 WL_PID=
