@@ -127,6 +127,8 @@ for k in $(seq 1 "$KILLS"); do
     [ "$(grep -c "NVM region recovered" "$conf/logs/namenode.log")" -eq "$k" ] \
       || { abort="restart $k did not log a region recovery"; break; }
     recoveries+=("$(sed -n 's/.* in \([0-9]*\) ms.*/\1/p' <<<"$rec")")
+  else
+    rec=$(grep -h "Finished loading FSImage" "$conf/logs/namenode.log" | tail -1 | sed 's/.*Finished/stock: finished/')
   fi
   answers+=("$T_ANSWER") safemodes+=("$T_SAFEMODE")
   publish epoch "$k"
@@ -161,7 +163,8 @@ fi
 echo "$fsck" > "$work/fsck.out"
 
 echo
-echo "== summary (seed $SEED; 2 vCPU, region on tmpfs, emulated persistence)"
+where=$([ "$NVM" = true ] && echo "region on tmpfs, emulated persistence" || echo "stock NameNode, edit log in $work/name")
+echo "== summary (seed $SEED; $where)"
 echo "   kills: $kills of $KILLS"
 grep -E '^(kills:|in doubt resolved|lost operations)' "$work/workload.out" | sed 's/^/   workload: /' || true
 if [ "${#answers[@]}" -gt 0 ]; then
