@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo nnthroughput upstream-tests crash-test fuzz bench-micro clean
+.PHONY: deps build test demo store-demo process-crash-test nnthroughput upstream-tests crash-test fuzz bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -26,6 +26,11 @@ test: deps
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
 	./benchmarks/bin/namenode-demo.sh
+
+# NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
+# moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.
+process-crash-test: build
+	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./benchmarks/bin/process-crash-test.sh
 
 # The persistent inode store on its own: undo log, crash images, recovery.
 store-demo: build

@@ -63,6 +63,16 @@ log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR
 PROPS
 }
 
+# conf_set FILE NAME VALUE — adds a property to a *-site.xml written by write_conf.
+conf_set() {
+  sed -i "s#</configuration>#  <property><name>$2</name><value>$3</value></property>\n</configuration>#" "$1"
+}
+
+# conf_get FILE NAME — a property's value from a *-site.xml written by write_conf.
+conf_get() {
+  sed -n "s#.*<name>$2</name><value>\([^<]*\)</value>.*#\1#p" "$1"
+}
+
 # hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
 hjava() {
   local conf=$1; shift
@@ -71,13 +81,17 @@ hjava() {
     -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
 }
 
-# A client command: its log goes to logs/client.log, its output to stdout.
-hclient() {
+# A client JVM in place of the shell: its log goes to logs/client.log, its output to stdout.
+# Backgrounded (`hclient_exec CONF MAIN ... &`), $! is the JVM itself.
+hclient_exec() {
   local conf=$1; shift
   mkdir -p "$conf/logs"
-  java -Xmx512m -Dhadoop.root.logger=WARN,console -Djava.net.preferIPv4Stack=true \
+  exec java -Xmx512m -Dhadoop.root.logger=WARN,console -Djava.net.preferIPv4Stack=true \
     -cp "$conf:$NVM_LIB/*" "$@" 2>>"$conf/logs/client.log"
 }
+
+# A client command: its log goes to logs/client.log, its output to stdout.
+hclient() { (hclient_exec "$@"); }
 
 hdfs_dfs() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.fs.FsShell "$@"; }
 dfsadmin() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.hdfs.tools.DFSAdmin "$@"; }
