@@ -1,6 +1,6 @@
 /*
- * chains.c — recovery steps 4 and 5: extension chains and string references
- * of attached inodes. Read only; marks kept pages in r->used_bits.
+ * chains.c — recovery steps 4 and 5: extension chains, names and string
+ * references of attached inodes. Read only; marks kept pages in r->used_bits.
  */
 #include <stdlib.h>
 
@@ -49,7 +49,34 @@ static int walk_chain(nvm_region *r, struct chain *c, uint64_t first) {
   return NVM_OK;
 }
 
-static int inode_chains(nvm_region *r, uint32_t page) {
+/* A name no HDFS operation writes: empty (except the root's), ".", "..", or
+ * holding '/' or NUL. Called after the name chain was verified. */
+static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
+  if (is_root) return NVM_OK;
+  uint8_t first2[2] = {0, 0};
+  const char *why = len == 0 ? "is empty" : NULL;
+  uint64_t seen = 0, chunk = len < NVM_NAME_INLINE_MAX ? len : NVM_NAME_INLINE_MAX;
+  const uint8_t *p = r->base + off + NVM_IN_NAME_INLINE;
+  uint64_t ext = nvm_ld64(r, off + NVM_IN_NAME_EXT);
+  while (!why && seen < len) {
+    for (uint64_t i = 0; i < chunk && !why; i++, seen++) {
+      if (p[i] == '/' || p[i] == 0) why = p[i] ? "contains '/'" : "contains a NUL byte";
+      if (seen < 2) first2[seen] = p[i];
+    }
+    if (seen < len) { /* next extension page (the chain was verified) */
+      chunk = nvm_ld64(r, ext + NVM_EXT_COUNT);
+      p = r->base + ext + NVM_EXT_PAYLOAD;
+      ext = nvm_ld64(r, ext + NVM_EXT_NEXT);
+    }
+  }
+  if (!why && first2[0] == '.' && (len == 1 || (len == 2 && first2[1] == '.'))) why = "is \".\" or \"..\"";
+  if (!why) return NVM_OK;
+  return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) has a name that %s, which no HDFS operation writes: "
+                  "the page is damaged", r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID),
+                  (unsigned long long)off, why);
+}
+
+static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   uint64_t off = nvm_page_off(page);
   struct chain c = {off, nvm_ld64(r, off + NVM_IN_ID), NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX, "name"};
   uint64_t name_len = nvm_ld64(r, off + NVM_IN_NAME_LEN);
@@ -59,6 +86,7 @@ static int inode_chains(nvm_region *r, uint32_t page) {
                     NVM_NAME_MAX);
   c.needed = name_len > NVM_NAME_INLINE_MAX ? name_len - NVM_NAME_INLINE_MAX : 0;
   int rc = walk_chain(r, &c, nvm_ld64(r, off + NVM_IN_NAME_EXT));
+  if (rc == NVM_OK) rc = check_name(r, off, name_len, is_root);
   if (rc || NVM_KIND_OF(nvm_ld64(r, off)) != NVM_KIND_FILE) return rc;
   uint64_t blocks = nvm_ld64(r, off + NVM_FI_BLOCK_COUNT);
   c.kind = NVM_KIND_BLOCK_EXT;
@@ -70,7 +98,7 @@ static int inode_chains(nvm_region *r, uint32_t page) {
 
 int nvm_check_chains(nvm_region *r, const struct nvm_scan *s) {
   for (uint64_t i = 0; i < s->norder; i++) {
-    int rc = inode_chains(r, s->order[i]);
+    int rc = inode_chains(r, s->order[i], i == 0); /* BFS order: the root first */
     if (rc) return rc;
   }
   return NVM_OK;

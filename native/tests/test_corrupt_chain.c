@@ -4,6 +4,8 @@
  *   string      an inode refers to a string id with no live string page
  *   namelen     a name length over NAME_MAX
  *   dupid       two attached inodes with the same id
+ *   slash, dotdot, nul_ext  names no HDFS operation writes ('/', "..", a NUL
+ *               byte in a name-extension page)
  *   root        the superblock root page is not a live directory */
 #include "test_util.h"
 
@@ -22,8 +24,6 @@ int main(int argc, char **argv) {
   tu_make_dir(r, R + 9, gone, R + 8, "orphan");
   tu_batch b;
   tb_init(&b);
-  tb_add(&b, NVM_OP_FREE, NVM_F_PAGE, gone, NULL, 0);
-  CHECK_OK(tb_apply(r, &b));
   const char *needle = NULL;
   if (!strcmp(argv[1], "owner")) {
     tb_add64(&b, NVM_F_EXT_LINK, tu_ld64(r, f + NVM_FI_BLOCK_EXT) + NVM_EXT_OWNER_ID, R + 7);
@@ -38,12 +38,29 @@ int main(int argc, char **argv) {
     tu_make_dir(r, R + 1, root, R, "dup");
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
     needle = "inode id 16386 appears on two";
+  } else if (!strcmp(argv[1], "slash")) {
+    tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_INLINE, '/'); /* "f" becomes "/" */
+    needle = "has a name that contains '/'";
+  } else if (!strcmp(argv[1], "dotdot")) {
+    tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_INLINE, '.' | '.' << 8);
+    tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, 2);
+    needle = "is \".\" or \"..\"";
+  } else if (!strcmp(argv[1], "nul_ext")) {
+    char longname[120];
+    memset(longname, 'q', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    tu_inode lin = {NVM_KIND_FILE, R + 2, root, R, longname, 0, 0, 0, 0, 0};
+    uint64_t lf = tu_make_inode(r, &lin);
+    uint64_t ext = tu_ld64(r, lf + NVM_IN_NAME_EXT);
+    tb_add64(&b, NVM_F_NAME, ext + NVM_EXT_PAYLOAD + 8, 0x7171717100717171ull); /* a NUL in the extension */
+    needle = "contains a NUL byte";
   } else if (!strcmp(argv[1], "root")) {
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_ROOT_PAGE, f);
     needle = "is not a live directory";
   } else {
     CHECK(!"unknown scenario");
   }
+  tb_add(&b, NVM_OP_FREE, NVM_F_PAGE, gone, NULL, 0); /* after every allocation above */
   CHECK_OK(tb_apply(r, &b));
   tb_free(&b);
   tu_close(r);

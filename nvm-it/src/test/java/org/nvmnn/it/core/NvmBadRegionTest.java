@@ -127,7 +127,7 @@ public class NvmBadRegionTest {
     assertRefused("a name damaged into one with a '/'", f -> {
       f.seek(sub + RegionLayout.IN_NAME_INLINE + 1);
       f.write('/');
-    }, "has the name \"s/b\"", "damaged");
+    }, "NVM_ECORRUPT", "has a name that contains '/'");
     long file = pageOf("file");
     assertRefused("bit flip in a page's parent link", f -> flip(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
         "NVM_ECORRUPT", "damaged parent link");

@@ -238,7 +238,7 @@ class NvmFSImage extends FSImage {
       }
       INode parentNode = map.get(first.parentId());
       if (parentNode == null || !parentNode.isDirectory()) {
-        throw new IOException("NVM region: inode " + first.id() + " (page " + live[i] + ") has parent "
+        throw new IOException("NVM region " + region.file() + ": inode " + first.id() + " (page " + live[i] + ") has parent "
             + first.parentId() + " which was not rebuilt before it");
       }
       INodeDirectory parent = parentNode.asDirectory();
@@ -255,12 +255,12 @@ class NvmFSImage extends FSImage {
         // As the stock image loader: "/.reserved" may exist only in a namespace written while
         // the reserved-name check was off (older releases); such a namespace is not loaded.
         if (parent == dir.getRoot() && FSDirectory.isReservedName(child)) {
-          throw new HadoopIllegalArgumentException("NVM region: the root has a child named \""
+          throw new HadoopIllegalArgumentException("NVM region " + region.file() + ": the root has a child named \""
               + child.getLocalName() + "\" (inode " + child.getId() + "), which is reserved; rename it with the "
               + "reserved-name check off before starting this release");
         }
         if (!parent.addChild(child)) {
-          throw new IOException("NVM region: duplicate name '" + child.getLocalName() + "' under inode "
+          throw new IOException("NVM region " + region.file() + ": duplicate name '" + child.getLocalName() + "' under inode "
               + parent.getId());
         }
         dir.addToInodeMap(child);
@@ -301,7 +301,7 @@ class NvmFSImage extends FSImage {
     boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
         && b.getBlockId() > region.lastAllocatedBlockId();
     if (idAhead || b.getGenerationStamp() > maxStamp) {
-      throw new IOException("NVM region: file inode " + f.getId() + " has block " + b.getBlockId() + " with generation"
+      throw new IOException("NVM region " + region.file() + ": file inode " + f.getId() + " has block " + b.getBlockId() + " with generation"
           + " stamp " + b.getGenerationStamp() + ", ahead of the region's counters (last block id "
           + region.lastAllocatedBlockId() + ", generation stamp " + maxStamp + "): the page or the superblock is "
           + "damaged; refusing to load it (NvmRegionTool check lists the damage)");
@@ -343,7 +343,7 @@ class NvmFSImage extends FSImage {
   /** A full INodeDirectory / INodeFile from its page; under-construction files go to {@code ucFiles}. */
   private static INode materialize(InodeStore store, InodeView v, List<INodeFile> ucFiles) throws IOException {
     long id = v.id();
-    byte[] name = validName(v);
+    byte[] name = v.nameBytes(); // recovery refused names no operation writes (chains.c)
     PermissionStatus perm = perm(store, v);
     if (v.isDirectory()) {
       INodeDirectory d = new INodeDirectory(id, name, perm, v.mtime());
@@ -376,25 +376,6 @@ class NvmFSImage extends FSImage {
       ucFiles.add(f);
     }
     return f;
-  }
-
-  /**
-   * The name bytes of a non-root inode, refused (not trusted) if no HDFS operation could have
-   * written them: empty, ".", "..", or containing '/' or NUL. Recovery checks the structure, not
-   * the content of names; a damaged name would otherwise become a path nobody can address.
-   */
-  static byte[] validName(InodeView v) throws IOException {
-    byte[] b = v.nameBytes();
-    boolean bad = b.length == 0 || (b.length == 1 && b[0] == '.') || (b.length == 2 && b[0] == '.' && b[1] == '.');
-    for (int i = 0; !bad && i < b.length; i++) {
-      bad = b[i] == '/' || b[i] == 0;
-    }
-    if (bad) {
-      throw new IOException("NVM region: inode " + v.id() + " (page " + v.page() + ") has the name \""
-          + DFSUtil.bytes2String(b).replace("\0", "\\0") + "\", which no HDFS operation writes: the page is damaged;"
-          + " refusing to load it (NvmRegionTool check lists the damage)");
-    }
-    return b;
   }
 
   private static boolean anyTypeQuota(InodeView v) {
