@@ -20,7 +20,7 @@ import org.junit.Test;
  * One directory with 1,000,000 children, in stock and in NVM mode: created through the
  * NameNode's RPC methods in this JVM, listed page by page, restarted, listed again (the item
  * limit itself is ClientLimitsTest's). Not part of make test
- * (about 10 minutes on this machine): {@code mvn -pl nvm-it surefire:test -Dtest=MillionChildrenIT}.
+ * (about 90 s on this machine): {@code mvn -pl nvm-it surefire:test -Dtest=MillionChildrenIT}.
  */
 public class MillionChildrenIT {
   private static final int CHILDREN = Integer.getInteger("nvm.children", 1_000_000);
