@@ -227,6 +227,7 @@ class NvmFSImage extends FSImage {
     INodeMap map = dir.getINodeMap();
     List<INodeFile> ucFiles = new ArrayList<INodeFile>();
     List<INode> siblings = new ArrayList<INode>();
+    BlockCounters counters = new BlockCounters(region);
     for (int i = 0; i < live.length;) {
       InodeView first = store.inode(live[i]);
       if (live[i] == rootPage) {
@@ -268,7 +269,7 @@ class NvmFSImage extends FSImage {
           INodeFile f = child.asFile();
           BlockInfoContiguous[] blocks = f.getBlocks();
           for (int b = 0; b < blocks.length; b++) {
-            checkAgainstCounters(region, f, blocks[b]);
+            counters.check(f, blocks[b]);
             f.setBlock(b, bm.addBlockCollection(blocks[b], f));
           }
         }
@@ -294,17 +295,30 @@ class NvmFSImage extends FSImage {
    * A record above them is damage, and trusting it would let the NameNode hand the same id or
    * stamp out again; the region is refused instead.
    */
-  private static void checkAgainstCounters(Region region, INodeFile f, BlockInfoContiguous b) throws IOException {
-    long maxStamp = Math.max(region.generationStampV1(), region.generationStampV2());
-    // legacy blocks (stamp below the V1 limit) have random ids, not sequential ones
-    boolean legacy = b.getGenerationStamp() < region.generationStampV1Limit();
-    boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
-        && b.getBlockId() > region.lastAllocatedBlockId();
-    if (idAhead || b.getGenerationStamp() > maxStamp) {
-      throw new IOException("NVM region " + region.file() + ": file inode " + f.getId() + " has block " + b.getBlockId() + " with generation"
-          + " stamp " + b.getGenerationStamp() + ", ahead of the region's counters (last block id "
-          + region.lastAllocatedBlockId() + ", generation stamp " + maxStamp + "): the page or the superblock is "
-          + "damaged; refusing to load it (NvmRegionTool check lists the damage)");
+  private static final class BlockCounters {
+    private final Region region;
+    private final long maxStamp;
+    private final long v1Limit;
+    private final long lastBlockId;
+
+    BlockCounters(Region region) {
+      this.region = region;
+      this.maxStamp = Math.max(region.generationStampV1(), region.generationStampV2());
+      this.v1Limit = region.generationStampV1Limit();
+      this.lastBlockId = region.lastAllocatedBlockId();
+    }
+
+    void check(INodeFile f, BlockInfoContiguous b) throws IOException {
+      // legacy blocks (stamp below the V1 limit) have random ids, not sequential ones
+      boolean legacy = b.getGenerationStamp() < v1Limit;
+      boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
+          && b.getBlockId() > lastBlockId;
+      if (idAhead || b.getGenerationStamp() > maxStamp) {
+        throw new IOException("NVM region " + region.file() + ": file inode " + f.getId() + " has block "
+            + b.getBlockId() + " with generation stamp " + b.getGenerationStamp() + ", ahead of the region's counters"
+            + " (last block id " + lastBlockId + ", generation stamp " + maxStamp + "): the page or the superblock"
+            + " is damaged; refusing to load it (NvmRegionTool check lists the damage)");
+      }
     }
   }
 

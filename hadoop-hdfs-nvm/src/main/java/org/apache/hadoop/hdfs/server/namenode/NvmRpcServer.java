@@ -57,7 +57,7 @@ class NvmRpcServer extends NameNodeRpcServer {
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions)
       throws IOException {
     space.check("create", src, (createParent ? NvmSpaceGuard.pathPages(src)
-        : NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(src))) + NvmSpaceGuard.STRING_PAGES);
+        : NvmSpaceGuard.lastPages(src)) + NvmSpaceGuard.STRING_PAGES);
     return super.create(src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
   }
 
@@ -83,13 +83,13 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public boolean rename(String src, String dst) throws IOException {
-    space.check("rename to", dst, NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(dst)));
+    space.check("rename to", dst, NvmSpaceGuard.lastPages(dst));
     return super.rename(src, dst);
   }
 
   @Override
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
-    space.check("rename to", dst, NvmSpaceGuard.inodePages(NvmSpaceGuard.lastComponent(dst)));
+    space.check("rename to", dst, NvmSpaceGuard.lastPages(dst));
     super.rename2(src, dst, options);
   }
 

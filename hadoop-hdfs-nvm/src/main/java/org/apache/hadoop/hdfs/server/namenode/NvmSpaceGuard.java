@@ -1,6 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
-import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
@@ -16,6 +16,12 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
  * asks for an upper bound of the pages the operation can take plus a reserve
  * ({@link NvmConfigKeys#NVM_RESERVED_PAGES_KEY}); the reserve covers operations that run
  * concurrently with the check and the NameNode's own writes (lease recovery, block sync).
+ *
+ * <p>Asking the native side for the region's usage is a JNI call, so it is not made for every
+ * operation: the guard keeps a slack, the pages known to be free beyond the reserve at the last
+ * reading, minus the upper bounds of every operation let through since. While the slack covers
+ * an operation no reading is taken; a refusal is only ever decided on a fresh reading. Deletes do
+ * not add to the slack, so it only errs low, and the next reading finds what they freed.
  */
 final class NvmSpaceGuard {
   /** Interned strings an operation may add: client name, client machine, owner, group. */
@@ -25,25 +31,40 @@ final class NvmSpaceGuard {
 
   private final FSNamesystem fsn;
   private final long reserve;
+  /** Pages free beyond the reserve at the last reading, less what was let through since. */
+  private final AtomicLong slack = new AtomicLong(-1);
 
   NvmSpaceGuard(Configuration conf, FSNamesystem fsn) {
     this.fsn = fsn;
     this.reserve = conf.getLong(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
   }
 
-  /** Pages for one inode named {@code name}: its page plus name-extension pages. */
-  static int inodePages(String name) {
-    int len = name.getBytes(StandardCharsets.UTF_8).length;
+  /** Pages for one inode whose name is {@code name[from, to)}: its page plus name-extension pages. */
+  static int inodePages(String name, int from, int to) {
+    int len = 0; // UTF-8 bytes, counted without encoding
+    for (int i = from; i < to; i++) {
+      char c = name.charAt(i);
+      len += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a surrogate pair is 4
+    }
     int over = Math.max(0, len - RegionLayout.NAME_INLINE_MAX);
     return 1 + (over + RegionLayout.NAME_EXT_MAX - 1) / RegionLayout.NAME_EXT_MAX;
+  }
+
+  /** Pages for the last component of {@code path}. */
+  static int lastPages(String path) {
+    return inodePages(path, path.lastIndexOf('/') + 1, path.length());
   }
 
   /** Pages for every component of {@code path} (mkdirs may create them all). */
   static long pathPages(String path) {
     long n = 0;
-    for (String c : path.split("/")) {
-      if (!c.isEmpty()) {
-        n += inodePages(c);
+    int start = 0;
+    for (int i = 0; i <= path.length(); i++) {
+      if (i == path.length() || path.charAt(i) == '/') {
+        if (i > start) {
+          n += inodePages(path, start, i);
+        }
+        start = i + 1;
       }
     }
     return n;
@@ -59,11 +80,6 @@ final class NvmSpaceGuard {
     return d;
   }
 
-  static String lastComponent(String path) {
-    int i = path.lastIndexOf('/');
-    return i < 0 ? path : path.substring(i + 1);
-  }
-
   /**
    * Throws unless {@code pages} plus the reserve are free. A path over HDFS's length or depth
    * limit is left to the stock checks that follow, so such a call gets the stock answer
@@ -71,6 +87,9 @@ final class NvmSpaceGuard {
    */
   void check(String what, String path, long pages) throws NvmRegionFullException {
     if (path.length() > HdfsConstants.MAX_PATH_LENGTH || depth(path) > HdfsConstants.MAX_PATH_DEPTH) {
+      return;
+    }
+    if (slack.addAndGet(-pages) >= 0) {
       return;
     }
     FSImage image = fsn.getFSImage();
@@ -81,8 +100,10 @@ final class NvmSpaceGuard {
     RegionUsage u = region.usage();
     long available = u.pagesFree() + u.pagesReserved();
     if (available - pages >= reserve) {
+      slack.set(available - reserve - pages);
       return;
     }
+    slack.set(-1); // the next operation reads again
     long pageSize = RegionLayout.PAGE_SIZE;
     throw new NvmRegionFullException(String.format(
         "NVM NameNode: region %s is full: %d of %d pages used (%.1f of %.1f MiB), %d free, %d held in reserve (%s); "
