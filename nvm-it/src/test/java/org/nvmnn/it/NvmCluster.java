@@ -47,11 +47,18 @@ public final class NvmCluster {
     return nvmConf(new HdfsConfiguration());
   }
 
-  /** Puts {@code conf} into NVM mode (emulated persistence, 64 MiB region) and returns it. */
+  /**
+   * Inode cache size of test NameNodes: tiny, so every test runs with files being evicted and
+   * materialized again from their pages (-Dnvm.test.cache.inodes=N to change it).
+   */
+  public static final int TEST_CACHE_INODES = Integer.getInteger("nvm.test.cache.inodes", 16);
+
+  /** Puts {@code conf} into NVM mode (emulated persistence, 64 MiB region, a tiny inode cache) and returns it. */
   public static Configuration nvmConf(Configuration conf) {
     conf.setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, true);
     conf.set(NvmConfigKeys.NVM_PERSIST_MODE_KEY, "emulated");
     conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, TEST_REGION_SIZE);
+    conf.setInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, TEST_CACHE_INODES);
     return conf;
   }
 

@@ -144,12 +144,12 @@ class NvmFSImage extends FSImage {
     Region region = store.region();
     LOG.info("NVM region " + file + ": " + region.size() + " bytes, persistence mode " + region.persistMode()
         + ", pmem_is_pmem=" + region.isPmem());
-    LongLongMap pages;
     try {
       NvmNamespace ns;
+      int cacheCapacity = nvmConf.getInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
       if (created) {
-        pages = new LongLongMap();
-        ns = new NvmNamespace(store, pages);
+        SlimNamespace slim = new SlimNamespace(target, store, new LongLongMap(), cacheCapacity);
+        ns = new NvmNamespace(store, slim);
         ns.attach(target);
         initRegion(target, ns);
         LOG.info("NVM region " + file + " initialised for namespace " + expected);
@@ -157,13 +157,13 @@ class NvmFSImage extends FSImage {
         RecoveryReport rep = region.recovery();
         long t0 = System.nanoTime();
         long[] live = region.recoveredInodes();
-        pages = new LongLongMap(live.length);
-        ns = new NvmNamespace(store, pages);
+        SlimNamespace slim = new SlimNamespace(target, store, new LongLongMap(live.length), cacheCapacity);
+        ns = new NvmNamespace(store, slim);
         ns.attach(target);
-        rebuild(target, store, live, pages);
+        RebuildStats st = rebuild(target, store, live, slim);
         long t1 = System.nanoTime();
         LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "
-            + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms); " + rep);
+            + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms: " + st + "); " + rep);
       }
       this.namespace = ns;
       ((NvmFSEditLog) editLog).attach(ns);
@@ -212,72 +212,99 @@ class NvmFSImage extends FSImage {
     ns.initCounters(fsn.getBlockIdManager(), fsn.getFSDirectory().getLastInodeId());
   }
 
+  /** What the rebuild made: resident directories, indexed files, block records. */
+  static final class RebuildStats {
+    long directories;
+    long files;
+    long blocks;
+    long underConstruction;
+
+    @Override
+    public String toString() {
+      return directories + " directories, " + files + " files (" + underConstruction + " under construction), "
+          + blocks + " blocks";
+    }
+  }
+
   /**
-   * Rebuilds the in-memory namespace from the live inode pages. Recovery hands them out
-   * breadth first, so a parent comes before its children and siblings are contiguous;
-   * each run of siblings is sorted by name (HDFS's own byte order) before it is added, so
-   * every insert appends to the parent's sorted child list instead of shifting it.
+   * Rebuilds the slim in-memory namespace from the live inode pages: a resident directory
+   * object per directory, a (name, id) index entry and an id &rarr; page entry per file, a
+   * block record per block whose collection is a 24-byte {@link NvmFileRef} (no INodeFile);
+   * only files under construction are materialized (they are pinned, and hold their lease).
+   * Recovery hands pages out breadth first, so a parent comes before its children and
+   * siblings are contiguous; each run of siblings is sorted by name (HDFS's own byte order)
+   * so every index insert appends. Quota usage is summed from the pages on the way.
    */
-  static void rebuild(FSNamesystem fsn, InodeStore store, long[] live, LongLongMap pages) throws IOException {
+  static RebuildStats rebuild(FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim) throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
     Region region = store.region();
+    LongLongMap pages = slim.pages();
     long rootPage = region.rootPage();
     long maxId = region.lastInodeId();
-    INodeMap map = dir.getINodeMap();
     List<INodeFile> ucFiles = new ArrayList<INodeFile>();
-    List<INode> siblings = new ArrayList<INode>();
+    List<Sibling> siblings = new ArrayList<Sibling>();
     BlockCounters counters = new BlockCounters(region);
+    QuotaUsageRebuild quota = new QuotaUsageRebuild(bm.getStoragePolicySuite());
+    RebuildStats st = new RebuildStats();
     for (int i = 0; i < live.length;) {
       InodeView first = store.inode(live[i]);
       if (live[i] == rootPage) {
-        restoreRoot(dir.getRoot(), first, perm(store, first));
+        InodeMaterializer.restoreRoot(store, dir.getRoot(), first);
         pages.put(first.id(), live[i]);
         maxId = Math.max(maxId, first.id());
+        quota.addDirectory(dir.getRoot(), 0);
         i++;
         continue;
       }
-      INode parentNode = map.get(first.parentId());
-      if (parentNode == null || !parentNode.isDirectory()) {
+      INodeDirectory parentDir = slim.directory(first.parentId());
+      if (!(parentDir instanceof NvmINodeDirectory)) {
         throw new IOException("NVM region " + region.file() + ": inode " + first.id() + " (page " + live[i] + ") has parent "
-            + first.parentId() + " which was not rebuilt before it");
+            + first.parentId() + " which was not rebuilt as a directory before it");
       }
-      INodeDirectory parent = parentNode.asDirectory();
+      NvmINodeDirectory parent = (NvmINodeDirectory) parentDir;
       siblings.clear();
       for (; i < live.length && store.inode(live[i]).parentPage() == first.parentPage(); i++) {
         InodeView v = store.inode(live[i]);
-        maxId = Math.max(maxId, v.id());
-        INode child = materialize(store, v, ucFiles);
-        pages.put(v.id(), live[i]);
-        siblings.add(child);
+        long id = v.id();
+        maxId = Math.max(maxId, id);
+        pages.put(id, live[i]);
+        siblings.add(new Sibling(v.nameBytes(), id));
+        if (v.isDirectory()) {
+          NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
+          d.setParent(parent);
+          dir.addToInodeMap(d);
+          quota.addDirectory(d, parent.getId());
+          st.directories++;
+        } else {
+          rebuildFile(store, v, parent, slim, bm, counters, ucFiles);
+          quota.addFile(v);
+          st.files++;
+          st.blocks += v.blockCount();
+        }
       }
-      Collections.sort(siblings, BY_NAME);
-      for (INode child : siblings) {
+      Collections.sort(siblings);
+      for (Sibling s : siblings) {
         // As the stock image loader: "/.reserved" may exist only in a namespace written while
         // the reserved-name check was off (older releases); such a namespace is not loaded.
-        if (parent == dir.getRoot() && FSDirectory.isReservedName(child)) {
+        if (parent == dir.getRoot() && FSDirectory.CHECK_RESERVED_FILE_NAMES
+            && java.util.Arrays.equals(s.name, FSDirectory.DOT_RESERVED)) {
           throw new HadoopIllegalArgumentException("NVM region " + region.file() + ": the root has a child named \""
-              + child.getLocalName() + "\" (inode " + child.getId() + "), which is reserved; rename it with the "
+              + DFSUtil.bytes2String(s.name) + "\" (inode " + s.id + "), which is reserved; rename it with the "
               + "reserved-name check off before starting this release");
         }
-        if (!parent.addChild(child)) {
-          throw new IOException("NVM region " + region.file() + ": duplicate name '" + child.getLocalName() + "' under inode "
-              + parent.getId());
+        int pos = parent.index().search(s.name);
+        if (pos >= 0) {
+          throw new IOException("NVM region " + region.file() + ": duplicate name '" + DFSUtil.bytes2String(s.name)
+              + "' under inode " + parent.getId());
         }
-        dir.addToInodeMap(child);
-        if (child.isFile()) {
-          INodeFile f = child.asFile();
-          BlockInfoContiguous[] blocks = f.getBlocks();
-          for (int b = 0; b < blocks.length; b++) {
-            counters.check(f, blocks[b]);
-            f.setBlock(b, bm.addBlockCollection(blocks[b], f));
-          }
-        }
+        parent.index().insert(-pos - 1, s.name, s.id);
       }
     }
     for (INodeFile f : ucFiles) {
       fsn.leaseManager.addLease(f.getFileUnderConstructionFeature().getClientName(), f.getFullPathName());
     }
+    st.underConstruction = ucFiles.size();
     dir.resetLastInodeId(maxId);
     BlockIdManager ids = fsn.getBlockIdManager();
     ids.setGenerationStampV1(region.generationStampV1());
@@ -286,7 +313,58 @@ class NvmFSImage extends FSImage {
       ids.setGenerationStampV1Limit(region.generationStampV1Limit());
     }
     ids.setLastAllocatedBlockId(region.lastAllocatedBlockId());
-    updateCountForQuota(bm.getStoragePolicySuite(), dir.getRoot());
+    quota.finish();
+    return st;
+  }
+
+  /**
+   * A file's blocks into the BlocksMap. A closed file's collection is a ref and nothing else
+   * of it stays in the heap; a file under construction is materialized and pinned, its last
+   * block under construction, and it is its own blocks' collection, as the stock loader makes it.
+   */
+  private static void rebuildFile(InodeStore store, InodeView v, NvmINodeDirectory parent, SlimNamespace slim,
+      BlockManager bm, BlockCounters counters, List<INodeFile> ucFiles) throws IOException {
+    long id = v.id();
+    int n = v.blockCount();
+    boolean uc = v.isUnderConstruction();
+    short repl = (short) v.replication();
+    BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
+    for (int b = 0; b < n; b++) {
+      Block blk = new Block(v.blockId(b), v.blockNumBytes(b), v.blockGenerationStamp(b));
+      blocks[b] = uc && b == n - 1 ? new BlockInfoContiguousUnderConstruction(blk, repl)
+          : new BlockInfoContiguous(blk, repl);
+      counters.check(id, blocks[b]);
+    }
+    if (uc) {
+      INodeFile f = InodeMaterializer.file(store, v, blocks);
+      f.setParent(parent);
+      slim.cache().put(f);
+      for (int b = 0; b < n; b++) {
+        f.setBlock(b, bm.addBlockCollection(blocks[b], f));
+      }
+      ucFiles.add(f);
+    } else if (n > 0) {
+      NvmFileRef ref = new NvmFileRef(id, parent, slim);
+      for (int b = 0; b < n; b++) {
+        bm.addBlockCollection(blocks[b], ref);
+      }
+    }
+  }
+
+  /** A child entry waiting to be indexed: siblings are sorted by name first. */
+  private static final class Sibling implements Comparable<Sibling> {
+    final byte[] name;
+    final long id;
+
+    Sibling(byte[] name, long id) {
+      this.name = name;
+      this.id = id;
+    }
+
+    @Override
+    public int compareTo(Sibling o) {
+      return DFSUtil.compareBytes(name, o.name);
+    }
   }
 
   /**
@@ -308,103 +386,17 @@ class NvmFSImage extends FSImage {
       this.lastBlockId = region.lastAllocatedBlockId();
     }
 
-    void check(INodeFile f, BlockInfoContiguous b) throws IOException {
+    void check(long inodeId, BlockInfoContiguous b) throws IOException {
       // legacy blocks (stamp below the V1 limit) have random ids, not sequential ones
       boolean legacy = b.getGenerationStamp() < v1Limit;
       boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
           && b.getBlockId() > lastBlockId;
       if (idAhead || b.getGenerationStamp() > maxStamp) {
-        throw new IOException("NVM region " + region.file() + ": file inode " + f.getId() + " has block "
+        throw new IOException("NVM region " + region.file() + ": file inode " + inodeId + " has block "
             + b.getBlockId() + " with generation stamp " + b.getGenerationStamp() + ", ahead of the region's counters"
             + " (last block id " + lastBlockId + ", generation stamp " + maxStamp + "): the page or the superblock"
             + " is damaged; refusing to load it (NvmRegionTool check lists the damage)");
       }
-    }
-  }
-
-  /** The order of INodeDirectory's child list (INode.compareTo uses DFSUtil.compareBytes). */
-  private static final Comparator<INode> BY_NAME = new Comparator<INode>() {
-    @Override
-    public int compare(INode a, INode b) {
-      return DFSUtil.compareBytes(a.getLocalNameBytes(), b.getLocalNameBytes());
-    }
-  };
-
-  private static PermissionStatus perm(InodeStore store, InodeView v) {
-    StringTable strings = store.strings();
-    return new PermissionStatus(strings.get(v.ownerId()), strings.get(v.groupId()),
-        new FsPermission((short) v.mode()));
-  }
-
-  /** The root directory exists already (FSDirectory made it); restore its attributes. */
-  private static void restoreRoot(INodeDirectory root, InodeView v, PermissionStatus perm) throws IOException {
-    root.setUser(perm.getUserName());
-    root.setGroup(perm.getGroupName());
-    root.setPermission(perm.getPermission());
-    root.setModificationTime(v.mtime());
-    DirectoryWithQuotaFeature q = root.getDirectoryWithQuotaFeature();
-    if (q != null) {
-      q.setQuota(v.nsQuota(), v.dsQuota());
-      for (StorageType t : StorageType.values()) {
-        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
-          q.setQuota(v.typeQuota(t.ordinal()), t);
-        }
-      }
-    }
-    setDirPolicy(root, v.directoryStoragePolicy());
-  }
-
-  /** A full INodeDirectory / INodeFile from its page; under-construction files go to {@code ucFiles}. */
-  private static INode materialize(InodeStore store, InodeView v, List<INodeFile> ucFiles) throws IOException {
-    long id = v.id();
-    byte[] name = v.nameBytes(); // recovery refused names no operation writes (chains.c)
-    PermissionStatus perm = perm(store, v);
-    if (v.isDirectory()) {
-      INodeDirectory d = new INodeDirectory(id, name, perm, v.mtime());
-      if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
-        DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
-            .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
-        for (StorageType t : StorageType.values()) {
-          if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT && v.typeQuota(t.ordinal()) != -1) {
-            b.typeQuota(t, v.typeQuota(t.ordinal()));
-          }
-        }
-        d.addDirectoryWithQuotaFeature(b.build());
-      }
-      setDirPolicy(d, v.directoryStoragePolicy());
-      return d;
-    }
-    short repl = (short) v.replication();
-    int n = v.blockCount();
-    BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
-    boolean uc = v.isUnderConstruction();
-    for (int i = 0; i < n; i++) {
-      Block b = new Block(v.blockId(i), v.blockNumBytes(i), v.blockGenerationStamp(i));
-      blocks[i] = uc && i == n - 1 ? new BlockInfoContiguousUnderConstruction(b, repl)
-          : new BlockInfoContiguous(b, repl);
-    }
-    INodeFile f = new INodeFile(id, name, perm, v.mtime(), v.atime(), blocks, repl,
-        v.preferredBlockSize(), (byte) v.storagePolicy());
-    if (uc) {
-      f.toUnderConstruction(store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
-      ucFiles.add(f);
-    }
-    return f;
-  }
-
-  private static boolean anyTypeQuota(InodeView v) {
-    for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
-      if (v.typeQuota(i) != -1) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void setDirPolicy(INodeDirectory d, int policy) throws IOException {
-    if (policy != 0) {
-      List<XAttr> x = Lists.newArrayList(BlockStoragePolicySuite.buildXAttr((byte) policy));
-      XAttrStorage.updateINodeXAttrs(d, x, Snapshot.CURRENT_STATE_ID);
     }
   }
 

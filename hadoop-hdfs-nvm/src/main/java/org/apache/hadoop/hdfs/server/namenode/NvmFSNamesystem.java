@@ -8,7 +8,7 @@ import org.apache.hadoop.metrics2.annotation.Metrics;
 
 /**
  * The namesystem of an NVM NameNode: the stock FSNamesystem plus one observation
- * point. {@code removeLeasesAndINodes} receives the complete list of inodes an operation
+ * point and one end-of-operation hook. {@code removeLeasesAndINodes} receives the complete list of inodes an operation
  * removed from the namespace — for delete (incremental or not), create with overwrite
  * and rename with overwrite alike — while the write lock is still held and before the
  * RPC answers. The list is handed to {@link NvmNamespace} before the stock method
@@ -34,5 +34,22 @@ class NvmFSNamesystem extends FSNamesystem {
     }
     ns.removed(removedINodes);
     super.removeLeasesAndINodes(src, removedINodes, acquireINodeMapLock);
+  }
+
+  /**
+   * When the outermost hold of the write lock is released, the operation is over and has
+   * persisted its changes: directories it created are turned into slim ones and the inode
+   * cache is trimmed (never earlier, so no object an operation holds is evicted under it).
+   */
+  @Override
+  public void writeUnlock() {
+    try {
+      NvmNamespace ns = nvmImage.namespace();
+      if (ns != null && getWriteHoldCount() == 1) {
+        ns.slim().endOfWriteOperation();
+      }
+    } finally {
+      super.writeUnlock();
+    }
   }
 }

@@ -31,6 +31,7 @@ final class NvmNamespace {
 
   private final InodeStore store;
   private final LongLongMap pages;
+  private final SlimNamespace slim;
   private FSNamesystem fsn;
 
   /** Pages of inodes the namesystem removed but that are not persisted as removed yet. */
@@ -41,9 +42,14 @@ final class NvmNamespace {
   private INodeDirectory deleteParent;
   private boolean deletePending;
 
-  NvmNamespace(InodeStore store, LongLongMap pages) {
+  NvmNamespace(InodeStore store, SlimNamespace slim) {
     this.store = store;
-    this.pages = pages;
+    this.slim = slim;
+    this.pages = slim.pages();
+  }
+
+  SlimNamespace slim() {
+    return slim;
   }
 
   void attach(FSNamesystem ns) {
@@ -223,6 +229,7 @@ final class NvmNamespace {
     final long[] page = new long[1];
     persist("create", path, t -> page[0] = stageCreate(t, n));
     pages.put(n.getId(), page[0]);
+    slim.created(n);
     if (n.isFile() && n.asFile().numBlocks() > 0) {
       inodeChanged(path, n);
     }
@@ -230,15 +237,26 @@ final class NvmNamespace {
 
   void inodeChanged(String path, final INode n) {
     persist("update of", path, t -> stageInode(t, n));
+    changed(n);
   }
 
   void pathChanged(final String path) {
-    persist("update of", path, t -> stageInode(t, resolve(path)));
+    final INode[] n = new INode[1];
+    persist("update of", path, t -> stageInode(t, n[0] = resolve(path)));
+    changed(n[0]);
+  }
+
+  /** The slim namespace follows a persisted file change (pinning, the blocks' collection). */
+  private void changed(INode n) {
+    if (n != null && n.isFile()) {
+      slim.fileChanged(n.asFile());
+    }
   }
 
   void renamed(final String src, final String dst) {
+    final INode[] moved = new INode[1];
     persist("rename", src + " -> " + dst, t -> {
-      INode n = resolve(dst);
+      INode n = moved[0] = resolve(dst);
       long page = pageOf(n);
       InodeView v = store.inode(page);
       long oldParentPage = v.parentPage();
@@ -250,6 +268,7 @@ final class NvmNamespace {
         stageMtime(t, fsn.getFSDirectory().getInode(v.parentId()));
       }
     });
+    slim.moved(moved[0]);
   }
 
   /** logDelete: the subtree is unlinked in memory; its inode list arrives with {@link #removed}. */

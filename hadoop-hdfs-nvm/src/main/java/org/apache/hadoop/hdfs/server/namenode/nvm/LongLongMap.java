@@ -120,6 +120,23 @@ public final class LongLongMap {
     return old;
   }
 
+  /** The keys, in no particular order (a copy). */
+  public long[] keys() {
+    long[] out = new long[size];
+    int n = 0;
+    for (long k : keys) {
+      if (k != 0) {
+        out[n++] = k;
+      }
+    }
+    return out;
+  }
+
+  /** Heap bytes of the two slot arrays. */
+  public long heapBytes() {
+    return 16L * keys.length;
+  }
+
   public void clear() {
     java.util.Arrays.fill(keys, 0);
     java.util.Arrays.fill(values, 0);

@@ -38,5 +38,5 @@ public final class NvmConfigKeys {
 
   /** Materialized inodes kept in the LRU read cache (the slim in-memory index). */
   public static final String NVM_CACHE_INODES_KEY = "dfs.namenode.nvm.cache.inodes";
-  public static final int NVM_CACHE_INODES_DEFAULT = 1000000;
+  public static final int NVM_CACHE_INODES_DEFAULT = 100000;
 }

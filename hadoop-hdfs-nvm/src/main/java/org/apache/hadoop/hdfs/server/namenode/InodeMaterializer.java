@@ -1,0 +1,97 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.fs.permission.PermissionStatus;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.StringTable;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+
+import com.google.common.collect.Lists;
+
+/** Full inode objects from their pages: the rebuild's directories and the cache's files. */
+final class InodeMaterializer {
+  private InodeMaterializer() {
+  }
+
+  static PermissionStatus perm(InodeStore store, InodeView v) {
+    StringTable strings = store.strings();
+    return new PermissionStatus(strings.get(v.ownerId()), strings.get(v.groupId()),
+        new FsPermission((short) v.mode()));
+  }
+
+  /** A directory with its quotas and storage policy; its children are added by the caller. */
+  static NvmINodeDirectory directory(InodeStore store, InodeView v, SlimNamespace slim) throws IOException {
+    NvmINodeDirectory d = new NvmINodeDirectory(v.id(), v.nameBytes(), perm(store, v), v.mtime(), slim);
+    if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
+      DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
+          .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
+      for (StorageType t : StorageType.values()) {
+        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT && v.typeQuota(t.ordinal()) != -1) {
+          b.typeQuota(t, v.typeQuota(t.ordinal()));
+        }
+      }
+      d.addDirectoryWithQuotaFeature(b.build());
+    }
+    setDirPolicy(d, v.directoryStoragePolicy());
+    return d;
+  }
+
+  /**
+   * A file over the given block objects (those of the BlocksMap, so the object and the block
+   * layer share them), under construction as its page says.
+   */
+  static INodeFile file(InodeStore store, InodeView v, BlockInfoContiguous[] blocks) throws IOException {
+    short repl = (short) v.replication();
+    INodeFile f = new INodeFile(v.id(), v.nameBytes(), perm(store, v), v.mtime(), v.atime(), blocks, repl,
+        v.preferredBlockSize(), (byte) v.storagePolicy());
+    if (v.isUnderConstruction()) {
+      f.toUnderConstruction(store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
+    }
+    return f;
+  }
+
+  /** The root exists already (FSDirectory made it); its attributes come from the page. */
+  static void restoreRoot(InodeStore store, INodeDirectory root, InodeView v) throws IOException {
+    PermissionStatus perm = perm(store, v);
+    root.setUser(perm.getUserName());
+    root.setGroup(perm.getGroupName());
+    root.setPermission(perm.getPermission());
+    root.setModificationTime(v.mtime());
+    DirectoryWithQuotaFeature q = root.getDirectoryWithQuotaFeature();
+    if (q != null) {
+      q.setQuota(v.nsQuota(), v.dsQuota());
+      for (StorageType t : StorageType.values()) {
+        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
+          q.setQuota(v.typeQuota(t.ordinal()), t);
+        }
+      }
+    }
+    setDirPolicy(root, v.directoryStoragePolicy());
+  }
+
+  private static boolean anyTypeQuota(InodeView v) {
+    for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
+      if (v.typeQuota(i) != -1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** 2.7.3 keeps a directory's storage policy as an xattr; the region has a field for it. */
+  private static void setDirPolicy(INodeDirectory d, int policy) throws IOException {
+    if (policy != 0) {
+      List<XAttr> x = Lists.newArrayList(BlockStoragePolicySuite.buildXAttr((byte) policy));
+      XAttrStorage.updateINodeXAttrs(d, x, Snapshot.CURRENT_STATE_ID);
+    }
+  }
+}
