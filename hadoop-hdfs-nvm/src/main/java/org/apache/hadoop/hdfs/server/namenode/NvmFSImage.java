@@ -38,7 +38,7 @@ import org.apache.hadoop.hdfs.server.common.Storage.StorageState;
 import org.apache.hadoop.hdfs.server.namenode.NNStorage.NameNodeDirType;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
-import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.IdPageMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
@@ -148,7 +148,7 @@ class NvmFSImage extends FSImage {
       NvmNamespace ns;
       int cacheCapacity = nvmConf.getInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
       if (created) {
-        SlimNamespace slim = new SlimNamespace(target, store, new LongLongMap(), cacheCapacity);
+        SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
         ns = new NvmNamespace(store, slim);
         ns.attach(target);
         initRegion(target, ns);
@@ -157,7 +157,7 @@ class NvmFSImage extends FSImage {
         RecoveryReport rep = region.recovery();
         long t0 = System.nanoTime();
         long[] live = region.recoveredInodes();
-        SlimNamespace slim = new SlimNamespace(target, store, new LongLongMap(live.length), cacheCapacity);
+        SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
         ns = new NvmNamespace(store, slim);
         ns.attach(target);
         RebuildStats st = rebuild(target, store, live, slim);
@@ -239,7 +239,7 @@ class NvmFSImage extends FSImage {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
     Region region = store.region();
-    LongLongMap pages = slim.pages();
+    IdPageMap pages = slim.pages();
     long rootPage = region.rootPage();
     long maxId = region.lastInodeId();
     List<INodeFile> ucFiles = new ArrayList<INodeFile>();
@@ -269,7 +269,7 @@ class NvmFSImage extends FSImage {
         long id = v.id();
         maxId = Math.max(maxId, id);
         pages.put(id, live[i]);
-        siblings.add(new Sibling(v.nameBytes(), id));
+        siblings.add(new Sibling(v.nameBytes(), NvmINodeDirectory.entry(id, v.isDirectory())));
         if (v.isDirectory()) {
           NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
           d.setParent(parent);
@@ -290,7 +290,7 @@ class NvmFSImage extends FSImage {
         if (parent == dir.getRoot() && FSDirectory.CHECK_RESERVED_FILE_NAMES
             && java.util.Arrays.equals(s.name, FSDirectory.DOT_RESERVED)) {
           throw new HadoopIllegalArgumentException("NVM region " + region.file() + ": the root has a child named \""
-              + DFSUtil.bytes2String(s.name) + "\" (inode " + s.id + "), which is reserved; rename it with the "
+              + DFSUtil.bytes2String(s.name) + "\" (inode " + Math.abs(s.id) + "), which is reserved; rename it with the "
               + "reserved-name check off before starting this release");
         }
         int pos = parent.index().search(s.name);
@@ -354,6 +354,7 @@ class NvmFSImage extends FSImage {
   /** A child entry waiting to be indexed: siblings are sorted by name first. */
   private static final class Sibling implements Comparable<Sibling> {
     final byte[] name;
+    /** The index value: the inode id, negated for a directory. */
     final long id;
 
     Sibling(byte[] name, long id) {

@@ -12,7 +12,8 @@ import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
  * A directory of the NVM NameNode: its children are a {@link ChildIndex} of (name, inode id)
- * entries, not a list of INode objects. A child's object is asked of the {@link SlimNamespace}
+ * entries, not a list of INode objects. A directory child's id is stored negated, so the
+ * entry alone says where its object is (the resident directories or the file cache). A child's object is asked of the {@link SlimNamespace}
  * only when a caller takes it: a directory stays resident, a file comes from the inode read
  * cache or is materialized from its page. A name lookup is a binary search on the bytes —
  * a miss costs no page read and creates no object.
@@ -41,7 +42,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     this.slim = slim;
     super.clearChildren();
     for (INode c : plain.getChildrenList(Snapshot.CURRENT_STATE_ID)) {
-      index.insert(index.size(), c.getLocalNameBytes(), c.getId());
+      index.insert(index.size(), c.getLocalNameBytes(), entry(c));
       c.setParent(this);
     }
     plain.clearChildren();
@@ -50,6 +51,19 @@ final class NvmINodeDirectory extends INodeDirectory {
 
   ChildIndex index() {
     return index;
+  }
+
+  /** The index value of a child: its id, negated for a directory. */
+  static long entry(INode child) {
+    return child.isDirectory() ? -child.getId() : child.getId();
+  }
+
+  static long entry(long id, boolean directory) {
+    return directory ? -id : id;
+  }
+
+  private static long idOf(long entry) {
+    return entry < 0 ? -entry : entry;
   }
 
   // ---- lookups
@@ -136,7 +150,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     if (pos >= 0) {
       return false;
     }
-    index.insert(-pos - 1, node.getLocalNameBytes(), node.getId());
+    index.insert(-pos - 1, node.getLocalNameBytes(), entry(node));
     node.setParent(this);
     if (node.getGroupName() == null) {
       node.setGroup(getGroupName()); // a new child without a group takes its directory's
@@ -155,9 +169,9 @@ final class NvmINodeDirectory extends INodeDirectory {
     if (pos < 0) {
       return false;
     }
-    if (index.id(pos) != child.getId()) {
+    if (idOf(index.id(pos)) != child.getId()) {
       throw new IllegalStateException("directory " + getFullPathName() + ": entry '" + child.getLocalName()
-          + "' is inode " + index.id(pos) + ", not the inode " + child.getId() + " being removed");
+          + "' is inode " + idOf(index.id(pos)) + ", not the inode " + child.getId() + " being removed");
     }
     index.remove(pos);
     return true;
@@ -166,11 +180,11 @@ final class NvmINodeDirectory extends INodeDirectory {
   @Override
   public void replaceChild(INode oldChild, INode newChild, INodeMap inodeMap) {
     int pos = index.search(newChild.getLocalNameBytes());
-    if (pos < 0 || index.id(pos) != oldChild.getId()) {
+    if (pos < 0 || idOf(index.id(pos)) != oldChild.getId()) {
       throw new IllegalStateException("directory " + getFullPathName() + " has no child " + oldChild.getLocalName()
           + " (inode " + oldChild.getId() + ") to replace");
     }
-    index.setId(pos, newChild.getId());
+    index.setId(pos, entry(newChild));
     newChild.setParent(this);
     if (inodeMap != null) {
       inodeMap.put(newChild);

@@ -11,7 +11,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
-import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.IdPageMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.util.ExitUtil;
 
@@ -30,7 +30,7 @@ final class NvmNamespace {
   static final Log LOG = LogFactory.getLog(NvmNamespace.class);
 
   private final InodeStore store;
-  private final LongLongMap pages;
+  private final IdPageMap pages;
   private final SlimNamespace slim;
   private FSNamesystem fsn;
 
@@ -60,7 +60,7 @@ final class NvmNamespace {
     return store;
   }
 
-  LongLongMap pages() {
+  IdPageMap pages() {
     return pages;
   }
 
@@ -77,7 +77,7 @@ final class NvmNamespace {
 
   private long pageOf(INode inode) {
     long p = pages.get(inode.getId());
-    if (p == LongLongMap.MISSING) {
+    if (p == IdPageMap.MISSING) {
       throw new IllegalStateException("inode " + inode.getId() + " (" + inode.getFullPathName()
           + ") has no page in the region");
     }
@@ -294,7 +294,7 @@ final class NvmNamespace {
     if (inodes != null) {
       for (INode n : inodes) {
         long p = pages.get(n.getId());
-        if (p == LongLongMap.MISSING) {
+        if (p == IdPageMap.MISSING) {
           continue; // never persisted (e.g. removed in the same op that would have created it)
         }
         if (removedCount == removed.length) {

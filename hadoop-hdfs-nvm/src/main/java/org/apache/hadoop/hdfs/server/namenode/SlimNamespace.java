@@ -10,7 +10,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
-import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.IdPageMap;
 import org.apache.hadoop.util.GSet;
 
 /**
@@ -34,15 +34,18 @@ final class SlimNamespace {
   private final FSDirectory dir;
   private final BlockManager blocks;
   private final InodeStore store;
-  private final LongLongMap pages;
+  private final IdPageMap pages;
   private final InodeCache cache;
   /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
   private final GSet<INode, INodeWithAdditionalFields> dirs;
+  /** Files materialized from their pages, and page views taken (every page read goes through {@link #view}). */
+  private final java.util.concurrent.atomic.AtomicLong materialized = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong pageReads = new java.util.concurrent.atomic.AtomicLong();
   /** Directories created by the running write operation, replaced when it ends. */
   private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
 
   @SuppressWarnings("unchecked")
-  SlimNamespace(FSNamesystem fsn, InodeStore store, LongLongMap pages, int cacheCapacity) {
+  SlimNamespace(FSNamesystem fsn, InodeStore store, IdPageMap pages, int cacheCapacity) {
     this.fsn = fsn;
     this.dir = fsn.getFSDirectory();
     this.blocks = fsn.getBlockManager();
@@ -71,16 +74,34 @@ final class SlimNamespace {
     return store;
   }
 
-  LongLongMap pages() {
+  long materialized() {
+    return materialized.get();
+  }
+
+  long pageReads() {
+    return pageReads.get();
+  }
+
+  IdPageMap pages() {
     return pages;
   }
 
   // ---- lookups (under the namesystem lock, read or write)
 
-  /** The object of a child entry: a resident directory, or a file from the cache or its page. */
-  INode child(long id, INodeDirectory parent) {
-    INode d = directory(id);
-    return d != null ? d : file(id, parent);
+  /**
+   * The object of a child entry (see {@link NvmINodeDirectory#entry}): a resident directory,
+   * or a file from the cache or its page.
+   */
+  INode child(long entry, INodeDirectory parent) {
+    if (entry < 0) {
+      INodeDirectory d = directory(-entry);
+      if (d == null) {
+        throw new IllegalStateException("directory inode " + -entry + " under " + parent.getFullPathName()
+            + " is not resident");
+      }
+      return d;
+    }
+    return file(entry, parent);
   }
 
   INodeDirectory directory(long id) {
@@ -120,6 +141,7 @@ final class SlimNamespace {
   /** Materializes a file from its page, over the BlocksMap's block objects. */
   INodeFile load(long id, INodeDirectory parent) {
     InodeView v = view(id);
+    materialized.incrementAndGet();
     if (!v.isFile()) {
       throw new IllegalStateException("inode " + id + " (page " + v.page() + ") is not a file");
     }
@@ -138,9 +160,10 @@ final class SlimNamespace {
 
   InodeView view(long id) {
     long page = pages.get(id);
-    if (page == LongLongMap.MISSING) {
+    if (page == IdPageMap.MISSING) {
       throw new IllegalStateException("inode " + id + " has no page in the region");
     }
+    pageReads.incrementAndGet();
     return store.inode(page);
   }
 

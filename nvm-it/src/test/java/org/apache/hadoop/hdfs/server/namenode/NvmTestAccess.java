@@ -12,10 +12,43 @@ public final class NvmTestAccess {
 
   /** The region of a NameNode running in NVM mode in this JVM. */
   public static Region region(NameNode nn) {
+    return namespace(nn).store().region();
+  }
+
+  private static NvmNamespace namespace(NameNode nn) {
     FSImage image = nn.getNamesystem().getFSImage();
     if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).namespace() == null) {
       throw new IllegalStateException("NameNode is not in NVM mode: " + image.getClass().getName());
     }
-    return ((NvmFSImage) image).namespace().store().region();
+    return ((NvmFSImage) image).namespace();
+  }
+
+  /** Counters of the slim namespace: files materialized from pages, and page reads. */
+  public static long materialized(NameNode nn) {
+    return namespace(nn).slim().materialized();
+  }
+
+  public static long pageReads(NameNode nn) {
+    return namespace(nn).slim().pageReads();
+  }
+
+  /** Inode cache: objects held, evictions so far, capacity. */
+  public static int cachedFiles(NameNode nn) {
+    return namespace(nn).slim().cache().size();
+  }
+
+  public static long cacheEvictions(NameNode nn) {
+    return namespace(nn).slim().cache().evictions();
+  }
+
+  /** True when the directory at {@code path} is a slim (indexed) directory. */
+  public static boolean isSlimDirectory(NameNode nn, String path) throws java.io.IOException {
+    return nn.getNamesystem().getFSDirectory().getINode(path) instanceof NvmINodeDirectory;
+  }
+
+  /** The class of the collection the BlocksMap holds for the file's first block. */
+  public static Class<?> firstBlockCollectionClass(NameNode nn, String path) throws java.io.IOException {
+    INodeFile f = nn.getNamesystem().getFSDirectory().getINode(path).asFile();
+    return f.getBlocks()[0].getBlockCollection().getClass();
   }
 }

@@ -1,0 +1,94 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import org.apache.hadoop.hdfs.DFSUtil;
+import org.junit.Test;
+
+/** ChildIndex against a TreeMap ordered by HDFS's own name comparison (DFSUtil.compareBytes). */
+public class ChildIndexTest {
+  private static final java.util.Comparator<byte[]> HDFS_ORDER = DFSUtil::compareBytes;
+
+  private static byte[] randomName(Random r) {
+    byte[] b = new byte[1 + r.nextInt(r.nextInt(10) == 0 ? 300 : 12)];
+    for (int i = 0; i < b.length; i++) {
+      // mostly ASCII, some bytes >= 0x80 so that the signed order matters
+      b[i] = (byte) (r.nextInt(8) == 0 ? 0x80 + r.nextInt(128) : 'a' + r.nextInt(4));
+    }
+    return b;
+  }
+
+  @Test
+  public void randomInsertsAndRemovesKeepHdfsOrderAndIds() {
+    Random r = new Random(42);
+    ChildIndex idx = new ChildIndex();
+    TreeMap<byte[], Long> ref = new TreeMap<byte[], Long>(HDFS_ORDER);
+    for (int step = 0; step < 40000; step++) {
+      byte[] name = randomName(r);
+      int pos = idx.search(name);
+      assertEquals(ref.containsKey(name), pos >= 0);
+      if (pos < 0 && r.nextInt(3) != 0) {
+        long id = 16385 + step;
+        idx.insert(-pos - 1, name, id);
+        ref.put(name, id);
+      } else if (pos >= 0) {
+        assertEquals((long) ref.get(name), idx.id(pos));
+        idx.remove(pos);
+        ref.remove(name);
+      }
+      assertEquals(ref.size(), idx.size());
+    }
+    int i = 0;
+    for (Map.Entry<byte[], Long> e : ref.entrySet()) {
+      assertArrayEquals(e.getKey(), idx.name(i));
+      assertEquals((long) e.getValue(), idx.id(i));
+      assertEquals(i, idx.search(e.getKey()));
+      i++;
+    }
+  }
+
+  @Test
+  public void missReturnsInsertionPointLikeCollectionsBinarySearch() {
+    ChildIndex idx = new ChildIndex();
+    List<byte[]> names = new ArrayList<byte[]>();
+    for (String s : new String[] {"b", "d", "f", "\u00e9"}) {
+      names.add(DFSUtil.string2Bytes(s));
+    }
+    Collections.sort(names, HDFS_ORDER);
+    for (byte[] n : names) {
+      idx.insert(idx.size(), n, 1);
+    }
+    for (String probe : new String[] {"a", "c", "e", "g", "bb", ""}) {
+      byte[] p = DFSUtil.string2Bytes(probe);
+      int expected = Collections.binarySearch(names, p, HDFS_ORDER);
+      assertEquals(probe, expected, idx.search(p));
+      assertTrue(idx.search(p) < 0);
+    }
+  }
+
+  @Test
+  public void removalsCompactTheNameBytes() {
+    ChildIndex idx = new ChildIndex();
+    for (int i = 0; i < 20000; i++) {
+      idx.insert(i, DFSUtil.string2Bytes(String.format("file%08d", i)), i + 1);
+    }
+    long full = idx.heapBytes();
+    for (int i = 19999; i >= 100; i--) {
+      idx.remove(i);
+    }
+    // 100 entries left; the next insert must not keep 20,000 names' worth of bytes
+    idx.insert(idx.size(), DFSUtil.string2Bytes("zzz"), 99999);
+    assertEquals(101, idx.size());
+    assertTrue("names were compacted: " + idx.heapBytes() + " of " + full, idx.heapBytes() < full);
+    assertArrayEquals(DFSUtil.string2Bytes("file00000050"), idx.name(50));
+  }
+}
