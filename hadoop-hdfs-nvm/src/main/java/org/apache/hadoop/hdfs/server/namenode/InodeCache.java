@@ -1,34 +1,48 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id, in
- * least-recently-used order, bounded by a number of files. A hit is a hash lookup — no
- * page read, no JNI call.
+ * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id,
+ * bounded by a number of files, evicting in CLOCK order (second chance: an approximation of
+ * least-recently-used that needs no list reordering on a hit). A hit is a lock-free hash
+ * lookup — no page read, no JNI call, no lock — so readers under the namesystem read lock
+ * do not serialize on the cache.
  *
  * <p>Rules that keep it from ever losing an update (the page is always the truth for an
  * object that is not in the cache):
  * <ul>
- * <li>Files under construction are <em>pinned</em>: kept outside the LRU part, never evicted,
- * not counted against the capacity, until they are closed.</li>
+ * <li>Files under construction are <em>pinned</em>: kept apart, never evicted, not counted
+ * against the capacity, until they are closed.</li>
  * <li>Eviction happens only in {@link #trim}, which the namesystem calls when no thread
  * holds its write lock in the middle of an operation (at the end of a write operation, or
  * by a reader). A write operation changes its objects and persists them before it
  * releases the lock, so every object that can be evicted equals its page.</li>
  * </ul>
- * Readers share the cache under the namesystem read lock, so its methods synchronize.
+ * Changes (put, remove, pin) happen under the namesystem write lock; readers only look up
+ * and add objects they materialized after a miss.
  */
 final class InodeCache {
+  /** A cached closed file and its CLOCK reference bit. */
+  private static final class Entry {
+    final INodeFile file;
+    volatile boolean referenced;
+
+    Entry(INodeFile file) {
+      this.file = file;
+    }
+  }
+
   private final int capacity;
-  private final LinkedHashMap<Long, INodeFile> lru = new LinkedHashMap<Long, INodeFile>(1024, 0.75f, true);
-  private final HashMap<Long, INodeFile> pinned = new HashMap<Long, INodeFile>();
-  private long hits;
-  private long misses;
-  private long evictions;
+  private final ConcurrentHashMap<Long, Entry> clock = new ConcurrentHashMap<Long, Entry>(1024);
+  private final ConcurrentHashMap<Long, INodeFile> pinned = new ConcurrentHashMap<Long, INodeFile>();
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+  /** The CLOCK hand: a weakly consistent iterator over the entries, restarted when it runs out. */
+  private Iterator<Entry> hand;
 
   InodeCache(int capacity) {
     if (capacity < 1) {
@@ -38,106 +52,125 @@ final class InodeCache {
   }
 
   /** The cached object, counting a hit or a miss. */
-  synchronized INodeFile get(long id) {
+  INodeFile get(long id) {
     INodeFile f = lookup(id);
     if (f != null) {
-      hits++;
+      hits.increment();
     } else {
-      misses++;
+      misses.increment();
     }
     return f;
   }
 
   /** The cached object without counting (for the block layer's questions). */
-  synchronized INodeFile peek(long id) {
+  INodeFile peek(long id) {
     return lookup(id);
   }
 
   private INodeFile lookup(long id) {
     Long key = id;
-    INodeFile f = pinned.get(key);
-    return f != null ? f : lru.get(key);
+    Entry e = clock.get(key);
+    if (e != null) {
+      if (!e.referenced) {
+        e.referenced = true;
+      }
+      return e.file;
+    }
+    return pinned.isEmpty() ? null : pinned.get(key);
   }
 
   /**
    * Adds an object materialized after a miss; if another reader added one meanwhile, that
    * one is kept and returned, so there is one object per inode in the cache.
    */
-  synchronized INodeFile addLoaded(INodeFile f) {
-    INodeFile had = lookup(f.getId());
-    if (had != null) {
-      return had;
-    }
-    place(f);
-    return f;
-  }
-
-  /** A new or changed object: pinned while under construction, otherwise in the LRU part. */
-  synchronized void put(INodeFile f) {
-    place(f);
-  }
-
-  private void place(INodeFile f) {
+  INodeFile addLoaded(INodeFile f) {
     Long key = f.getId();
     if (f.isUnderConstruction()) {
-      lru.remove(key);
+      INodeFile had = pinned.putIfAbsent(key, f);
+      return had != null ? had : f;
+    }
+    Entry had = clock.putIfAbsent(key, new Entry(f));
+    return had != null ? had.file : f;
+  }
+
+  /** A new or changed object: pinned while under construction, otherwise in the CLOCK part. */
+  void put(INodeFile f) {
+    Long key = f.getId();
+    if (f.isUnderConstruction()) {
+      clock.remove(key);
       pinned.put(key, f);
     } else {
       pinned.remove(key);
-      lru.put(key, f);
+      Entry e = clock.get(key);
+      if (e == null || e.file != f) {
+        clock.put(key, new Entry(f));
+      }
     }
   }
 
-  synchronized void remove(long id) {
+  void remove(long id) {
     Long key = id;
     if (pinned.remove(key) == null) {
-      lru.remove(key);
+      clock.remove(key);
     }
   }
 
   synchronized void clear() {
     pinned.clear();
-    lru.clear();
+    clock.clear();
+    hand = null;
   }
 
-  /** Evicts least recently used objects down to the capacity; returns how many. */
+  /** Evicts down to the capacity, sparing entries used since the hand last passed; returns how many. */
   synchronized int trim() {
     int n = 0;
-    Iterator<Map.Entry<Long, INodeFile>> it = lru.entrySet().iterator();
-    while (lru.size() > capacity && it.hasNext()) {
-      it.next();
-      it.remove();
-      n++;
+    int spared = 0;
+    while (clock.size() > capacity) {
+      if (hand == null || !hand.hasNext()) {
+        hand = clock.values().iterator();
+        if (!hand.hasNext()) {
+          break;
+        }
+      }
+      Entry e = hand.next();
+      if (e.referenced && spared < 2 * clock.size()) {
+        e.referenced = false;
+        spared++;
+        continue;
+      }
+      if (clock.remove(e.file.getId(), e)) {
+        n++;
+      }
     }
-    evictions += n;
+    evictions.add(n);
     return n;
   }
 
-  synchronized boolean overCapacity() {
-    return lru.size() > capacity;
+  boolean overCapacity() {
+    return clock.size() > capacity;
   }
 
   int capacity() {
     return capacity;
   }
 
-  synchronized int size() {
-    return lru.size() + pinned.size();
+  int size() {
+    return clock.size() + pinned.size();
   }
 
-  synchronized int pinnedCount() {
+  int pinnedCount() {
     return pinned.size();
   }
 
-  synchronized long hits() {
-    return hits;
+  long hits() {
+    return hits.sum();
   }
 
-  synchronized long misses() {
-    return misses;
+  long misses() {
+    return misses.sum();
   }
 
-  synchronized long evictions() {
-    return evictions;
+  long evictions() {
+    return evictions.sum();
   }
 }
