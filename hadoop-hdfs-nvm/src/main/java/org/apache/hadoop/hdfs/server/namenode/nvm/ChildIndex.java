@@ -6,25 +6,35 @@ import java.util.Arrays;
  * The children of one directory as compact, sorted (name bytes, inode id) entries: the
  * slim in-memory index of the seed paper (§3.3). Names are packed one after another in a
  * single byte array (two length bytes, then the name), so an entry costs its name plus
- * 14 bytes instead of an INode object; entries are kept in HDFS's child order (signed
+ * 10 bytes (a 4-byte name offset, a 4-byte id; ids beyond 31 bits widen the directory's id
+ * array to 8 bytes) instead of an INode object; entries are kept in HDFS's child order (signed
  * lexicographic bytes, as {@code DFSUtil.compareBytes}) and found by binary search on the
  * bytes, with no page read and no object per probe.
+ *
+ * <p>Siblings usually share a long prefix ({@code part-00017}, {@code ThroughputBenchFile0001234}):
+ * the longest prefix common to every name in the directory is stored once and each entry
+ * keeps only the rest. A name that does not share it shortens the prefix, and every entry is
+ * rewritten with the bytes it no longer shares — at most once per byte of the first name, so
+ * the cost is bounded; an emptied index starts over.
  *
  * <p>Not thread-safe: the namesystem lock orders writers against readers.
  */
 public final class ChildIndex {
   private static final int[] NO_INTS = new int[0];
-  private static final long[] NO_LONGS = new long[0];
   private static final byte[] NO_BYTES = new byte[0];
   /** Longest name the two length bytes can hold (HDFS allows at most 255 by default). */
   public static final int MAX_NAME = 0xffff;
 
+  /** Common to every name; the packed names hold what follows it. */
+  private byte[] prefix = NO_BYTES;
   private byte[] names = NO_BYTES;
   private int namesUsed;
   /** Bytes of names no entry refers to any more; reclaimed by {@link #compact}. */
   private int garbage;
   private int[] offsets = NO_INTS;
-  private long[] ids = NO_LONGS;
+  /** The values while all fit in an int; {@link #wideIds} once one does not. */
+  private int[] ids = NO_INTS;
+  private long[] wideIds;
   private int size;
 
   public int size() {
@@ -33,27 +43,58 @@ public final class ChildIndex {
 
   public long id(int i) {
     check(i);
-    return ids[i];
+    return wideIds != null ? wideIds[i] : ids[i];
   }
 
   public void setId(int i, long id) {
     check(i);
-    ids[i] = id;
+    store(i, id);
+  }
+
+  private void store(int i, long id) {
+    if (wideIds == null && (int) id != id) {
+      wideIds = new long[Math.max(ids.length, 4)];
+      for (int k = 0; k < size; k++) {
+        wideIds[k] = ids[k];
+      }
+      ids = NO_INTS;
+    }
+    if (wideIds != null) {
+      wideIds[i] = id;
+    } else {
+      ids[i] = (int) id;
+    }
   }
 
   public byte[] name(int i) {
     check(i);
     int off = offsets[i];
-    return Arrays.copyOfRange(names, off + 2, off + 2 + length(off));
+    int len = length(off);
+    byte[] out = Arrays.copyOf(prefix, prefix.length + len);
+    System.arraycopy(names, off + 2, out, prefix.length, len);
+    return out;
   }
 
   /** Index of {@code name}, or {@code -(insertion point) - 1}, as {@code Collections.binarySearch}. */
   public int search(byte[] name) {
+    if (size == 0) {
+      return -1;
+    }
+    // Every entry starts with the prefix: a name that does not sorts before or after all of them.
+    int n = Math.min(prefix.length, name.length);
+    for (int i = 0; i < n; i++) {
+      if (prefix[i] != name[i]) {
+        return prefix[i] > name[i] ? -1 : -(size + 1);
+      }
+    }
+    if (name.length < prefix.length) {
+      return -1; // a proper prefix of every name sorts first
+    }
     int lo = 0;
     int hi = size - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      int d = compare(offsets[mid], name);
+      int d = compare(offsets[mid], name, prefix.length);
       if (d < 0) {
         lo = mid + 1;
       } else if (d > 0) {
@@ -73,12 +114,25 @@ public final class ChildIndex {
     if (name.length > MAX_NAME) {
       throw new IllegalArgumentException("name of " + name.length + " bytes is longer than " + MAX_NAME);
     }
+    if (size == 0) {
+      prefix = name.clone();
+    } else {
+      int common = commonPrefix(name);
+      if (common < prefix.length) {
+        shortenPrefix(common);
+      }
+    }
+    int rest = name.length - prefix.length;
     if (size == offsets.length) {
       int cap = Math.max(4, size + (size >> 1));
       offsets = Arrays.copyOf(offsets, cap);
-      ids = Arrays.copyOf(ids, cap);
+      if (wideIds != null) {
+        wideIds = Arrays.copyOf(wideIds, cap);
+      } else {
+        ids = Arrays.copyOf(ids, cap);
+      }
     }
-    int need = namesUsed + 2 + name.length;
+    int need = namesUsed + 2 + rest;
     if (need > names.length) {
       if (garbage > 0 && garbage >= namesUsed / 2) {
         compact(need - namesUsed);
@@ -87,22 +141,30 @@ public final class ChildIndex {
       }
     }
     int off = namesUsed;
-    names[off] = (byte) (name.length >>> 8);
-    names[off + 1] = (byte) name.length;
-    System.arraycopy(name, 0, names, off + 2, name.length);
-    namesUsed = off + 2 + name.length;
+    names[off] = (byte) (rest >>> 8);
+    names[off + 1] = (byte) rest;
+    System.arraycopy(name, prefix.length, names, off + 2, rest);
+    namesUsed = off + 2 + rest;
     System.arraycopy(offsets, pos, offsets, pos + 1, size - pos);
-    System.arraycopy(ids, pos, ids, pos + 1, size - pos);
+    if (wideIds != null) {
+      System.arraycopy(wideIds, pos, wideIds, pos + 1, size - pos);
+    } else {
+      System.arraycopy(ids, pos, ids, pos + 1, size - pos);
+    }
     offsets[pos] = off;
-    ids[pos] = id;
     size++;
+    store(pos, id);
   }
 
   public void remove(int pos) {
     check(pos);
     garbage += 2 + length(offsets[pos]);
     System.arraycopy(offsets, pos + 1, offsets, pos, size - pos - 1);
-    System.arraycopy(ids, pos + 1, ids, pos, size - pos - 1);
+    if (wideIds != null) {
+      System.arraycopy(wideIds, pos + 1, wideIds, pos, size - pos - 1);
+    } else {
+      System.arraycopy(ids, pos + 1, ids, pos, size - pos - 1);
+    }
     size--;
     if (size == 0) {
       clear();
@@ -112,9 +174,11 @@ public final class ChildIndex {
   }
 
   public void clear() {
+    prefix = NO_BYTES;
     names = NO_BYTES;
     offsets = NO_INTS;
-    ids = NO_LONGS;
+    ids = NO_INTS;
+    wideIds = null;
     namesUsed = 0;
     garbage = 0;
     size = 0;
@@ -122,7 +186,7 @@ public final class ChildIndex {
 
   /** Heap bytes held by the arrays (capacity, not just the used part). */
   public long heapBytes() {
-    return names.length + 4L * offsets.length + 8L * ids.length;
+    return prefix.length + names.length + 4L * offsets.length + 4L * ids.length + (wideIds == null ? 0 : 8L * wideIds.length);
   }
 
   /** Rewrites the packed names in entry order, dropping removed ones, with {@code extra} spare bytes. */
@@ -142,23 +206,61 @@ public final class ChildIndex {
     garbage = 0;
   }
 
+  private int commonPrefix(byte[] name) {
+    int n = Math.min(prefix.length, name.length);
+    int i = 0;
+    while (i < n && prefix[i] == name[i]) {
+      i++;
+    }
+    return i;
+  }
+
+  /** Keeps {@code keep} bytes of the prefix; every entry takes back the bytes after them. */
+  private void shortenPrefix(int keep) {
+    byte[] moved = Arrays.copyOfRange(prefix, keep, prefix.length);
+    byte[] fresh = new byte[namesUsed - garbage + size * moved.length + 16];
+    int at = 0;
+    for (int i = 0; i < size; i++) {
+      int off = offsets[i];
+      int len = length(off);
+      int full = moved.length + len;
+      if (full > MAX_NAME) {
+        throw new IllegalStateException("name of " + full + " bytes");
+      }
+      fresh[at] = (byte) (full >>> 8);
+      fresh[at + 1] = (byte) full;
+      System.arraycopy(moved, 0, fresh, at + 2, moved.length);
+      System.arraycopy(names, off + 2, fresh, at + 2 + moved.length, len);
+      offsets[i] = at;
+      at += 2 + full;
+    }
+    names = fresh;
+    namesUsed = at;
+    garbage = 0;
+    prefix = Arrays.copyOf(prefix, keep);
+  }
+
   private int length(int off) {
     return ((names[off] & 0xff) << 8) | (names[off + 1] & 0xff);
   }
 
-  /** Signed-byte lexicographic order, shorter first on a common prefix (DFSUtil.compareBytes). */
-  private int compare(int off, byte[] key) {
+  /**
+   * The entry at {@code off} against {@code key} from byte {@code from} on (both share the
+   * prefix): signed-byte lexicographic order, shorter first (DFSUtil.compareBytes).
+   */
+  private int compare(int off, byte[] key, int from) {
     int len = length(off);
     int base = off + 2;
-    int n = Math.min(len, key.length);
+    int keyLen = key.length - from;
+    int n = Math.min(len, keyLen);
     for (int i = 0; i < n; i++) {
       int a = names[base + i];
-      int b = key[i];
+      int b = key[from + i];
       if (a != b) {
         return a - b;
       }
     }
-    return len - key.length;
+    return len - keyLen;
   }
 
   private void check(int i) {

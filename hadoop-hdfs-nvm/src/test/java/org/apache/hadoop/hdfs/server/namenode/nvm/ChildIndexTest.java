@@ -76,6 +76,50 @@ public class ChildIndexTest {
   }
 
   @Test
+  public void idsBeyondThirtyOneBitsWidenTheArrayAndKeepEveryValue() {
+    ChildIndex idx = new ChildIndex();
+    long[] values = {16385, -16386, Integer.MAX_VALUE, -(long) Integer.MAX_VALUE, 1L << 40, -(1L << 40) - 3, 77};
+    for (int i = 0; i < values.length; i++) {
+      idx.insert(i, DFSUtil.string2Bytes(String.format("n%02d", i)), values[i]);
+    }
+    for (int i = 0; i < values.length; i++) {
+      assertEquals(values[i], idx.id(i));
+    }
+    idx.remove(0);
+    idx.insert(0, DFSUtil.string2Bytes("a"), 5);
+    assertEquals(5, idx.id(0));
+    assertEquals(1L << 40, idx.id(4));
+  }
+
+  @Test
+  public void aSharedPrefixIsStoredOnceAndShortensWhenANameBreaksIt() {
+    ChildIndex idx = new ChildIndex();
+    TreeMap<byte[], Long> ref = new TreeMap<byte[], Long>(HDFS_ORDER);
+    for (int i = 0; i < 1000; i++) {
+      byte[] n = DFSUtil.string2Bytes(String.format("ThroughputBenchFile%08d", 5000 + i));
+      idx.insert(-idx.search(n) - 1, n, i + 1);
+      ref.put(n, (long) i + 1);
+    }
+    // 27-byte names, about 5 bytes each after the shared "ThroughputBenchFile0000"
+    assertTrue("heap " + idx.heapBytes(), idx.heapBytes() < 1000 * (5 + 8) * 3 / 2);
+    for (String extra : new String[] {"ThroughputBenchFile", "Throughput", "_SUCCESS", "zz", "ThroughputBenchFile00005000x"}) {
+      byte[] n = DFSUtil.string2Bytes(extra);
+      int pos = idx.search(n);
+      assertTrue(extra, pos < 0);
+      assertEquals(extra, Collections.binarySearch(new ArrayList<byte[]>(ref.keySet()), n, HDFS_ORDER), pos);
+      idx.insert(-pos - 1, n, 9999);
+      ref.put(n, 9999L);
+    }
+    int i = 0;
+    for (Map.Entry<byte[], Long> e : ref.entrySet()) {
+      assertArrayEquals(e.getKey(), idx.name(i));
+      assertEquals((long) e.getValue(), idx.id(i));
+      assertEquals(i, idx.search(e.getKey()));
+      i++;
+    }
+  }
+
+  @Test
   public void removalsCompactTheNameBytes() {
     ChildIndex idx = new ChildIndex();
     for (int i = 0; i < 20000; i++) {
