@@ -409,6 +409,10 @@ class NvmFSImage extends FSImage {
       NvmNamespace ns = namespace;
       namespace = null;
       if (ns != null) {
+        InodeCache c = ns.slim().cache();
+        LOG.info("NVM inode cache at close: " + c.size() + " of " + c.capacity() + " files, " + c.hits() + " hits, "
+            + c.misses() + " misses, " + c.evictions() + " evictions; " + ns.slim().materialized()
+            + " files materialized from pages");
         ns.store().close();
       }
     }
