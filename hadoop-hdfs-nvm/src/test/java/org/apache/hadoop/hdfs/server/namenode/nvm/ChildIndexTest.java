@@ -27,6 +27,18 @@ public class ChildIndexTest {
     return b;
   }
 
+  /** The index holds exactly the reference's entries, in its order, each found where it is. */
+  private static void assertSameEntries(TreeMap<byte[], Long> ref, ChildIndex idx) {
+    assertEquals(ref.size(), idx.size());
+    int i = 0;
+    for (Map.Entry<byte[], Long> e : ref.entrySet()) {
+      assertArrayEquals(e.getKey(), idx.name(i));
+      assertEquals((long) e.getValue(), idx.id(i));
+      assertEquals(i, idx.search(e.getKey()));
+      i++;
+    }
+  }
+
   @Test
   public void randomInsertsAndRemovesKeepHdfsOrderAndIds() {
     Random r = new Random(42);
@@ -47,13 +59,7 @@ public class ChildIndexTest {
       }
       assertEquals(ref.size(), idx.size());
     }
-    int i = 0;
-    for (Map.Entry<byte[], Long> e : ref.entrySet()) {
-      assertArrayEquals(e.getKey(), idx.name(i));
-      assertEquals((long) e.getValue(), idx.id(i));
-      assertEquals(i, idx.search(e.getKey()));
-      i++;
-    }
+    assertSameEntries(ref, idx);
   }
 
   @Test
@@ -110,13 +116,7 @@ public class ChildIndexTest {
       idx.insert(-pos - 1, n, 9999);
       ref.put(n, 9999L);
     }
-    int i = 0;
-    for (Map.Entry<byte[], Long> e : ref.entrySet()) {
-      assertArrayEquals(e.getKey(), idx.name(i));
-      assertEquals((long) e.getValue(), idx.id(i));
-      assertEquals(i, idx.search(e.getKey()));
-      i++;
-    }
+    assertSameEntries(ref, idx);
   }
 
   @Test
