@@ -124,6 +124,8 @@ final class NvmNamespace {
   private void forgetRemovals() {
     for (int i = 0; i < removedCount; i++) {
       pages.remove(removedIds[i]);
+      // the INodeMap dropped it already; a lookup by id in between must not have cached it again
+      slim.cache().remove(removedIds[i]);
     }
     removedCount = 0;
   }
