@@ -24,7 +24,8 @@ import org.apache.hadoop.hdfs.util.ReadOnlyList;
  * are refused in NVM mode at the RPC layer.
  */
 final class NvmINodeDirectory extends INodeDirectory {
-  private final ChildIndex index = new ChildIndex();
+  /** Shared empty index until the first child (most directories of a deep tree are small). */
+  private ChildIndex index = ChildIndex.EMPTY;
   private final SlimNamespace slim;
 
   NvmINodeDirectory(long id, byte[] name, PermissionStatus perm, long mtime, SlimNamespace slim) {
@@ -42,14 +43,18 @@ final class NvmINodeDirectory extends INodeDirectory {
     this.slim = slim;
     super.clearChildren();
     for (INode c : plain.getChildrenList(Snapshot.CURRENT_STATE_ID)) {
-      index.insert(index.size(), c.getLocalNameBytes(), entry(c));
+      index().insert(index.size(), c.getLocalNameBytes(), entry(c));
       c.setParent(this);
     }
     plain.clearChildren();
     plain.setParent(null);
   }
 
+  /** The index, to change: the shared empty one is replaced by a directory's own. */
   ChildIndex index() {
+    if (index == ChildIndex.EMPTY) {
+      index = new ChildIndex();
+    }
     return index;
   }
 
@@ -81,11 +86,11 @@ final class NvmINodeDirectory extends INodeDirectory {
 
   @Override
   public ReadOnlyList<INode> getChildrenList(int snapshotId) {
-    return childView;
+    return new ChildrenView();
   }
 
   /** The children as the stock read-only list: objects are taken one at a time, on get. */
-  private final ReadOnlyList<INode> childView = new ReadOnlyList<INode>() {
+  private final class ChildrenView implements ReadOnlyList<INode> {
     @Override
     public boolean isEmpty() {
       return index.size() == 0;
@@ -125,7 +130,7 @@ final class NvmINodeDirectory extends INodeDirectory {
         }
       };
     }
-  };
+  }
 
   // ---- changes (snapshots are refused in NVM mode, so there is no snapshot branch)
 
@@ -150,7 +155,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     if (pos >= 0) {
       return false;
     }
-    index.insert(-pos - 1, node.getLocalNameBytes(), entry(node));
+    index().insert(-pos - 1, node.getLocalNameBytes(), entry(node));
     node.setParent(this);
     if (node.getGroupName() == null) {
       node.setGroup(getGroupName()); // a new child without a group takes its directory's
@@ -174,6 +179,9 @@ final class NvmINodeDirectory extends INodeDirectory {
           + "' is inode " + idOf(index.id(pos)) + ", not the inode " + child.getId() + " being removed");
     }
     index.remove(pos);
+    if (index.size() == 0) {
+      index = ChildIndex.EMPTY;
+    }
     return true;
   }
 
@@ -193,7 +201,7 @@ final class NvmINodeDirectory extends INodeDirectory {
 
   @Override
   public void clearChildren() {
-    index.clear();
+    index = ChildIndex.EMPTY;
     super.clearChildren();
   }
 

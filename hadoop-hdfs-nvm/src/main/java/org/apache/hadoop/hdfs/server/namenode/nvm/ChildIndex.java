@@ -22,6 +22,9 @@ import java.util.Arrays;
 public final class ChildIndex {
   private static final int[] NO_INTS = new int[0];
   private static final byte[] NO_BYTES = new byte[0];
+  /** An index with no entries, shared by directories without children; it refuses inserts. */
+  public static final ChildIndex EMPTY = new ChildIndex();
+
   /** Longest name the two length bytes can hold (HDFS allows at most 255 by default). */
   public static final int MAX_NAME = 0xffff;
 
@@ -108,6 +111,9 @@ public final class ChildIndex {
 
   /** Inserts at {@code pos} (from {@link #search}); the caller keeps the order. */
   public void insert(int pos, byte[] name, long id) {
+    if (this == EMPTY) {
+      throw new IllegalStateException("the shared empty index cannot take entries");
+    }
     if (pos < 0 || pos > size) {
       throw new IndexOutOfBoundsException("insert at " + pos + " of " + size);
     }
