@@ -1,5 +1,8 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.io.File;
+import java.util.function.Consumer;
+
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
@@ -17,5 +20,20 @@ public final class NvmTestAccess {
       throw new IllegalStateException("NameNode is not in NVM mode: " + image.getClass().getName());
     }
     return ((NvmFSImage) image).namespace().store().region();
+  }
+
+  /** Whether {@code nn} runs in NVM mode (its image is the region's). */
+  public static boolean isNvm(NameNode nn) {
+    return nn.getNamesystem().getFSImage() instanceof NvmFSImage;
+  }
+
+  /** Transaction id of the fsimage {@code nn} loaded or saved last. */
+  public static long mostRecentCheckpointTxId(NameNode nn) {
+    return nn.getNamesystem().getFSImage().getStorage().getMostRecentCheckpointTxId();
+  }
+
+  /** Runs {@code hook} on the region the import wrote, before it verifies it (null: none). */
+  public static void beforeImportVerifies(Consumer<File> hook) {
+    NvmImport.beforeVerify = hook;
   }
 }
