@@ -8,17 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.common.Storage.StorageDirectory;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
@@ -27,10 +23,6 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
-import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
-import org.apache.hadoop.hdfs.server.namenode.nvm.tools.ListingChecksum;
-import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
-import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
 
 /**
  * {@code NvmMigrationTool import}: moves the namespace of a stopped stock NameNode into a fresh
@@ -44,7 +36,6 @@ final class NvmImport {
   static final Log LOG = LogFactory.getLog(NvmImport.class);
   /** Suffix of the region file while it is written and verified. */
   static final String PARTIAL_SUFFIX = ".importing";
-  private static final int MAX_DIFF_LINES = 10;
 
   /** Test hook: called with the written region file before it is verified (NvmTestAccess). */
   static volatile Consumer<File> beforeVerify;
@@ -105,7 +96,7 @@ final class NvmImport {
         hook.accept(partial);
       }
       long t3 = System.nanoTime();
-      String sum = verify(partial, scan, fsn, identity, lastTxId);
+      String sum = NvmImportVerifier.verify(partial, scan, fsn, identity, lastTxId);
       out.println("import: verified in " + ms(t3) + " ms: " + scan.inodes + " inodes, " + scan.blockCount()
           + " block ids, listing sha256 " + sum + ", counters (last inode id " + fsn.getFSDirectory().getLastInodeId()
           + ", last block id " + fsn.getBlockIdManager().getLastAllocatedBlockId() + ", generation stamp "
@@ -202,71 +193,6 @@ final class NvmImport {
     try (InodeStore store = InodeStore.open(Region.create(file, size, identity, mode))) {
       NvmImportWriter.write(fsn, lastTxId, store);
     }
-  }
-
-  /**
-   * Reopens the written region with the offline tools (their own reader, not the writer's) and
-   * compares it with the loaded namespace: the checker must find it clean, the dump must hold the
-   * same lines (so the same inode count and listing checksum), the same block ids, identity and
-   * counters. Returns the listing checksum.
-   */
-  private static String verify(File file, NvmImportScan scan, FSNamesystem fsn, RegionIdentity identity,
-      long lastTxId) throws IOException {
-    CheckReport check = RegionCheck.run(file);
-    if (check.exitCode() != CheckReport.EXIT_CLEAN) {
-      throw mismatch("the region checker does not find the written region clean:\n" + check.format());
-    }
-    NamespaceDump dump = NamespaceDump.read(file);
-    List<String> got = dump.lines();
-    String expectedSum = ListingChecksum.sha256(scan.lines);
-    String gotSum = ListingChecksum.sha256(got);
-    if (got.size() != scan.lines.size() || !expectedSum.equals(gotSum)) {
-      throw mismatch("the region holds " + got.size() + " inodes with listing sha256 " + gotSum + ", the loaded "
-          + "namespace " + scan.lines.size() + " with " + expectedSum + "; differing lines:\n" + diff(scan.lines, got));
-    }
-    if (!Arrays.equals(scan.blockIds(), dump.blockIds())) {
-      throw mismatch("the block ids differ: region " + dump.blockIds().length + ", loaded namespace "
-          + scan.blockCount());
-    }
-    BlockIdManager ids = fsn.getBlockIdManager();
-    long[] expected = {fsn.getFSDirectory().getLastInodeId(), ids.getGenerationStampV1(), ids.getGenerationStampV2(),
-        ids.getGenerationStampV1Limit(), ids.getLastAllocatedBlockId(), lastTxId};
-    try (Region r = Region.openReadOnly(file)) {
-      long[] actual = {r.lastInodeId(), r.generationStampV1(), r.generationStampV2(), r.generationStampV1Limit(),
-          r.lastAllocatedBlockId(), r.lastTxId()};
-      if (!identity.equals(r.identity()) || !Arrays.equals(expected, actual)) {
-        throw mismatch("identity or counters differ (last inode id, generation stamps v1, v2, v1 limit, last block "
-            + "id, last transaction): region " + r.identity() + " " + Arrays.toString(actual) + ", loaded namespace "
-            + identity + " " + Arrays.toString(expected));
-      }
-    }
-    return gotSum;
-  }
-
-  private static NvmMigrationRefusedException mismatch(String what) {
-    return new NvmMigrationRefusedException("verification failed, the region was removed: " + what);
-  }
-
-  /** Up to MAX_DIFF_LINES lines present on one side only: "- " loaded namespace, "+ " region. */
-  private static String diff(List<String> expected, List<String> got) {
-    Set<String> e = new HashSet<String>(expected);
-    Set<String> g = new HashSet<String>(got);
-    StringBuilder b = new StringBuilder();
-    int n = 0;
-    for (String l : ListingChecksum.sorted(expected)) {
-      if (!g.contains(l) && n++ < MAX_DIFF_LINES) {
-        b.append("- ").append(l).append('\n');
-      }
-    }
-    for (String l : ListingChecksum.sorted(got)) {
-      if (!e.contains(l) && n++ < MAX_DIFF_LINES) {
-        b.append("+ ").append(l).append('\n');
-      }
-    }
-    if (n > MAX_DIFF_LINES) {
-      b.append("... ").append(n - MAX_DIFF_LINES).append(" more\n");
-    }
-    return b.toString();
   }
 
   /** Gives the verified region its configured name; the rename is made durable before success is reported. */
