@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo process-crash-test nnthroughput upstream-tests crash-test fuzz bench-micro clean
+.PHONY: deps build test demo store-demo migration-demo process-crash-test nnthroughput upstream-tests crash-test fuzz bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -31,6 +31,11 @@ demo: build
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.
 process-crash-test: build
 	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./benchmarks/bin/process-crash-test.sh
+
+# docs/migration.md with real processes: stock -> import -> NVM -> saveNamespace -> the stock jar; cost for
+# MIGRATION_BIG=100000 files (0 skips it).
+migration-demo: build
+	MIGRATION_FILES='$(MIGRATION_FILES)' MIGRATION_BIG='$(MIGRATION_BIG)' ./benchmarks/bin/migration-demo.sh
 
 # The persistent inode store on its own: undo log, crash images, recovery.
 store-demo: build

@@ -101,7 +101,8 @@ public class NvmStartupRefusalTest {
     a.getFileSystem().mkdirs(new Path("/stock-data"));
     a.getConfiguration(0).setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, true);
     NvmClusterConf.nvm(a.getConfiguration(0));
-    expectRefusal(a, "already holds a namespace", "import", NvmConfigKeys.NVM_ENABLED_KEY + "=false");
+    expectRefusal(a, "already holds a namespace", "hdfs org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool import",
+        "docs/migration.md", NvmConfigKeys.NVM_ENABLED_KEY + "=false");
     assertTrue("a region was created", !region(a).exists());
     // the stock NameNode still starts on it
     a.getConfiguration(0).setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, false);

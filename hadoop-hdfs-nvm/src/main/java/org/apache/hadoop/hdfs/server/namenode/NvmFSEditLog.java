@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
  */
 class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the edit log (Mockito)
   private volatile NvmNamespace ns;
+  private volatile NvmRollbackImageGuard rollbackGuard;
 
   NvmFSEditLog(Configuration conf, NNStorage storage) {
     super(journalConf(conf), storage, Collections.singletonList(NullJournalManager.URI_));
@@ -49,10 +50,19 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     return ns;
   }
 
+  void setRollbackGuard(NvmRollbackImageGuard guard) {
+    this.rollbackGuard = guard;
+  }
+
+  /** The write-through engine, for a namespace change about to be persisted. */
   private NvmNamespace ns() {
     NvmNamespace n = ns;
     if (n == null) {
       NvmNamespace.fatal("a namespace change before the region was opened", null);
+    }
+    NvmRollbackImageGuard g = rollbackGuard;
+    if (g != null) {
+      g.beforeChange(); // an fsimage saved before this change must not load as complete
     }
     return n;
   }

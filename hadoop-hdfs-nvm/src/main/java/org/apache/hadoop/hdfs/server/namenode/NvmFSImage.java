@@ -47,6 +47,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.StringTable;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.util.Canceler;
 
 import com.google.common.collect.Lists;
 
@@ -62,6 +63,7 @@ class NvmFSImage extends FSImage {
 
   private volatile NvmNamespace namespace;
   private final Configuration nvmConf;
+  private final NvmRollbackImageGuard rollbackGuard;
 
   NvmFSImage(Configuration conf, Collection<URI> imageDirs, List<URI> editsDirs) throws IOException {
     super(conf, imageDirs, editsDirs);
@@ -69,6 +71,21 @@ class NvmFSImage extends FSImage {
     // The stock constructor built a file-journal edit log; nothing was opened yet.
     this.editLog = new NvmFSEditLog(conf, storage);
     this.archivalManager = new NNStorageRetentionManager(conf, storage, editLog);
+    this.rollbackGuard = new NvmRollbackImageGuard(storage);
+    ((NvmFSEditLog) editLog).setRollbackGuard(rollbackGuard);
+  }
+
+  /**
+   * The stock save (dfsadmin -saveNamespace, the offline export), then seen_txid set so that the
+   * stock NameNode can load the image until the namespace changes ({@link NvmRollbackImageGuard}).
+   */
+  @Override
+  public synchronized void saveNamespace(FSNamesystem source, NNStorage.NameNodeFile nnf, Canceler canceler)
+      throws IOException {
+    super.saveNamespace(source, nnf, canceler);
+    if (nnf == NNStorage.NameNodeFile.IMAGE) {
+      rollbackGuard.imageSaved(storage.getMostRecentCheckpointTxId());
+    }
   }
 
   NvmNamespace namespace() {
@@ -124,13 +141,20 @@ class NvmFSImage extends FSImage {
             + " or, if the name directory was re-formatted on purpose, remove " + file
             + " (its namespace is discarded) so that a new region is created");
       }
+      try {
+        NvmStaleRegionCheck.refuseIfStale(storage, file, region.lastTxId());
+      } catch (IOException e) {
+        region.close();
+        throw e;
+      }
       store = InodeStore.open(region);
     } else {
       long txid = namespaceTxId();
       if (txid > 0) {
         throw new IOException("NVM NameNode: no region at " + file + ", but the name directory already holds a "
             + "namespace (fsimage/seen_txid up to transaction " + txid + "). Enabling NVM mode on an existing "
-            + "namespace requires importing it into a region (a separate tool), or start this NameNode with "
+            + "namespace requires importing it into a region first: with this NameNode stopped, run '"
+            + NvmMigrationTool.IMPORT_COMMAND + "' (docs/migration.md); or start this NameNode with "
             + NvmConfigKeys.NVM_ENABLED_KEY + "=false");
       }
       long size = nvmConf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);

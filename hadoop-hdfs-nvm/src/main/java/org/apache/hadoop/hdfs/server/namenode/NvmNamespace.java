@@ -132,7 +132,8 @@ final class NvmNamespace {
 
   // ------------------------------------------------------------------ state of one inode
 
-  private static InodeAttrs attrs(INode n) {
+  /** Every page field of {@code n} except its parent and blocks (also used by the import). */
+  static InodeAttrs attrs(INode n) {
     InodeAttrs a = n.isDirectory() ? InodeAttrs.directory("") : InodeAttrs.file("");
     a.name(n.getLocalNameBytes()).id(n.getId()).times(n.getModificationTime(), n.getAccessTime())
         .mode(n.getFsPermissionShort()).owner(n.getUserName(), n.getGroupName());
@@ -174,9 +175,26 @@ final class NvmNamespace {
     return q;
   }
 
+  /** The blocks of {@code f} as triples (id, numBytes, generation stamp), the form of InodeStore. */
+  static long[] blockTriples(INodeFile f) {
+    BlockInfoContiguous[] blocks = f.getBlocks();
+    int n = blocks == null ? 0 : blocks.length;
+    long[] b = new long[3 * n];
+    for (int i = 0; i < n; i++) {
+      b[3 * i] = blocks[i].getBlockId();
+      b[3 * i + 1] = blocks[i].getNumBytes();
+      b[3 * i + 2] = blocks[i].getGenerationStamp();
+    }
+    return b;
+  }
+
   /** Stages every field of {@code n} that differs from its page. */
   private void stageInode(InodeStore.Txn t, INode n) throws IOException {
-    long page = pageOf(n);
+    stageState(t, pageOf(n), n);
+  }
+
+  /** Stages every field of {@code n} that differs from {@code page} (also used by the import). */
+  static void stageState(InodeStore.Txn t, long page, INode n) throws IOException {
     t.setMtime(page, n.getModificationTime());
     t.setAtime(page, n.getAccessTime());
     t.setPermission(page, n.getFsPermissionShort(), n.getUserName(), n.getGroupName());
@@ -185,15 +203,8 @@ final class NvmNamespace {
       t.setFileHeader(page, f.getPreferredBlockSize(), f.getFileReplication(), f.getLocalStoragePolicyID());
       FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
       t.setUnderConstruction(page, uc == null ? null : uc.getClientName(), uc == null ? null : uc.getClientMachine());
-      BlockInfoContiguous[] blocks = f.getBlocks();
-      int n3 = blocks == null ? 0 : blocks.length;
-      long[] b = new long[3 * n3];
-      for (int i = 0; i < n3; i++) {
-        b[3 * i] = blocks[i].getBlockId();
-        b[3 * i + 1] = blocks[i].getNumBytes();
-        b[3 * i + 2] = blocks[i].getGenerationStamp();
-      }
-      t.setBlocks(page, b, n3);
+      long[] b = blockTriples(f);
+      t.setBlocks(page, b, b.length / 3);
     } else {
       INodeDirectory d = n.asDirectory();
       long[] q = quotas(d);
@@ -325,12 +336,15 @@ final class NvmNamespace {
 
   /** Counters of a freshly created region, from the fresh namesystem. */
   void initCounters(BlockIdManager ids, long lastInodeId) {
-    persist("initial counters", "", t -> {
-      t.setCounter(RegionLayout.SB_GENSTAMP_V1, ids.getGenerationStampV1());
-      t.setCounter(RegionLayout.SB_GENSTAMP_V2, ids.getGenerationStampV2());
-      t.setCounter(RegionLayout.SB_GENSTAMP_V1_LIMIT, ids.getGenerationStampV1Limit());
-      t.setCounter(RegionLayout.SB_LAST_BLOCK_ID, ids.getLastAllocatedBlockId());
-      t.raiseCounter(RegionLayout.SB_LAST_INODE_ID, lastInodeId);
-    });
+    persist("initial counters", "", t -> stageCounters(t, ids, lastInodeId));
+  }
+
+  /** Stages the generation stamps, the last block id and the last inode id (also used by the import). */
+  static void stageCounters(InodeStore.Txn t, BlockIdManager ids, long lastInodeId) {
+    t.setCounter(RegionLayout.SB_GENSTAMP_V1, ids.getGenerationStampV1());
+    t.setCounter(RegionLayout.SB_GENSTAMP_V2, ids.getGenerationStampV2());
+    t.setCounter(RegionLayout.SB_GENSTAMP_V1_LIMIT, ids.getGenerationStampV1Limit());
+    t.setCounter(RegionLayout.SB_LAST_BLOCK_ID, ids.getLastAllocatedBlockId());
+    t.raiseCounter(RegionLayout.SB_LAST_INODE_ID, lastInodeId);
   }
 }

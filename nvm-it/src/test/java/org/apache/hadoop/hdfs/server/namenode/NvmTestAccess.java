@@ -1,5 +1,8 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.io.File;
+import java.util.function.Consumer;
+
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
@@ -50,5 +53,20 @@ public final class NvmTestAccess {
   public static Class<?> firstBlockCollectionClass(NameNode nn, String path) throws java.io.IOException {
     INodeFile f = nn.getNamesystem().getFSDirectory().getINode(path).asFile();
     return f.getBlocks()[0].getBlockCollection().getClass();
+  }
+
+  /** Whether {@code nn} runs in NVM mode (its image is the region's). */
+  public static boolean isNvm(NameNode nn) {
+    return nn.getNamesystem().getFSImage() instanceof NvmFSImage;
+  }
+
+  /** Transaction id of the fsimage {@code nn} loaded or saved last. */
+  public static long mostRecentCheckpointTxId(NameNode nn) {
+    return nn.getNamesystem().getFSImage().getStorage().getMostRecentCheckpointTxId();
+  }
+
+  /** Runs {@code hook} on the region the import wrote, before it verifies it (null: none). */
+  public static void beforeImportVerifies(Consumer<File> hook) {
+    NvmImport.beforeVerify = hook;
   }
 }

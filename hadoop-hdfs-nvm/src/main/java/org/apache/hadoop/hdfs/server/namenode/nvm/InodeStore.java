@@ -337,7 +337,7 @@ public final class InodeStore implements AutoCloseable {
       for (int i = 0; i < Math.min(n, BLOCKS_INLINE_MAX); i++) {
         stageRecord(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i, i < c, blocks, i);
       }
-      int need = n <= BLOCKS_INLINE_MAX ? 0 : (n - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
+      int need = blockExtPageCount(n);
       int have = ext.length;
       for (int j = 0; j < Math.min(need, have); j++) {
         int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
@@ -465,6 +465,31 @@ public final class InodeStore implements AutoCloseable {
       batch.free(root.page());
       freeExtPages(root);
     }
+  }
+
+  /**
+   * Throws the NvmException {@link Txn#create} would throw for these attributes (name, mode,
+   * file header, under-construction pair, string lengths) without touching a region.
+   */
+  public static void validate(InodeAttrs a) throws NvmException {
+    checkAttrs(a);
+    StringTable.check(a.owner);
+    StringTable.check(a.group);
+    StringTable.check(a.clientName);
+    StringTable.check(a.clientMachine);
+  }
+
+  /**
+   * Pages an inode with these attributes and {@code blocks} block records takes: its page, its
+   * name-extension pages and its block-extension pages (strings not included).
+   */
+  public static long pagesFor(InodeAttrs a, int blocks) {
+    return 1 + PageCodec.nameExtPages(a.name.length) + blockExtPageCount(blocks);
+  }
+
+  /** BLOCK_EXT pages holding the block records past the inline ones. */
+  private static int blockExtPageCount(int blocks) {
+    return blocks <= BLOCKS_INLINE_MAX ? 0 : (blocks - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
   }
 
   private static void checkAttrs(InodeAttrs a) throws NvmException {

@@ -86,6 +86,29 @@ final class InodeRecord {
     }
   }
 
+  /**
+   * An inode described by values instead of read from a region ({@link InodeLine}): a null
+   * string is "none", as string id 0 in a region.
+   */
+  InodeRecord(String path, long id, boolean directory, int mode, String owner, String group, long mtime, long atime) {
+    this.path = path;
+    this.pathKey = path.getBytes(StandardCharsets.UTF_8);
+    this.id = id;
+    this.directory = directory;
+    this.mode = mode;
+    this.ownerId = stringId(owner);
+    this.owner = owner;
+    this.groupId = stringId(group);
+    this.group = group;
+    this.mtime = mtime;
+    this.atime = atime;
+  }
+
+  /** A stand-in id for a string given by value: 0 (none) for null, else non-zero. */
+  static long stringId(String s) {
+    return s == null ? 0 : -1;
+  }
+
   boolean isUnderConstruction() {
     return !directory && (clientId != 0 || clientMachineId != 0);
   }

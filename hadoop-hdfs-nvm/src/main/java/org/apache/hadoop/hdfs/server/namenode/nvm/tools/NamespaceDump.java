@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -96,6 +97,28 @@ public final class NamespaceDump {
       out.add(r.text());
     }
     return out;
+  }
+
+  /** Attached inodes, the root included. */
+  public int inodeCount() {
+    return inodes.size();
+  }
+
+  /** The block ids of every attached file, sorted. */
+  public long[] blockIds() {
+    int n = 0;
+    for (InodeRecord r : inodes) {
+      n += r.blocks.length / 3;
+    }
+    long[] ids = new long[n];
+    int k = 0;
+    for (InodeRecord r : inodes) {
+      for (int i = 0; i < r.blocks.length; i += 3) {
+        ids[k++] = r.blocks[i];
+      }
+    }
+    Arrays.sort(ids);
+    return ids;
   }
 
   public List<String> jsonLines() {

@@ -1,0 +1,207 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.hdfs.XAttrHelper;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.InodeLine;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectorySnapshottableFeature;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.util.ReadOnlyList;
+
+/**
+ * One pass over a namespace the stock loader built, before anything is written. It refuses what
+ * a region cannot hold, naming the first offending path and the feature; counts the pages the
+ * region needs; and records what the verification expects to read back: one {@code dump} line
+ * per inode (built from the in-memory inodes, independently of the writer) and every block id.
+ */
+final class NvmImportScan {
+  final List<String> lines = new ArrayList<String>();
+  long inodes;
+  long directories;
+  long files;
+  long underConstruction;
+  /** Inode, name-extension, block-extension and string pages. */
+  long pages;
+  private long[] blockIds = new long[64];
+  private int blockCount;
+  private final Set<String> strings = new HashSet<String>();
+
+  private NvmImportScan() {
+  }
+
+  /** Scans the namespace of {@code fsn} (loaded by {@code image}); throws on the first refusal. */
+  static NvmImportScan run(FSNamesystem fsn, FSImage image) throws NvmMigrationRefusedException {
+    refuseNamesystemState(fsn, image);
+    NvmImportScan s = new NvmImportScan();
+    Deque<INode> todo = new ArrayDeque<INode>();
+    Deque<String> paths = new ArrayDeque<String>();
+    todo.push(fsn.getFSDirectory().getRoot());
+    paths.push("/");
+    while (!todo.isEmpty()) {
+      INode n = todo.pop();
+      String path = paths.pop();
+      s.visit(n, path);
+      if (n.isDirectory()) {
+        ReadOnlyList<INode> children = n.asDirectory().getChildrenList(Snapshot.CURRENT_STATE_ID);
+        for (INode c : children) {
+          todo.push(c);
+          paths.push(("/".equals(path) ? "/" : path + "/") + c.getLocalName());
+        }
+      }
+    }
+    s.pages += s.strings.size();
+    return s;
+  }
+
+  int blockCount() {
+    return blockCount;
+  }
+
+  /** Every block id of the namespace, sorted. */
+  long[] blockIds() {
+    long[] ids = Arrays.copyOf(blockIds, blockCount);
+    Arrays.sort(ids);
+    return ids;
+  }
+
+  /** Namesystem-wide state the region has no place for. */
+  private static void refuseNamesystemState(FSNamesystem fsn, FSImage image) throws NvmMigrationRefusedException {
+    if (!image.isUpgradeFinalized()) {
+      throw refusal("the name directory holds an upgrade that is not finalized (a previous/ directory); NVM mode "
+          + "cannot roll it back. Finalize it (hdfs dfsadmin -finalizeUpgrade) or roll it back with the stock "
+          + "NameNode first");
+    }
+    if (fsn.isRollingUpgrade()) {
+      throw refusal("a rolling upgrade is in progress; NVM mode does not support rolling upgrades. Finalize it "
+          + "(hdfs dfsadmin -rollingUpgrade finalize) with the stock NameNode first");
+    }
+    Collection<CachePool> pools = fsn.getCacheManager().getCachePools();
+    if (!pools.isEmpty()) {
+      throw refusal("the namespace has cache pool '" + pools.iterator().next().getPoolName() + "' (centralized "
+          + "cache management), which a region cannot hold. Remove the cache directives and pools "
+          + "(hdfs cacheadmin -removePool) with the stock NameNode first");
+    }
+    int tokens = fsn.getDelegationTokenSecretManager().saveSecretManagerState().tokens.size();
+    if (tokens > 0) {
+      throw refusal("the namespace holds " + tokens + " delegation token(s), which a region cannot hold; their "
+          + "clients would lose them. Let them expire or cancel them with the stock NameNode first");
+    }
+  }
+
+  private void visit(INode n, String path) throws NvmMigrationRefusedException {
+    refuseFeatures(n, path);
+    InodeAttrs a = NvmNamespace.attrs(n);
+    try {
+      // the root has no name; InodeStore checks every other field of it like any inode's
+      InodeStore.validate(n.getParent() == null ? a.name("r") : a);
+    } catch (NvmException e) {
+      throw refusal(path + " cannot be stored in a region: " + e.getMessage()
+          + ". Change it with the stock NameNode first");
+    }
+    inodes++;
+    strings.add(n.getUserName());
+    strings.add(n.getGroupName());
+    if (n.isDirectory()) {
+      directories++;
+      INodeDirectory d = n.asDirectory();
+      long[] q = NvmNamespace.quotas(d);
+      lines.add(InodeLine.directory(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
+          n.getModificationTime(), n.getAccessTime(), q[0], q[1],
+          Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT), d.getLocalStoragePolicyID() & 0xff));
+      pages += InodeStore.pagesFor(a, 0);
+      return;
+    }
+    files++;
+    INodeFile f = n.asFile();
+    FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
+    String client = uc == null ? null : uc.getClientName();
+    String machine = uc == null ? null : uc.getClientMachine();
+    if (uc != null) {
+      underConstruction++;
+      strings.add(client);
+      strings.add(machine);
+    }
+    long[] b = NvmNamespace.blockTriples(f);
+    for (int i = 0; i < b.length; i += 3) {
+      if (blockCount == blockIds.length) {
+        blockIds = Arrays.copyOf(blockIds, blockCount * 2);
+      }
+      blockIds[blockCount++] = b[i];
+    }
+    lines.add(InodeLine.file(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
+        n.getModificationTime(), n.getAccessTime(), f.getFileReplication(), f.getPreferredBlockSize(),
+        f.getLocalStoragePolicyID(), client, machine, b));
+    pages += InodeStore.pagesFor(a, b.length / 3);
+  }
+
+  /** Features the region has no field for; the message names the path and how to remove it. */
+  private static void refuseFeatures(INode n, String path) throws NvmMigrationRefusedException {
+    if (n.isReference()) {
+      throw feature(path, "a snapshot reference (snapshots)", "delete the snapshots (hdfs dfs -deleteSnapshot)");
+    }
+    if (n.isSymlink()) {
+      throw feature(path, "a symbolic link", "delete the link");
+    }
+    if (n.getAclFeature() != null) {
+      throw feature(path, "an ACL", "remove it (hdfs dfs -setfacl -b " + path + ")");
+    }
+    XAttrFeature x = n.getXAttrFeature();
+    if (x != null) {
+      for (XAttr xa : x.getXAttrs()) {
+        if (n.isDirectory() && BlockStoragePolicySuite.isStoragePolicyXAttr(xa)) {
+          continue; // 2.7.3 keeps a directory's storage policy as this xattr; the region has a field for it
+        }
+        String name = XAttrHelper.getPrefixName(xa);
+        if (HdfsServerConstants.CRYPTO_XATTR_ENCRYPTION_ZONE.equals(name)) {
+          throw feature(path, "an encryption zone", "move its data out of the zone and delete the zone's directory");
+        }
+        if (HdfsServerConstants.CRYPTO_XATTR_FILE_ENCRYPTION_INFO.equals(name)) {
+          throw feature(path, "an encrypted file (encryption zones)", "move its data out of the zone");
+        }
+        throw feature(path, "the extended attribute " + name, "remove it (hdfs dfs -setfattr -x " + name + " " + path + ")");
+      }
+    }
+    if (n.isDirectory()) {
+      INodeDirectory d = n.asDirectory();
+      if (isSnapshottable(d)) {
+        throw feature(path, "a snapshottable directory (snapshots)",
+            "delete its snapshots and disallow them (hdfs dfs -deleteSnapshot, hdfs dfsadmin -disallowSnapshot)");
+      }
+      // a snapshottable directory carries the snapshot feature too; only diffs are snapshot data
+      if (d.getDiffs() != null && !d.getDiffs().asList().isEmpty()) {
+        throw feature(path, "a directory with snapshot data (snapshots)", "delete the snapshots");
+      }
+    } else if (n.isFile() && n.asFile().getDiffs() != null && !n.asFile().getDiffs().asList().isEmpty()) {
+      throw feature(path, "a file with snapshot data (snapshots)", "delete the snapshots");
+    }
+  }
+
+  /** The root is always snapshottable in 2.7.3, with a snapshot quota of 0 until an admin allows snapshots. */
+  private static boolean isSnapshottable(INodeDirectory d) {
+    DirectorySnapshottableFeature s = d.getDirectorySnapshottableFeature();
+    return s != null && (d.getParent() != null || s.getSnapshotQuota() > 0 || s.getNumSnapshots() > 0);
+  }
+
+  private static NvmMigrationRefusedException feature(String path, String what, String remedy) {
+    return refusal(path + " is " + what + ", which a region cannot hold (docs/unsupported-operations.md); "
+        + remedy + " with the stock NameNode and import again");
+  }
+
+  static NvmMigrationRefusedException refusal(String why) {
+    return new NvmMigrationRefusedException("refused, nothing was written: " + why);
+  }
+}
