@@ -38,8 +38,10 @@ import org.apache.hadoop.hdfs.server.common.Storage.StorageState;
 import org.apache.hadoop.hdfs.server.namenode.NNStorage.NameNodeDirType;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LastRecovery;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmNamespaceMetrics;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
@@ -61,6 +63,7 @@ class NvmFSImage extends FSImage {
   private static final Pattern IMAGE_FILE = Pattern.compile("fsimage_(\\d+)");
 
   private volatile NvmNamespace namespace;
+  private volatile NvmNamespaceMetrics metrics;
   private final Configuration nvmConf;
 
   NvmFSImage(Configuration conf, Collection<URI> imageDirs, List<URI> editsDirs) throws IOException {
@@ -73,6 +76,11 @@ class NvmFSImage extends FSImage {
 
   NvmNamespace namespace() {
     return namespace;
+  }
+
+  /** The region's metrics source (registered once the namespace is loaded), else null. */
+  NvmNamespaceMetrics metrics() {
+    return metrics;
   }
 
   /** The region file: the configured path, else {@code <first name dir>/current/nvm-namespace.region}. */
@@ -145,6 +153,7 @@ class NvmFSImage extends FSImage {
     LOG.info("NVM region " + file + ": " + region.size() + " bytes, persistence mode " + region.persistMode()
         + ", pmem_is_pmem=" + region.isPmem());
     LongLongMap pages;
+    LastRecovery recovered = null;
     try {
       NvmNamespace ns;
       if (created) {
@@ -162,6 +171,7 @@ class NvmFSImage extends FSImage {
         ns.attach(target);
         rebuild(target, store, live, pages);
         long t1 = System.nanoTime();
+        recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
         LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "
             + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms); " + rep);
       }
@@ -175,6 +185,7 @@ class NvmFSImage extends FSImage {
       store.close();
       throw e;
     }
+    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered);
     return false;
   }
 
@@ -413,6 +424,11 @@ class NvmFSImage extends FSImage {
     try {
       super.close();
     } finally {
+      NvmNamespaceMetrics m = metrics;
+      metrics = null;
+      if (m != null) {
+        m.unregister(); // before the region closes
+      }
       NvmNamespace ns = namespace;
       namespace = null;
       if (ns != null) {
