@@ -126,6 +126,8 @@ public class NvmMetricsJmxTest {
     assertEquals(num(after, "PagesTotal"), num(after, "PagesUsed") + num(after, "PagesFree") + num(after, "PagesReserved"));
     assertEquals(num(after, "PagesUsed") * 256, num(after, "BytesUsed"));
     assertEquals(num(after, "PagesFree") * 256, num(after, "BytesFree"));
+    assertTrue("a new directory's page image alone is 256 bytes",
+        num(after, "PersistBatchBytes") >= num(before, "PersistBatchBytes") + 256L * dirs);
     assertTrue("every persist is a JNI call", num(after, "JniCalls") >= persists);
     assertTrue("a persist is at least one barrier", num(after, "PersistBarriers") >= persists);
     assertTrue("mkdir commits several words: undo-logged", num(after, "UndoLoggedPersists") >= dirs);

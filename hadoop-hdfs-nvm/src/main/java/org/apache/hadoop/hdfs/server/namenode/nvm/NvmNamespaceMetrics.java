@@ -213,6 +213,7 @@ public final class NvmNamespaceMetrics implements MetricsSource {
         .addGauge(info.bytesFree, u.pagesFree() * page)
         .addGauge(info.liveInodes, store.liveInodes())
         .addCounter(info.persists, stats.persists())
+        .addCounter(info.persistBatchBytes, stats.persistBytes())
         .addCounter(info.undoLoggedPersists, stats.undoLoggedPersists())
         .addCounter(info.persistBarriers, region.barrierCount())
         .addCounter(info.persistSamplesSkipped, samplesSkipped)
@@ -259,6 +260,8 @@ public final class NvmNamespaceMetrics implements MetricsSource {
     final MetricsInfo bytesFree = i("BytesFree", "PagesFree times the page size");
     final MetricsInfo liveInodes = i("LiveInodes", "Live inodes in the region, the root included");
     final MetricsInfo persists = i("Persists", "Batches made durable (one nvm_apply each), since start");
+    final MetricsInfo persistBatchBytes = i("PersistBatchBytes",
+        "Bytes of the batches persisted (page images, changed words, entry headers), since start");
     final MetricsInfo undoLoggedPersists = i("UndoLoggedPersists",
         "Persists committed through the undo log (the rest were one atomic 8-byte store)");
     final MetricsInfo persistBarriers = i("PersistBarriers", "Persist barriers (drains) issued since start");

@@ -178,9 +178,10 @@ public final class Region implements AutoCloseable {
     applyCalls++;
     stats.jniCall();
     boolean undoLogged = batch.isUndoLogged();
+    int bytes = batch.length();
     long t0 = System.nanoTime();
-    NvmNative.apply(h, batch.buffer(), batch.length());
-    stats.persisted(System.nanoTime() - t0, undoLogged);
+    NvmNative.apply(h, batch.buffer(), bytes);
+    stats.persisted(System.nanoTime() - t0, bytes, undoLogged);
   }
 
   /** Reserves n free pages (all or nothing; RegionFullException if fewer are free). */

@@ -15,6 +15,7 @@ public final class RegionStats {
   private final LongAdder jniCalls = new LongAdder();
   private final LongAdder persists = new LongAdder();
   private final LongAdder persistNanos = new LongAdder();
+  private final LongAdder persistBytes = new LongAdder();
   private final LongAdder undoLogged = new LongAdder();
   private final LatencyRing latencies = new LatencyRing(LATENCY_SAMPLES);
 
@@ -26,9 +27,10 @@ public final class RegionStats {
     jniCalls.add(n);
   }
 
-  void persisted(long nanos, boolean undoLoggedBatch) {
+  void persisted(long nanos, int batchBytes, boolean undoLoggedBatch) {
     persists.increment();
     persistNanos.add(nanos);
+    persistBytes.add(batchBytes);
     if (undoLoggedBatch) {
       undoLogged.increment();
     }
@@ -48,6 +50,14 @@ public final class RegionStats {
   /** Sum of the persists' latencies (wall clock around the native call). */
   public long persistNanos() {
     return persistNanos.sum();
+  }
+
+  /**
+   * Bytes of the batches applied (the encoded {@code nvm_apply} input: headers, page images,
+   * changed words): what a replica would have to receive to apply the same changes.
+   */
+  public long persistBytes() {
+    return persistBytes.sum();
   }
 
   /** Persists committed through the undo log (4 barriers) rather than as a single atomic word. */

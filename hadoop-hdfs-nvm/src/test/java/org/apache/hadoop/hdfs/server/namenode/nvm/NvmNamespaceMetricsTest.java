@@ -57,6 +57,8 @@ public class NvmNamespaceMetricsTest {
           b.value("PagesUsed") >= a.value("PagesUsed") + n);
       assertEquals(total, b.value("PagesUsed") + b.value("PagesFree") + b.value("PagesReserved"));
       assertTrue(b.value("PersistBarriers") > a.value("PersistBarriers"));
+      assertTrue("a new directory's page image alone is 256 bytes",
+          b.value("PersistBatchBytes") >= a.value("PersistBatchBytes") + 256L * n);
       assertTrue(b.value("JniCalls") >= a.value("JniCalls") + n);
       assertEquals("the rate counts every persist", 1 + n, b.value("PersistNanosNumOps"));
       assertTrue("mean persist latency > 0", b.doubleValue("PersistNanosAvgTime") > 0);

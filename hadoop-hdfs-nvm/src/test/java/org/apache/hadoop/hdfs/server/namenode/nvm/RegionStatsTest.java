@@ -28,7 +28,9 @@ public class RegionStatsTest {
     long barriers = r.barrierCount();
     long persists = s.persists(), undo = s.undoLoggedPersists(), jni = s.jniCalls(), nanos = s.persistNanos();
     long samples = s.latencies().added();
+    long bytes = s.persistBytes();
     op.run();
+    assertTrue(what + ": batch bytes (header + at least one 24-byte entry)", s.persistBytes() - bytes >= 8 + 24 + 8);
     long dBarriers = r.barrierCount() - barriers;
     assertEquals(what + ": persists", persists + 1, s.persists());
     assertTrue(what + ": latency recorded", s.persistNanos() > nanos);
