@@ -43,7 +43,7 @@ public final class NvmHooks {
       throw new IOException("NVM NameNode: HA is not supported (" + NvmConfigKeys.NVM_ENABLED_KEY
           + "=true, but nameservice " + nsId + " configures several NameNodes); the NVM region "
           + "has no shared journal to fail over with. Configure a single NameNode or set "
-          + NvmConfigKeys.NVM_ENABLED_KEY + "=false");
+          + NvmConfigKeys.NVM_ENABLED_KEY + "=false (how HA could work: docs/ha.md)");
     }
     return NvmNamesystemLoader.load(nn, conf);
   }
