@@ -11,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsException;
 import org.apache.hadoop.metrics2.MetricsInfo;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
@@ -97,10 +98,19 @@ public final class NvmNamespaceMetrics implements MetricsSource {
     }
   }
 
-  /** Creates the source for {@code store} and registers it with the default metrics system. */
+  /**
+   * Creates the source for {@code store} and registers it with the default metrics system. A
+   * source the metrics system refuses (a name clash outside a MiniDFSCluster) is logged and left
+   * unpublished: metrics never stop a NameNode from starting.
+   */
   public static NvmNamespaceMetrics register(Configuration conf, InodeStore store, LastRecovery recovery) {
     NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf, store, recovery);
-    m.start(DefaultMetricsSystem.instance());
+    try {
+      m.start(DefaultMetricsSystem.instance());
+    } catch (MetricsException e) {
+      LOG.warn("NVM namespace metrics are not published: " + e.getMessage(), e);
+      m.unregister();
+    }
     return m;
   }
 

@@ -123,6 +123,28 @@ public class NvmNamespaceMetricsTest {
   }
 
   @Test
+  public void registersWithTheMetricsSystemAndNeverStopsAStartOnAClash() throws Exception {
+    org.apache.hadoop.metrics2.MetricsSystem ms =
+        org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.initialize("NvmMetricsTest");
+    try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM); InodeStore t = shm.createStore("t", ShmDir.MEDIUM)) {
+      assertFalse(org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.inMiniClusterMode());
+      NvmNamespaceMetrics m = NvmNamespaceMetrics.register(conf(""), s, null);
+      assertEquals(NvmNamespaceMetrics.SOURCE_NAME, m.registeredName());
+      assertSame(m, ms.getSource(NvmNamespaceMetrics.SOURCE_NAME));
+      // a second source of the same name outside a MiniDFSCluster: refused by the metrics system,
+      // logged, not thrown
+      NvmNamespaceMetrics second = NvmNamespaceMetrics.register(conf(""), t, null);
+      assertNull(second.registeredName());
+      assertSame("the first one stays", m, ms.getSource(NvmNamespaceMetrics.SOURCE_NAME));
+      assertEquals(0, snapshot(second).records);
+      m.unregister();
+      assertNull(ms.getSource(NvmNamespaceMetrics.SOURCE_NAME));
+    } finally {
+      org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.shutdown();
+    }
+  }
+
+  @Test
   public void publishesNothingOnceUnregistered() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
       NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf(""), s, null);
