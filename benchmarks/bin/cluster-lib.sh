@@ -133,3 +133,43 @@ kill_hard() {
 }
 
 stop_pid() { local pid=${1:-}; [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
+
+# conf_put FILE NAME VALUE — sets a property in a *-site.xml with one-line properties: replaces
+# its value if the property is there, else adds it.
+conf_put() {
+  if grep -q "<name>$2</name>" "$1"; then
+    sed -i "s#<name>$2</name><value>[^<]*</value>#<name>$2</name><value>$3</value>#" "$1"
+  else
+    conf_set "$1" "$2" "$3"
+  fi
+}
+
+# conf_from_repo DIR NAME_DIR DATA_DIR REGION_PATH — the repository's conf/ (core-site.xml,
+# hdfs-site.xml, log4j.properties) copied to DIR, with the directories, the region and the ports
+# moved (free ports on 127.0.0.1) so that it runs next to anything else on the machine; every
+# other setting is conf/'s. Prints each changed property.
+conf_from_repo() {
+  local dir=$1 name=$2 data=$3 region=$4
+  mkdir -p "$dir"
+  cp "$NVM_ROOT/conf/core-site.xml" "$NVM_ROOT/conf/hdfs-site.xml" "$NVM_ROOT/conf/log4j.properties" "$dir/"
+  local rpc; rpc=$(free_port)
+  local -a set=(
+    "core-site.xml fs.defaultFS hdfs://127.0.0.1:$rpc"
+    "core-site.xml hadoop.tmp.dir $dir/tmp"
+    "hdfs-site.xml dfs.namenode.name.dir file://$name"
+    "hdfs-site.xml dfs.datanode.data.dir file://$data"
+    "hdfs-site.xml dfs.namenode.nvm.region.path $region"
+    "hdfs-site.xml dfs.namenode.rpc-address 127.0.0.1:$rpc"
+    "hdfs-site.xml dfs.namenode.http-address 127.0.0.1:$(free_port)"
+    "hdfs-site.xml dfs.datanode.address 127.0.0.1:$(free_port)"
+    "hdfs-site.xml dfs.datanode.http.address 127.0.0.1:$(free_port)"
+    "hdfs-site.xml dfs.datanode.ipc.address 127.0.0.1:$(free_port)"
+  )
+  local s f k v
+  for s in "${set[@]}"; do
+    read -r f k v <<< "$s"
+    [ "$(conf_get "$dir/$f" "$k")" = "$v" ] && continue
+    conf_put "$dir/$f" "$k" "$v"
+    echo "   $k = $v   (conf/ has $(conf_get "$NVM_ROOT/conf/$f" "$k"))"
+  done
+}

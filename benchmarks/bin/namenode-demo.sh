@@ -20,11 +20,13 @@ step() { printf '\n== %s\n' "$*"; }
 listing() { hdfs_dfs "$conf" -ls -R / | awk '{print $1, $3, $4, $5, $6, $7, $8}' | sort; }
 
 if [ "$NVM" = true ]; then
-  step "1. configure: NVM mode on, region $shm/namespace.region (emulated persistence on tmpfs)"
+  step "1. configure from conf/: NVM mode on, region $shm/namespace.region (emulated persistence on tmpfs)"
 else
-  step "1. configure: stock NameNode (fsimage + edit log in $work/name)"
+  step "1. configure from conf/: stock NameNode (fsimage + edit log in $work/name)"
 fi
-write_conf "$conf" "$work/name" "$work/data" "$NVM" "$shm/namespace.region"
+echo "   $conf = the repository's conf/ with directories and ports moved:"
+conf_from_repo "$conf" "$work/name" "$work/data" "$shm/namespace.region"
+[ "$NVM" = true ] || { conf_put "$conf/hdfs-site.xml" dfs.namenode.nvm.enabled false; echo "   dfs.namenode.nvm.enabled = false"; }
 grep -o '<name>dfs.namenode.nvm[^<]*</name><value>[^<]*' "$conf/hdfs-site.xml" | sed 's/<\/name><value>/ = /; s/<name>/   /'
 
 step "2. format the name directory and start the NameNode and a DataNode"
@@ -91,6 +93,19 @@ echo "   \$ hdfs dfs -cat /demo/out/greeting.txt"; hdfs_dfs "$conf" -cat /demo/o
 lines=$(hdfs_dfs "$conf" -cat /demo/in/numbers.txt | wc -l)
 echo "   /demo/in/numbers.txt has $lines lines (expected 20000)"
 { hclient "$conf" org.apache.hadoop.hdfs.tools.DFSck / || true; } | { grep -E "Status|Total files|Total blocks" || true; } | sed 's/^/   fsck: /'
+if [ "$NVM" = true ]; then
+  step "7. monitoring: the NvmNamespace bean at the NameNode's /jmx (docs/operator-guide.md, Monitoring)"
+  http=$(conf_get "$conf/hdfs-site.xml" dfs.namenode.http-address)
+  echo "   \$ curl 'http://$http/jmx?qry=Hadoop:service=NameNode,name=NvmNamespace'"
+  python3 - "$http" <<'PY' | sed 's/^/     /'
+import json, sys, urllib.request
+b = json.load(urllib.request.urlopen("http://%s/jmx?qry=Hadoop:service=NameNode,name=NvmNamespace" % sys.argv[1]))["beans"][0]
+for k in ("tag.PersistMode", "RegionSizeBytes", "PagesUsed", "PagesFree", "LiveInodes", "Persists", "UndoLoggedPersists",
+          "PersistNanosAvgTime", "JniCalls", "LastRecoveryMillis", "LastRecoveryInodes", "LastRecoveryUndoRolledBack"):
+    print("%-28s %s" % (k, b.get(k)))
+PY
+fi
+
 if [ "$sum_before" = "$sum_after" ] && [ "$lines" = 20000 ]; then
   how=$([ "$NVM" = true ] && echo "no edit log, no fsimage: restart by region scan" || echo "stock: fsimage + edit log replay")
   echo; echo "RESULT: the namespace survived kill -9 intact ($how)"

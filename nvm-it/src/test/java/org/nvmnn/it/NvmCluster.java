@@ -93,6 +93,15 @@ public final class NvmCluster {
     return false;
   }
 
+  /** The messages of {@code t} and all its causes, in one line (for assertions on refusals). */
+  public static String messages(Throwable t) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      s.append(c).append(" <- ");
+    }
+    return s.toString();
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Namespace snapshots
 

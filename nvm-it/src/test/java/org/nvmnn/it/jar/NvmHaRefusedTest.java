@@ -13,7 +13,10 @@ import org.junit.Test;
 import org.junit.rules.Timeout;
 import org.nvmnn.it.NvmCluster;
 
-/** An HA configuration with NVM mode on is refused at start-up, before the namesystem loads. */
+/**
+ * An HA configuration with NVM mode on is refused at start-up, before the namesystem loads: the
+ * message says why and points at docs/ha.md, and no region is created.
+ */
 public class NvmHaRefusedTest {
   /** A NameNode that never becomes active (DataNodes cannot register) would otherwise hang waitActive. */
   @ClassRule
@@ -22,6 +25,9 @@ public class NvmHaRefusedTest {
   @Test
   public void haConfigurationIsRefusedInNvmMode() throws Exception {
     Configuration conf = NvmCluster.nvmConf();
+    java.io.File base = new java.io.File(System.getProperty("test.build.data", "target/test-dir"),
+        "NvmHaRefusedTest-" + java.lang.management.ManagementFactory.getRuntimeMXBean().getName().replaceAll("[^0-9A-Za-z]", "_"));
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
     int loads = NvmHooks.loadNamesystemCalls();
     MiniDFSCluster cluster = null;
     try {
@@ -30,7 +36,7 @@ public class NvmHaRefusedTest {
     } catch (Exception e) {
       String m = messages(e);
       assertTrue("unexpected failure: " + m, m.contains("NVM NameNode: HA is not supported")
-          && m.contains("dfs.namenode.nvm.enabled=true"));
+          && m.contains("dfs.namenode.nvm.enabled=true") && m.contains("docs/ha.md"));
     } finally {
       if (cluster != null) {
         cluster.shutdown();
@@ -38,6 +44,19 @@ public class NvmHaRefusedTest {
     }
     assertEquals("the first NameNode went through the hook and stopped there", loads + 1,
         NvmHooks.loadNamesystemCalls());
+    assertTrue("the name directories were formatted", new java.io.File(base, "name1/current/VERSION").isFile());
+    assertEquals("no region was created anywhere", 0, regions(base));
+  }
+
+  private static int regions(java.io.File f) {
+    java.io.File[] kids = f.listFiles();
+    int n = f.getName().endsWith(".region") ? 1 : 0;
+    if (kids != null) {
+      for (java.io.File k : kids) {
+        n += regions(k);
+      }
+    }
+    return n;
   }
 
   private static String messages(Throwable t) {

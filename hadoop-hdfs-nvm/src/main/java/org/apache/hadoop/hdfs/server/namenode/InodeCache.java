@@ -4,6 +4,8 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeCacheStats;
+
 /**
  * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id,
  * bounded by a number of files, evicting in CLOCK order (second chance: an approximation of
@@ -24,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Changes (put, remove, pin) happen under the namesystem write lock; readers only look up
  * and add objects they materialized after a miss.
  */
-final class InodeCache {
+final class InodeCache implements InodeCacheStats {
   /** A cached closed file and its CLOCK reference bit. */
   private static final class Entry {
     final INodeFile file;
@@ -150,11 +152,13 @@ final class InodeCache {
     return clock.size() > capacity;
   }
 
-  int capacity() {
+  @Override
+  public long capacity() {
     return capacity;
   }
 
-  int size() {
+  @Override
+  public long size() {
     return clock.size() + pinned.size();
   }
 
@@ -162,15 +166,18 @@ final class InodeCache {
     return pinned.size();
   }
 
-  long hits() {
+  @Override
+  public long hits() {
     return hits.sum();
   }
 
-  long misses() {
+  @Override
+  public long misses() {
     return misses.sum();
   }
 
-  long evictions() {
+  @Override
+  public long evictions() {
     return evictions.sum();
   }
 }

@@ -39,7 +39,9 @@ import org.apache.hadoop.hdfs.server.namenode.NNStorage.NameNodeDirType;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.IdPageMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LastRecovery;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmNamespaceMetrics;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
@@ -62,6 +64,7 @@ class NvmFSImage extends FSImage {
   private static final Pattern IMAGE_FILE = Pattern.compile("fsimage_(\\d+)");
 
   private volatile NvmNamespace namespace;
+  private volatile NvmNamespaceMetrics metrics;
   private final Configuration nvmConf;
   private final NvmRollbackImageGuard rollbackGuard;
 
@@ -90,6 +93,11 @@ class NvmFSImage extends FSImage {
 
   NvmNamespace namespace() {
     return namespace;
+  }
+
+  /** The region's metrics source (registered once the namespace is loaded), else null. */
+  NvmNamespaceMetrics metrics() {
+    return metrics;
   }
 
   /** The region file: the configured path, else {@code <first name dir>/current/nvm-namespace.region}. */
@@ -168,6 +176,7 @@ class NvmFSImage extends FSImage {
     Region region = store.region();
     LOG.info("NVM region " + file + ": " + region.size() + " bytes, persistence mode " + region.persistMode()
         + ", pmem_is_pmem=" + region.isPmem());
+    LastRecovery recovered = null;
     try {
       NvmNamespace ns;
       int cacheCapacity = nvmConf.getInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
@@ -186,6 +195,7 @@ class NvmFSImage extends FSImage {
         ns.attach(target);
         RebuildStats st = rebuild(target, store, live, slim);
         long t1 = System.nanoTime();
+        recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
         LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "
             + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms: " + st + "); " + rep);
       }
@@ -198,6 +208,10 @@ class NvmFSImage extends FSImage {
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
+    }
+    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered);
+    if (this.metrics != null) {
+      this.metrics.setInodeCacheStats(namespace.slim().cache());
     }
     return false;
   }
@@ -430,6 +444,11 @@ class NvmFSImage extends FSImage {
     try {
       super.close();
     } finally {
+      NvmNamespaceMetrics m = metrics;
+      metrics = null;
+      if (m != null) {
+        m.unregister(); // before the region closes
+      }
       NvmNamespace ns = namespace;
       namespace = null;
       if (ns != null) {

@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
 
 /**
  * The two static hooks the patched {@code NameNode} of {@code hadoop-hdfs-2.7.3-nvm.jar} calls
@@ -18,7 +19,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
  * {@code new NameNodeRpcServer(conf, nn)}), so the same jar is the stock baseline. With it true
  * the namesystem comes from {@link NvmNamesystemLoader} and the RPC server is an
  * {@link NvmRpcServer}, which refuses the operations the region cannot persist. HA is refused
- * in NVM mode.
+ * in NVM mode. Both hooks first resolve the NVM keys set per nameservice / NameNode
+ * ({@link NvmGenericKeys}).
  *
  * <p>Each hook counts its calls, so tests can prove a NameNode really went through them.
  */
@@ -32,6 +34,7 @@ public final class NvmHooks {
   /** Replaces the body of {@code NameNode.loadNamesystem(Configuration)}. */
   public static FSNamesystem loadNamesystem(NameNode nn, Configuration conf) throws IOException {
     LOAD_NAMESYSTEM_CALLS.incrementAndGet();
+    NvmGenericKeys.initialize(conf); // dfs.namenode.nvm.*.<nameservice>[.<namenode>] -> dfs.namenode.nvm.*
     if (!isNvmEnabled(conf)) {
       return FSNamesystem.loadFromDisk(conf);
     }
@@ -40,7 +43,7 @@ public final class NvmHooks {
       throw new IOException("NVM NameNode: HA is not supported (" + NvmConfigKeys.NVM_ENABLED_KEY
           + "=true, but nameservice " + nsId + " configures several NameNodes); the NVM region "
           + "has no shared journal to fail over with. Configure a single NameNode or set "
-          + NvmConfigKeys.NVM_ENABLED_KEY + "=false");
+          + NvmConfigKeys.NVM_ENABLED_KEY + "=false (how HA could work: docs/ha.md)");
     }
     return NvmNamesystemLoader.load(nn, conf);
   }
@@ -48,6 +51,7 @@ public final class NvmHooks {
   /** Replaces the body of {@code NameNode.createRpcServer(Configuration)}. */
   public static NameNodeRpcServer createRpcServer(NameNode nn, Configuration conf) throws IOException {
     CREATE_RPC_SERVER_CALLS.incrementAndGet();
+    NvmGenericKeys.initialize(conf);
     if (!isNvmEnabled(conf)) {
       return new NameNodeRpcServer(conf, nn);
     }

@@ -37,7 +37,7 @@ public final class NvmTestAccess {
 
   /** Inode cache: objects held, evictions so far, capacity. */
   public static int cachedFiles(NameNode nn) {
-    return namespace(nn).slim().cache().size();
+    return (int) namespace(nn).slim().cache().size();
   }
 
   public static long cacheEvictions(NameNode nn) {

@@ -26,11 +26,17 @@ public final class InodeStore implements AutoCloseable {
   private final StringTable strings;
   private final MutationBatch batch = new MutationBatch();
   private final PagePool pool;
+  /**
+   * Live inodes (the root included): what recovery attached at open, then every committed create
+   * and removal. Written under the caller's write exclusion, read by the metrics thread.
+   */
+  private volatile long liveInodes;
 
   private InodeStore(Region region) {
     this.region = region;
     this.strings = StringTable.load(region);
     this.pool = new PagePool(region);
+    this.liveInodes = region.isReadOnly() ? 0 : region.recovery().inodesLive();
   }
 
   /** Wraps an open region; the store owns it from now on and closes it. */
@@ -53,6 +59,11 @@ public final class InodeStore implements AutoCloseable {
 
   public InodeView inode(long page) {
     return new InodeView(region, page);
+  }
+
+  /** Live inodes in the region, the root included (0 for a region opened read-only). */
+  public long liveInodes() {
+    return liveInodes;
   }
 
   public String owner(long page) {
@@ -119,6 +130,8 @@ public final class InodeStore implements AutoCloseable {
   public final class Txn implements AutoCloseable {
     private final Reservation res = new Reservation(pool);
     private long lastInodeId;
+    /** Inodes this transaction creates minus those it removes. */
+    private long inodeDelta;
     private boolean done;
 
     private Txn() {
@@ -152,6 +165,7 @@ public final class InodeStore implements AutoCloseable {
         if (ok) {
           strings.commitStaged();
           res.committed();
+          liveInodes += inodeDelta;
         } else {
           strings.abortStaged();
           res.abandon();
@@ -252,6 +266,7 @@ public final class InodeStore implements AutoCloseable {
       batch.fresh(page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
       batch.putLong(page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
       lastInodeId = Math.max(lastInodeId, id);
+      inodeDelta++;
       return page;
     }
 
@@ -434,6 +449,7 @@ public final class InodeStore implements AutoCloseable {
         batch.free(p);
         freeExtPages(inode(p));
       }
+      inodeDelta -= 1 + subtree.length;
     }
 
     /**
@@ -458,6 +474,7 @@ public final class InodeStore implements AutoCloseable {
           freeExtPages(v);
         }
       }
+      inodeDelta -= n;
     }
 
     private void invalidate(InodeView root) {
@@ -632,6 +649,7 @@ public final class InodeStore implements AutoCloseable {
       batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
       batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
       t.raiseCounter(SB_LAST_INODE_ID, ROOT_INODE_ID);
+      t.inodeDelta++;
       out[0] = page;
     });
     return out[0];

@@ -25,6 +25,8 @@ public final class MutationBatch {
   private ByteBuffer buf;
   private int entries;
   private int inplaceEntries;
+  /** INPLACE entries that are one aligned 8-byte word. */
+  private int inplaceWords;
 
   public MutationBatch() {
     this(4096);
@@ -43,6 +45,7 @@ public final class MutationBatch {
   public MutationBatch clear() {
     entries = 0;
     inplaceEntries = 0;
+    inplaceWords = 0;
     buf.clear();
     buf.putInt(0, 0).putInt(4, 0);
     buf.position(HEADER);
@@ -60,6 +63,15 @@ public final class MutationBatch {
 
   public boolean isEmpty() {
     return entries == 0;
+  }
+
+  /**
+   * Whether the native side commits this batch through the undo log (4 barriers): every batch
+   * with INPLACE entries except one whose only INPLACE entry is a single aligned 8-byte word,
+   * which is stored atomically (nvmns.h, persist order).
+   */
+  public boolean isUndoLogged() {
+    return inplaceEntries > 1 || (inplaceEntries == 1 && inplaceWords == 0);
   }
 
   /** Bytes of the encoded batch. */
@@ -133,6 +145,9 @@ public final class MutationBatch {
     entries++;
     if (op == OP_INPLACE) {
       inplaceEntries++;
+      if (len == 8 && (target & 7) == 0) {
+        inplaceWords++;
+      }
     }
     buf.putInt(0, entries);
   }

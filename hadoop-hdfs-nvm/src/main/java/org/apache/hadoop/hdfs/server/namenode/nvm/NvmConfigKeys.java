@@ -39,4 +39,14 @@ public final class NvmConfigKeys {
   /** Materialized inodes kept in the LRU read cache (the slim in-memory index). */
   public static final String NVM_CACHE_INODES_KEY = "dfs.namenode.nvm.cache.inodes";
   public static final int NVM_CACHE_INODES_DEFAULT = 100000;
+
+  /**
+   * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
+   * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys):
+   * the most specific one present wins over the plain key ({@link NvmGenericKeys}).
+   */
+  public static final String[] NAMENODE_SPECIFIC_KEYS = {
+    NVM_ENABLED_KEY, NVM_REGION_PATH_KEY, NVM_REGION_SIZE_KEY, NVM_PERSIST_MODE_KEY, NVM_RESERVED_PAGES_KEY,
+    NVM_CACHE_INODES_KEY,
+  };
 }

@@ -21,6 +21,7 @@ public final class Region implements AutoCloseable {
   private final long segmentBytes;
   private long handle;
   private ByteBuffer[] segments;
+  private final RegionStats stats = new RegionStats();
 
   /** JNI apply calls made through this region; tests assert one per store mutation. */
   long applyCalls;
@@ -33,6 +34,7 @@ public final class Region implements AutoCloseable {
     this.handle = handle;
     this.segmentBytes = segmentBytes;
     boolean ok = false;
+    stats.jniCalls(4); // the create/open that made the handle, and the three calls below
     try {
       this.size = NvmNative.size(handle);
       this.readOnly = NvmNative.isReadOnly(handle);
@@ -174,7 +176,12 @@ public final class Region implements AutoCloseable {
       return;
     }
     applyCalls++;
-    NvmNative.apply(h, batch.buffer(), batch.length());
+    stats.jniCall();
+    boolean undoLogged = batch.isUndoLogged();
+    int bytes = batch.length();
+    long t0 = System.nanoTime();
+    NvmNative.apply(h, batch.buffer(), bytes);
+    stats.persisted(System.nanoTime() - t0, bytes, undoLogged);
   }
 
   /** Reserves n free pages (all or nothing; RegionFullException if fewer are free). */
@@ -186,6 +193,7 @@ public final class Region implements AutoCloseable {
     long[] out = new long[n];
     if (n > 0) {
       reserveCalls++;
+      stats.jniCall();
       NvmNative.reservePages(h, n, out);
     }
     return out;
@@ -196,6 +204,7 @@ public final class Region implements AutoCloseable {
     long h = h();
     if (pages.length > 0) {
       releaseCalls++;
+      stats.jniCall();
       NvmNative.releasePages(h, pages.length, pages);
     }
   }
@@ -203,30 +212,47 @@ public final class Region implements AutoCloseable {
   // ---- state ----
 
   public RegionUsage usage() {
-    return new RegionUsage(NvmNative.usage(h()));
+    long h = h();
+    stats.jniCall();
+    return new RegionUsage(NvmNative.usage(h));
   }
 
   /** The resolved mode (never AUTO). */
   public PersistMode persistMode() {
-    return PersistMode.ofValue(NvmNative.mode(h()));
+    long h = h();
+    stats.jniCall();
+    return PersistMode.ofValue(NvmNative.mode(h));
   }
 
   public boolean isPmem() {
-    return NvmNative.isPmem(h());
+    long h = h();
+    stats.jniCall();
+    return NvmNative.isPmem(h);
   }
 
   public RecoveryReport recovery() {
-    return new RecoveryReport(NvmNative.recoveryReport(h()));
+    long h = h();
+    stats.jniCall();
+    return new RecoveryReport(NvmNative.recoveryReport(h));
   }
 
   /** Live inode page offsets found at open, parents before children. */
   public long[] recoveredInodes() {
-    return NvmNative.recoveredInodes(h());
+    long h = h();
+    stats.jniCall();
+    return NvmNative.recoveredInodes(h);
   }
 
   /** Live string page offsets found at open, in page order. */
   public long[] recoveredStrings() {
-    return NvmNative.recoveredStrings(h());
+    long h = h();
+    stats.jniCall();
+    return NvmNative.recoveredStrings(h);
+  }
+
+  /** Native calls, persists and persist latencies of this handle (for the metrics source). */
+  public RegionStats stats() {
+    return stats;
   }
 
   /** Native calls that write or allocate (apply, reserve, release) made through this region. */
@@ -234,17 +260,24 @@ public final class Region implements AutoCloseable {
     return applyCalls + reserveCalls + releaseCalls;
   }
 
+  /** Persist barriers (drains) this handle has issued since it was opened. */
   public long barrierCount() {
-    return NvmNative.barrierCount(h());
+    long h = h();
+    stats.jniCall();
+    return NvmNative.barrierCount(h);
   }
 
   /** Test only: simulate a crash at the n-th persist barrier from now (0 disarms). */
   void debugCrashAt(long n, String snapshotPrefix) throws NvmException {
-    NvmNative.debugCrashAt(h(), n, snapshotPrefix);
+    long h = h();
+    stats.jniCall();
+    NvmNative.debugCrashAt(h, n, snapshotPrefix);
   }
 
   boolean debugCrashed() {
-    return NvmNative.debugCrashed(h());
+    long h = h();
+    stats.jniCall();
+    return NvmNative.debugCrashed(h);
   }
 
   /**
@@ -254,7 +287,9 @@ public final class Region implements AutoCloseable {
    * since the previous call armed it. Keeps a shadow copy of the region while armed.
    */
   public long debugCapture(String snapshotPrefix) throws NvmException {
-    return NvmNative.debugCapture(h(), snapshotPrefix);
+    long h = h();
+    stats.jniCall();
+    return NvmNative.debugCapture(h, snapshotPrefix);
   }
 
   public RegionIdentity identity() {
@@ -330,6 +365,7 @@ public final class Region implements AutoCloseable {
     }
     handle = 0;
     segments = null;
+    stats.jniCall();
     NvmNative.close(h);
   }
 

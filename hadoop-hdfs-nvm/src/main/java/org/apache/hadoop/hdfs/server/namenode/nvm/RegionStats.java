@@ -1,0 +1,72 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of one open {@link Region}, kept by the region itself (the lowest Java level that
+ * crosses JNI): every native call, every persist (one {@code nvm_apply}: one atomic, durable
+ * batch) with its latency, and how many persists went through the undo log. Updated without
+ * locks on the persist path; read by the metrics source.
+ */
+public final class RegionStats {
+  /** Latency samples kept between two drains of the metrics source. */
+  static final int LATENCY_SAMPLES = 1 << 16;
+
+  private final LongAdder jniCalls = new LongAdder();
+  private final LongAdder persists = new LongAdder();
+  private final LongAdder persistNanos = new LongAdder();
+  private final LongAdder persistBytes = new LongAdder();
+  private final LongAdder undoLogged = new LongAdder();
+  private final LatencyRing latencies = new LatencyRing(LATENCY_SAMPLES);
+
+  void jniCall() {
+    jniCalls.increment();
+  }
+
+  void jniCalls(int n) {
+    jniCalls.add(n);
+  }
+
+  void persisted(long nanos, int batchBytes, boolean undoLoggedBatch) {
+    persists.increment();
+    persistNanos.add(nanos);
+    persistBytes.add(batchBytes);
+    if (undoLoggedBatch) {
+      undoLogged.increment();
+    }
+    latencies.add(nanos);
+  }
+
+  /** Native calls made through the region (every {@code NvmNative} method, reads included). */
+  public long jniCalls() {
+    return jniCalls.sum();
+  }
+
+  /** Batches applied ({@code nvm_apply} calls that returned success). */
+  public long persists() {
+    return persists.sum();
+  }
+
+  /** Sum of the persists' latencies (wall clock around the native call). */
+  public long persistNanos() {
+    return persistNanos.sum();
+  }
+
+  /**
+   * Bytes of the batches applied (the encoded {@code nvm_apply} input: headers, page images,
+   * changed words): what a replica would have to receive to apply the same changes.
+   */
+  public long persistBytes() {
+    return persistBytes.sum();
+  }
+
+  /** Persists committed through the undo log (4 barriers) rather than as a single atomic word. */
+  public long undoLoggedPersists() {
+    return undoLogged.sum();
+  }
+
+  /** Recent persist latencies, for quantiles. */
+  public LatencyRing latencies() {
+    return latencies;
+  }
+}

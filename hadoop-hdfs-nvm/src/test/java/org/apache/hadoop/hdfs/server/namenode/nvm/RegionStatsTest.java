@@ -1,0 +1,96 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.junit.Assert.*;
+
+import org.junit.Rule;
+import org.junit.Test;
+
+/**
+ * The counters the metrics source publishes, against what the native side really did: one persist
+ * per InodeStore mutation, undo-logged persists exactly where the library issues the undo log's
+ * barriers, every JNI call counted, live inodes across creates, deletes and a reopen.
+ */
+public class RegionStatsTest {
+  @Rule
+  public ShmDir shm = new ShmDir();
+
+  private interface Op {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code op} (one store mutation) and checks: one persist, one more JNI call than the
+   * barrier read, a latency sample, and undo-logged iff the native side used at least the undo
+   * log's four barriers (a single-word commit uses at most three: FRESH drain, word, FREE).
+   */
+  private static void check(Region r, String what, Op op) throws Exception {
+    RegionStats s = r.stats();
+    long barriers = r.barrierCount();
+    long persists = s.persists(), undo = s.undoLoggedPersists(), jni = s.jniCalls(), nanos = s.persistNanos();
+    long samples = s.latencies().added();
+    long bytes = s.persistBytes();
+    op.run();
+    assertTrue(what + ": batch bytes (header + at least one 24-byte entry)", s.persistBytes() - bytes >= 8 + 24 + 8);
+    long dBarriers = r.barrierCount() - barriers;
+    assertEquals(what + ": persists", persists + 1, s.persists());
+    assertTrue(what + ": latency recorded", s.persistNanos() > nanos);
+    assertEquals(what + ": one latency sample", samples + 1, s.latencies().added());
+    assertTrue(what + ": JNI calls (apply, barrier reads, maybe a page refill)", s.jniCalls() - jni >= 2);
+    boolean undoLogged = s.undoLoggedPersists() - undo == 1;
+    assertTrue(what + ": undo count moves by 0 or 1", s.undoLoggedPersists() - undo <= 1);
+    assertEquals(what + ": undo-logged (" + dBarriers + " barriers)", dBarriers >= 4, undoLogged);
+  }
+
+  @Test
+  public void persistsUndoLoggingAndJniCallsMatchTheNativeSide() throws Exception {
+    try (InodeStore s = InodeStore.open(shm.create("r", ShmDir.MEDIUM))) {
+      Region r = s.region();
+      final long[] p = new long[3];
+      check(r, "format", () -> s.format(1, 0755, "hdfs", "supergroup"));
+      check(r, "mkdir", () -> p[0] = s.createInode(s.rootPage(), InodeAttrs.directory("d")));
+      check(r, "create", () -> p[1] = s.createInode(p[0], InodeAttrs.file("f").underConstruction("c", "m")));
+      check(r, "setMtime (one word)", () -> s.setMtime(p[1], 5));
+      check(r, "setPermission (one word)", () -> s.setPermission(p[1], 0600));
+      check(r, "setTimes (two words)", () -> s.setTimes(p[1], 6, 7));
+      check(r, "addBlock", () -> s.addBlock(p[1], 1001, 1));
+      check(r, "clearUnderConstruction", () -> s.clearUnderConstruction(p[1]));
+      check(r, "rename", () -> s.rename(p[1], s.rootPage(), "g", 8));
+      check(r, "genstamp (one word)", () -> s.setGenerationStampV2(99));
+      check(r, "delete", () -> s.delete(p[0], new long[0], s.rootPage(), 9));
+      RegionStats st = r.stats();
+      assertTrue("some undo-logged, some not: " + st.undoLoggedPersists() + " of " + st.persists(),
+          st.undoLoggedPersists() > 0 && st.undoLoggedPersists() < st.persists());
+      assertEquals(st.persists(), r.applyCalls);
+    }
+  }
+
+  @Test
+  public void liveInodesFollowCreatesDeletesAndSurviveAReopen() throws Exception {
+    long live;
+    try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
+      assertEquals("the root", 1, s.liveInodes());
+      long d = s.createInode(s.rootPage(), InodeAttrs.directory("d"));
+      long[] kids = new long[20];
+      for (int i = 0; i < kids.length; i++) {
+        kids[i] = s.createInode(d, InodeAttrs.file("f" + i));
+      }
+      long e = s.createInode(s.rootPage(), InodeAttrs.directory("e"));
+      assertEquals(1 + 1 + 20 + 1, s.liveInodes());
+      s.delete(d, kids, s.rootPage(), 5);
+      assertEquals(2, s.liveInodes());
+      long g = s.createInode(e, InodeAttrs.file("g"));
+      s.rename(g, s.rootPage(), "h".getBytes(), 6, 0, null);
+      assertEquals("a rename moves, it does not create", 3, s.liveInodes());
+      try (InodeStore.Txn t = s.begin()) {
+        t.create(e, InodeAttrs.file("abandoned"));
+      } // never committed
+      assertEquals("an abandoned transaction changes nothing", 3, s.liveInodes());
+      live = s.liveInodes();
+    }
+    try (InodeStore s = shm.reopen("r")) {
+      assertEquals("recovery's count after a reopen", live, s.liveInodes());
+      assertEquals(live, s.region().recovery().inodesLive());
+      assertEquals(live, s.region().recoveredInodes().length);
+    }
+  }
+}
