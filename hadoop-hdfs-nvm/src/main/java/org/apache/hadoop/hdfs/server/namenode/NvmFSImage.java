@@ -209,10 +209,7 @@ class NvmFSImage extends FSImage {
       store.close();
       throw e;
     }
-    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered);
-    if (this.metrics != null) {
-      this.metrics.setInodeCacheStats(namespace.slim().cache());
-    }
+    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered, namespace.slim().cache());
     return false;
   }
 

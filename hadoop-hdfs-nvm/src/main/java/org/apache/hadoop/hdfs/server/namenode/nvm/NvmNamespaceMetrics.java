@@ -104,7 +104,19 @@ public final class NvmNamespaceMetrics implements MetricsSource {
    * unpublished: metrics never stop a NameNode from starting.
    */
   public static NvmNamespaceMetrics register(Configuration conf, InodeStore store, LastRecovery recovery) {
+    return register(conf, store, recovery, null);
+  }
+
+  /**
+   * As {@link #register(Configuration, InodeStore, LastRecovery)}, with the inode cache attached
+   * before the source starts: JMX fixes a bean's attributes from its first snapshot.
+   */
+  public static NvmNamespaceMetrics register(Configuration conf, InodeStore store, LastRecovery recovery,
+      InodeCacheStats cache) {
     NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf, store, recovery);
+    if (cache != null) {
+      m.setInodeCacheStats(cache);
+    }
     try {
       m.start(DefaultMetricsSystem.instance());
     } catch (MetricsException e) {
