@@ -133,3 +133,18 @@ nn_format_cached() {
   fi
 }
 format_cache_clean() { [ -z "$FORMAT_CACHE" ] || rm -rf "$FORMAT_CACHE"; }
+
+# ticker_start CONF PATH LABEL — while a long client runs, prints every TICK_SECONDS (60) how
+# many files PATH holds (one FsShell JVM per tick). ticker_stop ends it.
+TICKER_PID=
+ticker_start() {
+  local conf=$1 path=$2 label=$3
+  (
+    while sleep "${TICK_SECONDS:-60}"; do
+      c=$(hdfs_dfs "$conf" -count "$path" 2>/dev/null | awk '{print $2}')
+      progress "." "." "$label: ${c:-?} files so far"
+    done
+  ) &
+  TICKER_PID=$!
+}
+ticker_stop() { [ -z "$TICKER_PID" ] || { kill "$TICKER_PID" 2>/dev/null; wait "$TICKER_PID" 2>/dev/null || true; TICKER_PID=; }; }

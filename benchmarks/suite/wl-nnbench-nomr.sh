@@ -33,10 +33,12 @@ bench_size() {
   start=$(( $(date +%s) + LEAD ))
   out="$4/nomr-$n.out"
   # each output line gets the time it was read, to check the JVM was waiting before -startTime
+  [ "$n" -lt 100000 ] || ticker_start "$conf" "/nomr/n$n" "nnbench-nomr n=$n $cfg run $run"
   hclient "$conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir "/nomr/n$n" \
     -startTime "$start" -numFiles "$n" -blocksPerFile 1 -bytesPerBlock "$BYTES" -bytesPerChecksum 1 \
     | while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%3N)" "$l"; done > "$out"
   end=$(now_s)
+  ticker_stop
   keep_log "$out" nnbench-nomr "n$n-$cfg-run$run.out"
   grep -q "The job recorded 0 exceptions" "$out" || { echo "NNBenchWithoutMR $cfg n=$n reported exceptions or failed: $out" >&2; return 1; }
   first=$(head -1 "$out" | cut -d' ' -f1)

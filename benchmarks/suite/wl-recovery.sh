@@ -48,7 +48,9 @@ build() {
       -bytesPerChecksum 1 > "$work/build-$i.out" 2>&1 &
     pids+=($!)
   done
+  ticker_start "$work/conf" /rec "recovery build n=$n $cfg"
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed=1; done
+  ticker_stop
   cat "$work"/build-*.out > "$work/build.out"; keep_log "$work/build.out" recovery "build-n$n-$cfg.out"
   [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$work/build.out")" = "$p" ] \
     || { echo "recovery build $cfg n=$n: NNBenchWithoutMR failed: $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
