@@ -36,7 +36,7 @@ one() {
   keep_log "$out" heap "$name.out"
   keep_log "$work/heapfill.log" heap "$name.log"
   case $cfg in
-    nvm-*) grep -q "^heap namenode .*NvmFSNamesystem" "$out" || { echo "$cfg: not an NVM namesystem: $out" >&2; rc=1; } ;;
+    nvm-*) grep -q "^heap namenode .*Nvm" "$out" || { echo "$cfg: not an NVM namesystem: $out" >&2; rc=1; } ;;
     *) if grep -q "^heap namenode .*Nvm" "$out"; then echo "$cfg: an NVM namesystem: $out" >&2; rc=1; fi ;;
   esac
   if [ "$rc" != 0 ]; then

@@ -48,7 +48,7 @@ public final class HeapFill {
   private final int threads;
   private final int filesPerDir;
 
-  private HeapFill(ClientProtocol nn, int threads, int filesPerDir) {
+  HeapFill(ClientProtocol nn, int threads, int filesPerDir) {
     this.nn = nn;
     this.threads = threads;
     this.filesPerDir = filesPerDir;
@@ -140,7 +140,7 @@ public final class HeapFill {
    * Creates closed files {@code [first, end)} of {@code n} under {@code dir}, with one 1-byte block
    * each when {@code dn} is set.
    */
-  private void createAll(String dir, long first, long end, long n, FakeDatanode dn) throws Exception {
+  void createAll(String dir, long first, long end, long n, FakeDatanode dn) throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong done = new AtomicLong();
     List<Thread> ws = new ArrayList<>();
@@ -196,7 +196,7 @@ public final class HeapFill {
   }
 
   /** Checks the count and that the first and last files are closed with the expected block count. */
-  private void verify(String dir, long n, boolean withBlock) throws IOException {
+  void verify(String dir, long n, boolean withBlock) throws IOException {
     ContentSummary cs = nn.getContentSummary(dir);
     if (cs.getFileCount() != n) {
       throw new IOException(dir + " holds " + cs.getFileCount() + " files, expected " + n);

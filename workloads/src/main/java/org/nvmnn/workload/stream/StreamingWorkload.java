@@ -54,7 +54,34 @@ public final class StreamingWorkload {
     if (threads < 1 || seconds < 1 || warmup < 0 || bytes < 0 || keep < 1) {
       throw new IllegalArgumentException("need threads >= 1, seconds >= 1, warmup >= 0, bytes >= 0, keep >= 1");
     }
-    Configuration conf = new HdfsConfiguration();
+    Result r = run(new HdfsConfiguration(), threads, warmup, seconds, bytes, keep, root);
+    report(r);
+    if (r.failure != null) {
+      System.out.println("FAILED: " + r.failure);
+      r.failure.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(r.files > 0 ? 0 : 1);
+  }
+
+  /** What a run measured: files completed in the window, its length, per-op samples, a client failure. */
+  static final class Result {
+    final long files;
+    final double seconds;
+    final Map<String, long[]> latencies;
+    final Throwable failure;
+
+    Result(long files, double seconds, Map<String, long[]> latencies, Throwable failure) {
+      this.files = files;
+      this.seconds = seconds;
+      this.latencies = latencies;
+      this.failure = failure;
+    }
+  }
+
+  /** Runs the workload against the NameNode of {@code conf}; stops every client before returning. */
+  static Result run(Configuration conf, int threads, int warmup, int seconds, int bytes, int keep, String root)
+      throws Exception {
     LatencyRecorder recorder = new LatencyRecorder();
     AtomicLong filesMeasured = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -112,22 +139,18 @@ public final class StreamingWorkload {
     for (DistributedFileSystem fs : clients) {
       fs.close();
     }
-    long files = filesMeasured.get();
-    System.out.printf("files %d seconds %.3f files_per_s %.2f%n", files, measured, files / measured);
-    for (Map.Entry<String, long[]> e : recorder.sorted().entrySet()) {
+    return new Result(filesMeasured.get(), measured, recorder.sorted(), failure.get());
+  }
+
+  private static void report(Result r) {
+    System.out.printf("files %d seconds %.3f files_per_s %.2f%n", r.files, r.seconds, r.files / r.seconds);
+    for (Map.Entry<String, long[]> e : r.latencies.entrySet()) {
       long[] v = e.getValue();
       System.out.printf("op %s count %d p50_ms %.3f p90_ms %.3f p99_ms %.3f p999_ms %.3f max_ms %.3f mean_ms %.3f%n",
           e.getKey(), v.length, ms(LatencyRecorder.percentile(v, 50)), ms(LatencyRecorder.percentile(v, 90)),
           ms(LatencyRecorder.percentile(v, 99)), ms(LatencyRecorder.percentile(v, 99.9)), ms(v[v.length - 1]),
           LatencyRecorder.mean(v) / 1e6);
     }
-    Throwable f = failure.get();
-    if (f != null) {
-      System.out.println("FAILED: " + f);
-      f.printStackTrace();
-      System.exit(1);
-    }
-    System.exit(files > 0 ? 0 : 1);
   }
 
   private static double ms(long nanos) {
