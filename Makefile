@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
 
-.PHONY: deps build test demo store-demo migration-demo process-crash-test nnthroughput upstream-tests crash-test fuzz bench-micro clean
+.PHONY: deps build bench-build test demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick upstream-tests crash-test fuzz bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
 APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
@@ -41,9 +41,23 @@ migration-demo: build
 store-demo: build
 	./benchmarks/bin/store-demo.sh
 
-# Upstream NNThroughputBenchmark: stock (edits on disk), stock (edits on tmpfs), NVM; interleaved.
-nnthroughput: build
-	./benchmarks/bin/nnthroughput.sh
+# The benchmark suite's runtime: `package` only (the reactor resolves the modules among
+# themselves; nothing is installed into the local Maven repository).
+bench-build: deps
+	$(MVN) -q -DskipTests package
+
+# The side-by-side benchmark suite (docs/benchmarks.md): five configurations, same jar,
+# interleaved runs, results.csv / ratios.csv / charts under benchmarks/results/<timestamp>/.
+bench: bench-build
+	./benchmarks/suite/bench.sh full
+
+# A subset of the suite that finishes in about 10 minutes on the project's 2-core machine.
+bench-quick: bench-build
+	./benchmarks/suite/bench.sh quick
+
+# The suite's NNThroughputBenchmark part alone: 100k ops, 2 threads, 3 interleaved runs.
+nnthroughput: bench-build
+	./benchmarks/suite/bench.sh nnthroughput
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build

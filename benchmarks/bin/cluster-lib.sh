@@ -68,16 +68,27 @@ conf_set() {
   sed -i "s#</configuration>#  <property><name>$2</name><value>$3</value></property>\n</configuration>#" "$1"
 }
 
+# conf_put FILE NAME VALUE — sets a property: replaces its value if present, else adds it.
+conf_put() {
+  if grep -q "<name>$2</name>" "$1"; then
+    sed -i "s#<name>$2</name><value>[^<]*</value>#<name>$2</name><value>$3</value>#" "$1"
+  else
+    conf_set "$1" "$2" "$3"
+  fi
+}
+
 # conf_get FILE NAME — a property's value from a *-site.xml written by write_conf.
 conf_get() {
   sed -n "s#.*<name>$2</name><value>\([^<]*\)</value>.*#\1#p" "$1"
 }
 
 # hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
+# HJAVA_HEAP (default -Xmx2g) and PMEM_FORCE (PMEM_IS_PMEM_FORCE, default 1) may be set by callers.
 hjava() {
   local conf=$1; shift
   # exec: when run in the background, $! is then the JVM itself, so kill -9 hits the JVM
-  PMEM_IS_PMEM_FORCE=1 exec java -Xmx2g -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
+  # shellcheck disable=SC2086
+  PMEM_IS_PMEM_FORCE=${PMEM_FORCE:-1} exec java ${HJAVA_HEAP:--Xmx2g} -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
     -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
 }
 

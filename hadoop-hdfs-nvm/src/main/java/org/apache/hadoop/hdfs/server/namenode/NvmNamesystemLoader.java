@@ -42,6 +42,7 @@ final class NvmNamesystemLoader {
       image.close();
       throw e;
     }
+    long loadStart = System.nanoTime();
     try {
       Method m = FSNamesystem.class.getDeclaredMethod("loadFSImage", StartupOption.class);
       m.setAccessible(true);
@@ -60,7 +61,11 @@ final class NvmNamesystemLoader {
       image.close();
       throw new IOException("NVM NameNode: cannot call FSNamesystem.loadFSImage", e);
     }
-    LOG.info("NVM namesystem loaded in " + (System.nanoTime() - t0) / 1000000 + " ms");
+    long end = System.nanoTime();
+    // "loadFSImage" times the same span as the stock "Finished loading FSImage in" (the
+    // benchmark suite compares the two); the total adds constructing the namesystem
+    LOG.info("NVM namesystem loaded in " + (end - t0) / 1000000 + " ms (loadFSImage " + (end - loadStart) / 1000000
+        + " ms)");
     return fsn;
   }
 }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Shared by the benchmark suite's workload scripts: the five configurations, the results
+# directory (results.csv rows, raw logs) and progress lines. Source it after `set -euo pipefail`.
+#
+# The configurations use the same jar and differ only in configuration (hdfs-site.xml and, for
+# the emulated region, PMEM_IS_PMEM_FORCE=1 in the environment):
+#   stock-disk       stock NameNode; name dir (fsimage + edits) on the local disk: edits fsync'd
+#   stock-tmpfs      stock NameNode; name dir on tmpfs
+#   stock-nojournal  stock NameNode; the only journal is NullJournalManager (persists nothing)
+#   nvm-emulated     NVM NameNode; region on tmpfs, persist.mode=emulated, PMEM_IS_PMEM_FORCE=1
+#   nvm-msync        NVM NameNode; region on the local disk, persist.mode=msync
+source "$(dirname "${BASH_SOURCE[0]}")/../bin/cluster-lib.sh"
+
+ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
+DISK_BASE=${DISK_BASE:-/var/tmp}
+SHM_BASE=${SHM_BASE:-/dev/shm}
+SUITE=${SUITE:-adhoc}
+# RESULTS: the run's results directory (bench.sh sets it); a workload run alone gets its own.
+RESULTS=${RESULTS:-$NVM_ROOT/benchmarks/results/$(date +%Y%m%d-%H%M%S)-adhoc}
+mkdir -p "$RESULTS/logs"
+[ -s "$RESULTS/results.csv" ] || echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
+
+# valid_config NAME — exit status 0 for one of the five configuration names.
+valid_config() { case " $ALL_CONFIGS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+check_configs() {
+  local c
+  for c in $1; do
+    valid_config "$c" || { echo "unknown configuration '$c'; expected some of: $ALL_CONFIGS" >&2; exit 2; }
+  done
+}
+
+# bench_conf CFG WORK REGION_GB — a fresh configuration for CFG in WORK/conf (NameNode on loopback,
+# DataNode data dir on the local disk). Sets CFG_ENV_FORCE (PMEM_IS_PMEM_FORCE value),
+# CFG_REGION (region file or empty) and CFG_TMP (directories to remove afterwards, besides WORK).
+# WORK must be on the local disk; tmpfs parts go to a sibling directory under $SHM_BASE.
+bench_conf() {
+  local cfg=$1 work=$2 gb=${3:-1} shm name nvm=false
+  shm=$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")
+  CFG_TMP=$shm CFG_REGION="" CFG_ENV_FORCE=1
+  case $cfg in
+    stock-disk) name="$work/name" ;;
+    stock-tmpfs | stock-nojournal) name="$shm/name" ;;
+    nvm-emulated) name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
+    nvm-msync) name="$work/name"; nvm=true; CFG_REGION="$work/namespace.region"; CFG_ENV_FORCE=0 ;;
+    *) echo "unknown configuration $cfg" >&2; return 2 ;;
+  esac
+  write_conf "$work/conf" "$name" "$work/data" "$nvm" "$CFG_REGION"
+  local site="$work/conf/hdfs-site.xml"
+  conf_put "$site" dfs.namenode.nvm.region.size "${gb}g"
+  case $cfg in
+    nvm-emulated) conf_put "$site" dfs.namenode.nvm.persist.mode emulated ;;
+    nvm-msync) conf_put "$site" dfs.namenode.nvm.persist.mode msync ;;
+    stock-nojournal)
+      # the stock journal-plugin mechanism: a URI scheme mapped to a JournalManager class
+      conf_put "$site" dfs.namenode.edits.dir "nvmnull:/namespace"
+      conf_put "$site" dfs.namenode.edits.journal-plugin.nvmnull \
+        org.apache.hadoop.hdfs.server.namenode.NullJournalManager ;;
+  esac
+  # a restart leaves safe mode as soon as the block threshold is met (no 30 s extension)
+  conf_put "$site" dfs.namenode.safemode.extension 0
+  mkdir -p "$work/conf/tmp/dfs/hosts" && touch "$work/conf/tmp/dfs/hosts/include" "$work/conf/tmp/dfs/hosts/exclude"
+}
+
+# bench_clean WORK — removes a measurement's work directory and its tmpfs sibling.
+bench_clean() { rm -rf "$1" ${CFG_TMP:+"$CFG_TMP"}; }
+
+# bench_work — a new work directory on the local disk.
+bench_work() { mktemp -d "$DISK_BASE/nvmbench.XXXXXX"; }
+
+# record WORKLOAD OP THREADS SIZE CONFIG RUN VALUE UNIT — one row of results.csv.
+record() {
+  [ -n "$7" ] || { echo "record: empty value for $*" >&2; return 1; }
+  echo "$SUITE,$1,$2,$3,$4,$5,$6,$7,$8" >> "$RESULTS/results.csv"
+}
+
+# keep_log SRC WORKLOAD NAME — copies a raw log into the results directory.
+keep_log() {
+  local dir="$RESULTS/logs/$2"
+  mkdir -p "$dir"
+  [ -f "$1" ] && cp "$1" "$dir/$3" || true
+}
+
+BENCH_T0=${BENCH_T0:-$(date +%s)}
+# progress STEP TOTAL TEXT — one line per measurement with the suite's elapsed time.
+progress() {
+  local el=$(( $(date +%s) - BENCH_T0 ))
+  printf '[%02d:%02d:%02d] [%s/%s] %s\n' $((el / 3600)) $((el % 3600 / 60)) $((el % 60)) "$1" "$2" "$3"
+}
+
+# now_s — seconds since the epoch with millisecond resolution.
+now_s() { date +%s.%3N; }
+elapsed_s() { python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }
+
+# cluster_up CFG WORK REGION_GB — formats and starts a NameNode and a DataNode as processes on
+# loopback for CFG (bench_conf) and waits until the NameNode answers, has left safe mode and has
+# the DataNode registered. Sets NN_PID, DN_PID. NN_HEAP_OPT sets the NameNode's -Xmx (default 4g).
+cluster_up() {
+  local cfg=$1 work=$2 gb=${3:-1} out
+  bench_conf "$cfg" "$work" "$gb"
+  nn_format "$work/conf" || { echo "format failed: $work/conf/format.log" >&2; return 1; }
+  HJAVA_HEAP=${NN_HEAP_OPT:--Xmx4g} PMEM_FORCE=$CFG_ENV_FORCE nn_start "$work/conf"
+  dn_start "$work/conf"
+  out=$(hclient "$work/conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 1 --timeout-seconds 120 || true)
+  grep -q '^safemode-off' <<<"$out" || { echo "cluster for $cfg did not come up: $out (logs in $work/conf/logs)" >&2; return 1; }
+  check_mode "$cfg" "$work/conf/logs/namenode.log"
+}
+
+# check_mode CFG NAMENODE_LOG — fails if the NameNode's mode (NVM or stock) is not CFG's.
+check_mode() {
+  case $1 in
+    nvm-*) grep -q "NVM namesystem loaded" "$2" || { echo "$1: the NameNode did not start in NVM mode ($2)" >&2; return 1; } ;;
+    *) if grep -q "NVM namesystem loaded" "$2"; then echo "$1: the NameNode started in NVM mode ($2)" >&2; return 1; fi ;;
+  esac
+}
+
+# cluster_down — stops the DataNode and the NameNode started by cluster_up.
+cluster_down() { stop_pid "${DN_PID:-}"; stop_pid "${NN_PID:-}"; DN_PID= NN_PID=; }
+
+# nn_format_cached CFG CONF — formats CONF's name directory, or copies the name directory
+# formatted for CFG earlier in this run (a format is a JVM start of its own; the copy is the
+# same fresh namespace: fsimage of txid 0, VERSION, seen_txid).
+FORMAT_CACHE=
+nn_format_cached() {
+  local cfg=$1 conf=$2 name
+  name=$(conf_get "$conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
+  if [ -z "$FORMAT_CACHE" ]; then FORMAT_CACHE=$(mktemp -d "$DISK_BASE/nvmbench-format.XXXXXX"); fi
+  if [ -d "$FORMAT_CACHE/$cfg" ]; then
+    mkdir -p "$name" && cp -a "$FORMAT_CACHE/$cfg/." "$name/"
+  else
+    nn_format "$conf" || { echo "format failed: $conf/format.log" >&2; return 1; }
+    mkdir -p "$FORMAT_CACHE/$cfg" && cp -a "$name/." "$FORMAT_CACHE/$cfg/"
+  fi
+}
+format_cache_clean() { [ -z "$FORMAT_CACHE" ] || rm -rf "$FORMAT_CACHE"; }
+
+# ticker_start CONF PATH LABEL — while a long client runs, prints every TICK_SECONDS (60) how
+# many files PATH holds (one FsShell JVM per tick). ticker_stop ends it.
+TICKER_PID=
+ticker_start() {
+  local conf=$1 path=$2 label=$3
+  (
+    while sleep "${TICK_SECONDS:-60}"; do
+      c=$(hdfs_dfs "$conf" -count "$path" 2>/dev/null | awk '{print $2}')
+      progress "." "." "$label: ${c:-?} files so far"
+    done
+  ) &
+  TICKER_PID=$!
+}
+ticker_stop() { [ -z "$TICKER_PID" ] || { kill "$TICKER_PID" 2>/dev/null; wait "$TICKER_PID" 2>/dev/null || true; TICKER_PID=; }; }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark suite (docs/benchmarks.md).
+#   bench.sh quick|full|nnthroughput [WORKLOAD...]
+# Profiles: quick (a subset that finishes in about 10 minutes on the project's 2-core machine),
+# full (everything, hours), nnthroughput (the NNThroughputBenchmark part alone, 100k ops, what
+# `make nnthroughput` ran before the suite). WORKLOADs: nnthroughput nnbench-nomr nnbench-mr
+# recovery heap streaming (default: all that the profile has). Every parameter of a workload can
+# be overridden from the environment (see the top of each wl-*.sh).
+# Writes benchmarks/results/<timestamp>/: results.csv, ratios.csv, targets.csv, report.txt,
+# run-info.txt, charts/*.png, logs/; points benchmarks/results/latest at it.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+PROFILE=${1:-}
+case $PROFILE in quick | full | nnthroughput) shift ;; *) echo "usage: $0 quick|full|nnthroughput [workload...]" >&2; exit 2 ;; esac
+ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap streaming"
+
+# profile defaults (an environment variable of the same name wins)
+d() { local name=$1; shift; [ -n "${!name:-}" ] || export "$name=$*"; }
+case $PROFILE in
+  quick)
+    d NNT_N 100000; d NNT_THREADS 8; d NNT_OPS "create open"; d NNT_RUNS 2
+    d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
+    d NOMR_SIZES 1000; d NOMR_RUNS 1; d NOMR_CONFIGS "stock-disk nvm-emulated nvm-msync"
+    d MR_FILES 1000; d MR_MAPS 4; d MR_RUNS 1; d MR_CONFIGS "stock-disk nvm-emulated"
+    d REC_SIZES 10000; d REC_RUNS 1; d REC_CONFIGS "stock-disk nvm-emulated"
+    d HEAP_N 100000; d HEAP_RUNS 1
+    d STREAM_THREADS 16; d STREAM_BYTES 256; d STREAM_SECONDS 8; d STREAM_WARMUP 3; d STREAM_RUNS 1
+    d STREAM_CONFIGS "stock-disk nvm-emulated" ;;
+  full)
+    d NNT_N 1000000; d NNT_THREADS "2 8"; d NNT_OPS "create mkdirs open delete fileStatus rename blockReport"
+    d NNT_RUNS 3; d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
+    # nvm-msync persists with one msync per flushed range (~140 creates/s here): a smaller series
+    d NNT_MSYNC_N 10000
+    d NOMR_SIZES "1000 5000 10000 50000 100000 500000"; d NOMR_RUNS 3; d NOMR_MSYNC_MAX 10000
+    d NOMR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
+    d MR_FILES "10000 50000"; d MR_MAPS "2 8 16"; d MR_RUNS 3
+    d MR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
+    d REC_SIZES "100000 1000000 10000000"; d REC_RUNS 3; d REC_CONFIGS "stock-disk nvm-emulated"
+    d HEAP_N 1000000; d HEAP_RUNS 2
+    d STREAM_THREADS "16 64"; d STREAM_BYTES "256 1024"; d STREAM_SECONDS 30; d STREAM_WARMUP 5; d STREAM_RUNS 3
+    d STREAM_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync" ;;
+  nnthroughput)
+    d NNT_N 100000; d NNT_THREADS 2; d NNT_OPS "create mkdirs rename delete open fileStatus"; d NNT_RUNS 3
+    d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
+    ALL="nnthroughput" ;;
+esac
+WORKLOADS=${*:-$ALL}
+for w in $WORKLOADS; do
+  case " nnthroughput nnbench-nomr nnbench-mr recovery heap streaming " in *" $w "*) ;; *) echo "unknown workload $w" >&2; exit 2 ;; esac
+done
+
+[ -d "$ROOT/nvm-dist/target/lib" ] || { echo "no runtime in nvm-dist/target/lib: run 'make bench-build' first" >&2; exit 1; }
+STAMP=$(date +%Y%m%d-%H%M%S)
+export RESULTS="$ROOT/benchmarks/results/$STAMP" SUITE=$PROFILE BENCH_T0=$(date +%s)
+mkdir -p "$RESULTS/logs"
+echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
+
+{
+  echo "suite: $PROFILE; workloads: $WORKLOADS"
+  echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+  echo "cpu: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "disk (DISK_BASE=${DISK_BASE:-/var/tmp}): $(df -hT "${DISK_BASE:-/var/tmp}" | awk 'NR == 2 {print $1, $2}')"
+  echo "tmpfs (SHM_BASE=${SHM_BASE:-/dev/shm}): $(df -hT "${SHM_BASE:-/dev/shm}" | awk 'NR == 2 {print $1, $2, $3}')"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "parameters:"
+  env | grep -E '^(NNT|NOMR|MR|REC|HEAP|STREAM)_' | sort | sed 's/^/  /'
+} > "$RESULTS/run-info.txt"
+cat "$RESULTS/run-info.txt"
+
+i=0; n=$(wc -w <<<"$WORKLOADS")
+for w in $WORKLOADS; do
+  i=$((i + 1))
+  echo; echo "== [$i/$n] $w ($(date +%H:%M:%S))"
+  case $w in
+    nnthroughput)
+      CONFIGS=$NNT_CONFIGS "$HERE/wl-nnthroughput.sh" || echo "workload $w exited $?"
+      if [ -n "${NNT_MSYNC_N:-}" ]; then
+        echo "-- nvm-msync series: $NNT_MSYNC_N operations, against stock-disk at the same size"
+        NNT_N=$NNT_MSYNC_N NNT_OPS=$(sed 's/blockReport//' <<<"$NNT_OPS") CONFIGS="stock-disk nvm-msync" \
+          "$HERE/wl-nnthroughput.sh" || echo "workload $w (msync series) exited $?"
+      fi ;;
+    nnbench-nomr) CONFIGS=$NOMR_CONFIGS "$HERE/wl-nnbench-nomr.sh" || echo "workload $w exited $?" ;;
+    nnbench-mr) CONFIGS=$MR_CONFIGS "$HERE/wl-nnbench-mr.sh" || echo "workload $w exited $?" ;;
+    recovery) "$HERE/wl-recovery.sh" || echo "workload $w exited $?" ;;
+    heap) "$HERE/wl-heap.sh" || echo "workload $w exited $?" ;;
+    streaming) CONFIGS=$STREAM_CONFIGS "$HERE/wl-streaming.sh" || echo "workload $w exited $?" ;;
+  esac
+done
+
+echo; echo "== ratios, targets, charts"
+python3 "$HERE/bench_ratios.py" "$RESULTS" > "$RESULTS/report.txt" || true
+"$HERE/charts.sh" "$RESULTS" || echo "charts not drawn (see above)"
+ln -sfn "$STAMP" "$ROOT/benchmarks/results/latest"
+el=$(( $(date +%s) - BENCH_T0 ))
+echo "finished: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $((el / 60)) min $((el % 60)) s" | tee -a "$RESULTS/run-info.txt"
+echo
+sed -n '/^targets:/,$p' "$RESULTS/report.txt"
+if [ -s "$RESULTS/failures.txt" ]; then
+  echo; echo "FAILED measurements ($(wc -l < "$RESULTS/failures.txt")): $RESULTS/failures.txt"; cat "$RESULTS/failures.txt"
+fi
+echo; echo "results: $RESULTS (benchmarks/results/latest)"
+[ ! -s "$RESULTS/failures.txt" ]

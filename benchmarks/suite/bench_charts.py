@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Charts (PNG) of a run, drawn from its results.csv only, after the seed paper's figures.
+
+Usage: bench_charts.py RESULTS_DIR   (writes RESULTS_DIR/charts/*.png and prints their names)
+Every bar or point is the median over the runs; error bars span min to max.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ORDER = ["stock-disk", "stock-tmpfs", "stock-nojournal", "stock-disk:fsimage", "stock-disk:edits",
+         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "nvm-emulated", "nvm-msync"]
+COLORS = {"stock-disk": "#7f7f7f", "stock-tmpfs": "#1f77b4", "stock-nojournal": "#9edae5",
+          "stock-disk:fsimage": "#7f7f7f", "stock-disk:edits": "#c7c7c7", "stock-tmpfs:fsimage": "#1f77b4",
+          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-msync": "#ff9896"}
+
+
+def num(s):
+    try:
+        return float(s)
+    except ValueError:
+        return 0.0
+
+
+def load(d):
+    with open(os.path.join(d, "results.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    # (workload, op, threads, size, config) -> [values]
+    v = defaultdict(list)
+    units = {}
+    for r in rows:
+        v[(r["workload"], r["op"], r["threads"], r["size"], r["config"])].append(float(r["value"]))
+        units[(r["workload"], r["op"])] = r["unit"]
+    return v, units
+
+
+def legend(ax, **kw):
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kw)
+
+
+def stat(vals):
+    m = statistics.median(vals)
+    return m, m - min(vals), max(vals) - m
+
+
+def configs_of(v, pred):
+    cs = {k[4] for k in v if pred(k)}
+    return [c for c in ORDER if c in cs] + sorted(cs - set(ORDER))
+
+
+def grouped_bars(ax, groups, configs, getter):
+    width = 0.8 / max(1, len(configs))
+    for i, c in enumerate(configs):
+        xs, ys, lo, hi = [], [], [], []
+        for j, g in enumerate(groups):
+            vals = getter(g, c)
+            if vals:
+                m, a, b = stat(vals)
+                xs.append(j + i * width - 0.4 + width / 2)
+                ys.append(m)
+                lo.append(a)
+                hi.append(b)
+        if xs:
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=c, color=COLORS.get(c))
+    ax.set_xticks(range(len(groups)))
+
+
+def save(fig, d, name, out):
+    p = os.path.join(d, "charts", name)
+    fig.tight_layout()
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    out.append(p)
+
+
+def nnthroughput(v, units, d, out):
+    keys = {(k[2], k[3]) for k in v if k[0] == "nnthroughput"}
+    for t, s in sorted(keys, key=lambda x: (int(x[0]), int(x[1]))):
+        ops = sorted({k[1] for k in v if k[0] == "nnthroughput" and k[2] == t and (k[3] == s or k[1] == "blockReport")},
+                     key=lambda o: ["create", "mkdirs", "delete", "rename", "open", "fileStatus", "blockReport"].index(o)
+                     if o in ["create", "mkdirs", "delete", "rename", "open", "fileStatus", "blockReport"] else 99)
+        ops = [o for o in ops if o != "blockReport" or any(k[0] == "nnthroughput" and k[1] == o and k[2] == t for k in v)]
+        cfgs = configs_of(v, lambda k: k[0] == "nnthroughput" and k[2] == t)
+        fig, ax = plt.subplots(figsize=(10, 4.5))
+        grouped_bars(ax, ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
+                                                  if k[0] == "nnthroughput" and k[1] == o and k[2] == t and k[4] == c
+                                                  and (k[3] == s or o == "blockReport")])
+        ax.set_xticklabels(ops)
+        ax.set_yscale("log")
+        ax.set_ylabel("operations / s (log)")
+        ax.set_title(f"NNThroughputBenchmark, {t} threads, {int(s):,} operations")
+        legend(ax, fontsize=8)
+        save(fig, d, f"nnthroughput-t{t}-n{s}.png", out)
+
+
+def lines_by_size(v, d, out, workload, op, title, ylabel, name, logx=True):
+    cfgs = configs_of(v, lambda k: k[0] == workload and k[1] == op)
+    if not cfgs:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for c in cfgs:
+        pts = sorted((int(k[3]), stat(vals)) for k, vals in v.items() if k[0] == workload and k[1] == op and k[4] == c)
+        if pts:
+            ax.errorbar([p[0] for p in pts], [p[1][0] for p in pts],
+                        yerr=[[p[1][1] for p in pts], [p[1][2] for p in pts]], marker="o", capsize=3, label=c,
+                        color=COLORS.get(c))
+    if logx:
+        ax.set_xscale("log")
+    ax.set_xlabel("files")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    legend(ax, fontsize=8)
+    save(fig, d, name, out)
+
+
+def nnbench_mr(v, d, out):
+    sizes = sorted({k[3] for k in v if k[0] == "nnbench-mr"}, key=int)
+    for s in sizes:
+        maps = sorted({k[2] for k in v if k[0] == "nnbench-mr" and k[3] == s}, key=int)
+        cfgs = configs_of(v, lambda k: k[0] == "nnbench-mr" and k[3] == s)
+        fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
+        for ax, op, yl in ((axs[0], "elapsed", "longest map time (s)"), (axs[1], "create_write-tps", "TPS create/write/close")):
+            grouped_bars(ax, maps, cfgs, lambda m, c: v.get(("nnbench-mr", op, m, s, c), []))
+            ax.set_xticklabels([f"{m} maps" for m in maps])
+            ax.set_ylabel(yl)
+            legend(ax, fontsize=7)
+        fig.suptitle(f"NNBench (local runner), {int(s):,} files in total")
+        save(fig, d, f"nnbench-mr-n{s}.png", out)
+
+
+def recovery(v, d, out):
+    for op, yl in (("load", "namesystem load (s)"), ("namespace-ready", "launch to first answered RPC (s)")):
+        lines_by_size(v, d, out, "recovery", op, f"Restart: {op} vs namespace size", yl, f"recovery-{op}.png")
+
+
+def heap(v, d, out):
+    cfgs = configs_of(v, lambda k: k[0] == "heap")
+    if not cfgs:
+        return
+    fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
+    ops = ["namespace-per-file", "block-per-file", "one-block-per-file"]
+    sizes = sorted({k[3] for k in v if k[0] == "heap" and k[1] == "namespace-per-file"}, key=int)
+    s = sizes[-1] if sizes else "0"
+    grouped_bars(axs[0], ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
+                                                 if k[0] == "heap" and k[1] == o and k[3] == s and k[4] == c])
+    axs[0].set_xticklabels(["namespace (empty file)", "block (one-block - empty)", "one-block file"], fontsize=8)
+    axs[0].set_ylabel("live heap bytes per file")
+    axs[0].set_title(f"heap per file, N={int(s):,}")
+    legend(axs[0], fontsize=8)
+    for c in cfgs:
+        pts = sorted((int(k[3]), statistics.median(vals)) for k, vals in v.items()
+                     if k[0] == "heap" and k[1] == "live-heap" and k[4] == c)
+        if pts:
+            axs[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=c, color=COLORS.get(c))
+    axs[1].set_xlabel("files created (empty files, then one-block files)")
+    axs[1].set_ylabel("live heap after full GC (MB)")
+    axs[1].set_title("heap vs files")
+    legend(axs[1], fontsize=8)
+    save(fig, d, "heap.png", out)
+
+
+def streaming(v, d, out):
+    keys = sorted({(k[2], k[3]) for k in v if k[0] == "streaming"}, key=lambda x: (int(x[0]), int(x[1])))
+    for t, b in keys:
+        cfgs = configs_of(v, lambda k: k[0] == "streaming" and k[2] == t and k[3] == b)
+        ops = [o for o in ("create", "addBlock", "complete", "rename", "delete")
+               if any(k[0] == "streaming" and k[1] == o + "-p50" for k in v)]
+        fig, axs = plt.subplots(1, 3, figsize=(15, 4.2), gridspec_kw={"width_ratios": [3, 3, 1]})
+        for ax, q in ((axs[0], "p50"), (axs[1], "p99")):
+            grouped_bars(ax, ops, cfgs, lambda o, c: v.get(("streaming", f"{o}-{q}", t, b, c), []))
+            ax.set_xticklabels(ops)
+            ax.set_ylabel(f"{q} latency per RPC (ms)")
+            ax.set_title(f"NameNode RPC latency {q}")
+            legend(ax, fontsize=7)
+        grouped_bars(axs[2], ["files/s"], cfgs, lambda o, c: v.get(("streaming", "files", t, b, c), []))
+        axs[2].set_xticklabels(["files/s"])
+        axs[2].set_title("throughput")
+        fig.suptitle(f"small-file streaming: {t} clients, {b} bytes per file")
+        save(fig, d, f"streaming-t{t}-b{b}.png", out)
+
+
+def main():
+    d = sys.argv[1]
+    os.makedirs(os.path.join(d, "charts"), exist_ok=True)
+    v, units = load(d)
+    out = []
+    nnthroughput(v, units, d, out)
+    lines_by_size(v, d, out, "nnbench-nomr", "createWrite-elapsed", "NNBenchWithoutMR createWrite: elapsed time",
+                  "elapsed (s)", "nnbench-nomr.png")
+    nnbench_mr(v, d, out)
+    recovery(v, d, out)
+    heap(v, d, out)
+    streaming(v, d, out)
+    for p in out:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Side-by-side ratios and the performance targets, from a run's results.csv.
+
+Usage: bench_ratios.py RESULTS_DIR
+Writes RESULTS_DIR/ratios.csv and RESULTS_DIR/targets.csv, prints the medians, the ratios and
+every target with its measured median ratio and PASS / MISS (or "not measured").
+
+A ratio is always "how many times better the numerator configuration is": value(num) /
+value(den) for rates (ops/s, files/s), value(den) / value(num) for times and sizes (s, ms,
+B/file), so > 1 means the numerator (an NVM configuration) is better. Ratios are computed run by
+run (run k of one configuration against run k of the other: they ran back to back) and
+summarised by their median, min and max.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+HIGHER_IS_BETTER = {"ops/s", "files/s"}
+NVM = ("nvm-emulated", "nvm-msync")
+
+
+def load(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def advantage(num, den, unit):
+    if num <= 0 or den <= 0:
+        return None
+    return num / den if unit in HIGHER_IS_BETTER else den / num
+
+
+def group(rows):
+    """(workload, op, threads, size) -> config -> run -> value, and the unit per group."""
+    g = defaultdict(lambda: defaultdict(dict))
+    units = {}
+    for r in rows:
+        key = (r["workload"], r["op"], r["threads"], r["size"])
+        g[key][r["config"]][r["run"]] = float(r["value"])
+        units[key] = r["unit"]
+    return g, units
+
+
+def ratios(g, units):
+    out = []
+    for key in sorted(g, key=sort_key):
+        cfgs = g[key]
+        for num in [c for c in NVM if c in cfgs]:
+            for den in sorted(c for c in cfgs if not c.startswith("nvm-")):
+                rs = [advantage(cfgs[num][run], cfgs[den][run], units[key])
+                      for run in sorted(cfgs[num]) if run in cfgs[den]]
+                rs = [x for x in rs if x is not None]
+                if rs:
+                    out.append((key, num, den, statistics.median(rs), min(rs), max(rs), len(rs)))
+            if num == "nvm-msync" and "nvm-emulated" in cfgs:
+                pass  # the two NVM modes are not compared with each other here
+    return out
+
+
+def sort_key(key):
+    w, op, t, s = key
+    return (w, op, int(t) if t.isdigit() else 0, int(s) if s.isdigit() else 0)
+
+
+# (description, workload, ops, size or None for every size, numerator, denominator, threshold)
+RATIO_TARGETS = [
+    ("write ops: nvm-emulated >= 5x stock-disk", "nnthroughput", ("create", "mkdirs", "delete", "rename"), None,
+     "nvm-emulated", "stock-disk", 5.0),
+    ("write ops: nvm-emulated >= 1.2x stock-tmpfs", "nnthroughput", ("create", "mkdirs", "delete", "rename"), None,
+     "nvm-emulated", "stock-tmpfs", 1.2),
+    ("write ops: nvm-emulated >= 0.9x stock-nojournal", "nnthroughput", ("create", "mkdirs", "delete", "rename"),
+     None, "nvm-emulated", "stock-nojournal", 0.9),
+    ("read ops: nvm-emulated >= 0.95x stock-disk", "nnthroughput", ("open", "fileStatus"), None,
+     "nvm-emulated", "stock-disk", 0.95),
+    ("restart 1M files: NVM scan >= 10x faster than stock fsimage load", "recovery", ("load",), "1000000",
+     "nvm-emulated", "stock-disk:fsimage", 10.0),
+    ("restart 1M files: NVM scan >= 25x faster than stock edit replay", "recovery", ("load",), "1000000",
+     "nvm-emulated", "stock-disk:edits", 25.0),
+]
+# the same comparisons at other namespace sizes are shown as information, not as targets
+INFO_RATIOS = [
+    ("restart (other sizes): NVM scan vs stock fsimage load", "recovery", ("load", "namespace-ready"), None,
+     "nvm-emulated", "stock-disk:fsimage"),
+    ("restart (other sizes): NVM scan vs stock edit replay", "recovery", ("load", "namespace-ready"), None,
+     "nvm-emulated", "stock-disk:edits"),
+    ("heap (ARCHITECTURE.md goal: namespace heap per file <= 50% of stock, i.e. >= 2x)", "heap",
+     ("namespace-per-file",), None, "nvm-emulated", "stock-tmpfs"),
+]
+
+
+def evaluate(rat, g):
+    by = {(k, n, d): (m, lo, hi, c) for k, n, d, m, lo, hi, c in rat}
+    lines = []
+    for desc, w, ops, size, num, den, thr in RATIO_TARGETS:
+        hits = [(k, v) for (k, n, d), v in by.items() if k[0] == w and k[1] in ops and n == num and d == den
+                and (size is None or k[3] == size)]
+        if not hits:
+            lines.append((desc, "-", "-", "-", "not measured in this run", ""))
+            continue
+        for k, (m, lo, hi, c) in sorted(hits, key=lambda x: sort_key(x[0])):
+            what = f"{k[1]} threads={k[2]} n={k[3]}" if w == "nnthroughput" else f"{k[1]} n={k[3]}"
+            lines.append((desc, what, f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "PASS" if m >= thr else "MISS"))
+    # 10M files: an absolute time
+    desc = "restart 10M files: NVM namespace rebuild (loadFSImage) < 5 s"
+    runs = g.get(("recovery", "load", "0", "10000000"), {}).get("nvm-emulated", {})
+    if runs:
+        v = sorted(runs.values())
+        med = statistics.median(v)
+        lines.append((desc, "load n=10000000", f"{med:.2f} s", f"{v[0]:.2f}-{v[-1]:.2f} s", f"{len(v)} runs",
+                      "PASS" if med < 5.0 else "MISS"))
+    else:
+        lines.append((desc, "-", "-", "-", "not measured in this run", ""))
+    info = []
+    for desc, w, ops, size, num, den in INFO_RATIOS:
+        for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
+            if k[0] == w and k[1] in ops and n == num and d == den and k[3] != "1000000":
+                info.append((desc, f"{k[1]} n={k[3]}", f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
+    return lines, info
+
+
+def print_medians(g, units):
+    print("medians per configuration (all runs):")
+    cur = None
+    for key in sorted(g, key=sort_key):
+        if key[0] != cur:
+            cur = key[0]
+            print(f"  [{cur}]")
+        cells = []
+        for c in sorted(g[key]):
+            v = list(g[key][c].values())
+            cells.append(f"{c}={statistics.median(v):,.2f}")
+        print(f"    {key[1]} threads={key[2]} size={key[3]} ({units[key]}): " + ", ".join(cells))
+
+
+def main():
+    d = sys.argv[1]
+    rows = load(os.path.join(d, "results.csv"))
+    if not rows:
+        print("no measurements in", d)
+        return 1
+    g, units = group(rows)
+    rat = ratios(g, units)
+    with open(os.path.join(d, "ratios.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["workload", "op", "threads", "size", "numerator", "denominator",
+                    "median_ratio", "min_ratio", "max_ratio"])
+        for (wl, op, t, s), num, den, m, lo, hi, _ in rat:
+            w.writerow([wl, op, t, s, num, den, f"{m:.4f}", f"{lo:.4f}", f"{hi:.4f}"])
+    print_medians(g, units)
+    print()
+    print("ratios (numerator better by; run by run: median [min-max] over n runs):")
+    for (wl, op, t, s), num, den, m, lo, hi, c in rat:
+        print(f"  {wl} {op} threads={t} size={s}: {num} / {den} = {m:.2f} [{lo:.2f}-{hi:.2f}] n={c}")
+    lines, info = evaluate(rat, g)
+    with open(os.path.join(d, "targets.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["target", "measurement", "median", "range", "runs", "verdict"])
+        w.writerows(lines + info)
+    print()
+    print("targets:")
+    width = max(len(x[0]) for x in lines + info)
+    for desc, what, med, rng, runs, verdict in lines + info:
+        print(f"  {desc:<{width}}  {what:<28} median {med:>8}  [{rng}] {runs:<8} {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

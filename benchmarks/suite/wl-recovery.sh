@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Workload: restart recovery (seed Fig. 13). Per configuration and size N: a NameNode and a
+# DataNode as processes; NNBenchWithoutMR creates N empty files (REC_CLIENTS clients in parallel,
+# each in its own directory of at most 1M entries); the NameNode is stopped and its state copied
+# aside. Then restarts are timed from that copy, interleaved across the variants:
+#   stock-*:fsimage  the stock NameNode loading a checkpoint (dfsadmin -saveNamespace taken after
+#                    the build): fsimage load only
+#   stock-*:edits    the stock NameNode loading fsimage 0 and replaying every edit of the build
+#                    (and, past dfs.namenode.checkpoint.txns, saving a new image, as 2.7.3 does)
+#   nvm-*            the NVM NameNode scanning its region and rebuilding the namespace
+# Each restart records namespace-ready (process launch to the first answered RPC), safemode-off
+# (launch to safe mode off; the files have no blocks, so no block report is waited for) and load
+# (the NameNode's own log: stock "Finished loading FSImage in", NVM "loadFSImage" of "NVM namesystem
+# loaded in": the same span, FSNamesystem.loadFSImage, in both).
+#   REC_SIZES, REC_RUNS (restarts per variant), REC_CONFIGS, REC_CLIENTS
+set -euo pipefail
+source "$(dirname "$0")/bench-lib.sh"
+require_dist
+SIZES=${REC_SIZES:-"100000"}
+RUNS=${REC_RUNS:-3}
+CONFIGS=${REC_CONFIGS:-"stock-disk nvm-emulated"}
+CLIENTS=${REC_CLIENTS:-4}
+LEAD=${NOMR_LEAD_SECONDS:-4}
+check_configs "$CONFIGS"
+NN_PID= DN_PID=
+WORKS=()
+cleanup() {
+  cluster_down
+  local w
+  for w in "${WORKS[@]}"; do rm -rf "$(readlink -f "$w.shm")" "$w.shm" "$w"; done
+}
+trap cleanup EXIT
+
+# build CFG N WORK — creates the namespace, stops the cluster and copies the state aside:
+# WORK/snap-edits (stock) or WORK/snap (NVM: name dir + region), and WORK/snap-fsimage (stock).
+build() {
+  local cfg=$1 n=$2 work=$3 p=$CLIENTS start i pids=() failed=0
+  [ $(( (n + p - 1) / p )) -le 1000000 ] || p=$(( (n + 999999) / 1000000 ))
+  local rc=0
+  NN_HEAP_OPT="-Xmx$(( 3 + n / 2000000 ))g" cluster_up "$cfg" "$work" $(( n / 2000000 + 1 )) || rc=$?
+  # the tmpfs sibling of WORK (CFG_TMP) is kept with WORK until the end: WORK.shm
+  ln -s "$CFG_TMP" "$work.shm"
+  [ "$rc" = 0 ] || return 1
+  start=$(( $(date +%s) + LEAD ))
+  for i in $(seq 1 "$p"); do
+    hclient "$work/conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir "/rec/c$i" \
+      -startTime "$start" -numFiles $(( n * i / p - n * (i - 1) / p )) -blocksPerFile 1 -bytesPerBlock 0 \
+      -bytesPerChecksum 1 > "$work/build-$i.out" 2>&1 &
+    pids+=($!)
+  done
+  ticker_start "$work/conf" /rec "recovery build n=$n $cfg"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed=1; done
+  ticker_stop
+  cat "$work"/build-*.out > "$work/build.out"; keep_log "$work/build.out" recovery "build-n$n-$cfg.out"
+  [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$work/build.out")" = "$p" ] \
+    || { echo "recovery build $cfg n=$n: NNBenchWithoutMR failed: $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
+  cluster_down
+  local name
+  name=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
+  case $cfg in
+    nvm-*)
+      mkdir -p "$work/snap" && cp -a "$name" "$work/snap/name" && cp --sparse=always "$CFG_REGION" "$work.shm/snap.region" ;;
+    *)
+      cp -a "$name" "$work/snap-edits"
+      # a checkpoint for the fsimage variant
+      HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" nn_start "$work/conf"
+      hclient "$work/conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 0 --timeout-seconds 1800 > /dev/null \
+        || { echo "recovery $cfg n=$n: the NameNode did not come back for the checkpoint" >&2; return 1; }
+      dfsadmin "$work/conf" -safemode enter > /dev/null
+      dfsadmin "$work/conf" -saveNamespace > /dev/null
+      stop_pid "$NN_PID"; NN_PID=
+      ls "$name"/current/fsimage_* | grep -qv 'fsimage_0\{19\}' \
+        || { echo "recovery $cfg n=$n: no checkpoint after -saveNamespace in $name/current" >&2; return 1; }
+      cp -a "$name" "$work/snap-fsimage" ;;
+  esac
+}
+
+# restart CFG VARIANT N WORK RUN — restores the copy, launches the NameNode, records the times.
+restart() {
+  local cfg=$1 variant=$2 n=$3 work=$4 run=$5 name label=$1 t0 out log load
+  name=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
+  rm -rf "$name"
+  case $variant in
+    scan) cp -a "$work/snap/name" "$name"; cp --sparse=always "$work.shm/snap.region" "$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.nvm.region.path)" ;;
+    *) cp -a "$work/snap-$variant" "$name"; label="$cfg:$variant" ;;
+  esac
+  log="$work/conf/logs/namenode.log"; : > "$log"
+  local force=1; [ "$cfg" = nvm-msync ] && force=0
+  t0=$(date +%s%3N)
+  HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" PMEM_FORCE=$force nn_start "$work/conf"
+  out=$(hclient "$work/conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 0 --timeout-seconds 1800 || true)
+  stop_pid "$NN_PID"; NN_PID=
+  keep_log "$log" recovery "restart-n$n-$label-run$run-namenode.log"
+  grep -q '^safemode-off' <<<"$out" || { echo "restart $label n=$n did not come up: $out" >&2; return 1; }
+  check_mode "$cfg" "$log"
+  load=$(sed -n -e 's/.*Finished loading FSImage in \([0-9]*\) msecs.*/\1/p' \
+    -e 's/.*NVM namesystem loaded in [0-9]* ms (loadFSImage \([0-9]*\) ms.*/\1/p' "$log" | tail -1)
+  [ -n "$load" ] || { echo "restart $label n=$n: no load time in the NameNode log" >&2; return 1; }
+  local ready safe
+  ready=$(python3 -c "print('%.3f' % (($(awk '/^answered/ {print $2}' <<<"$out") - $t0) / 1000.0))")
+  safe=$(python3 -c "print('%.3f' % (($(awk '/^safemode-off/ {print $2}' <<<"$out") - $t0) / 1000.0))")
+  record recovery namespace-ready 0 "$n" "$label" "$run" "$ready" s
+  record recovery safemode-off 0 "$n" "$label" "$run" "$safe" s
+  record recovery load 0 "$n" "$label" "$run" "$(python3 -c "print('%.3f' % ($load / 1000.0))")" s
+  LAST_VALUE="load $(python3 -c "print('%.3f' % ($load / 1000.0))") s, ready $ready s, safe mode off $safe s"
+}
+
+variants() { case $1 in nvm-*) echo scan ;; *) echo "edits fsimage" ;; esac; }
+
+total=0
+for _ in $SIZES; do for c in $CONFIGS; do total=$((total + 1 + RUNS * $(variants "$c" | wc -w))); done; done
+step=0
+for n in $SIZES; do
+  declare -A work_of=()
+  for cfg in $CONFIGS; do
+    step=$((step + 1))
+    w=$(bench_work); WORKS+=("$w"); work_of[$cfg]=$w
+    t0=$(now_s)
+    if build "$cfg" "$n" "$w"; then
+      progress "$step" "$total" "recovery build n=$n $cfg: $(elapsed_s "$t0" "$(now_s)") s"
+    else
+      cluster_down; work_of[$cfg]=""
+      progress "$step" "$total" "recovery build n=$n $cfg: FAILED"
+      echo "recovery-build,$cfg,$n" >> "$RESULTS/failures.txt"
+    fi
+  done
+  for run in $(seq 1 "$RUNS"); do
+    for cfg in $CONFIGS; do
+      for v in $(variants "$cfg"); do
+        [ -n "${work_of[$cfg]}" ] || continue
+        step=$((step + 1))
+        if restart "$cfg" "$v" "$n" "${work_of[$cfg]}" "$run"; then
+          progress "$step" "$total" "recovery n=$n $cfg ($v) run $run: $LAST_VALUE"
+        else
+          progress "$step" "$total" "recovery n=$n $cfg ($v) run $run: FAILED"
+          echo "recovery,$cfg:$v,$n,$run" >> "$RESULTS/failures.txt"
+        fi
+      done
+    done
+  done
+  for cfg in $CONFIGS; do
+    w=${work_of[$cfg]:-}; [ -z "$w" ] || rm -rf "$(readlink -f "$w.shm")" "$w.shm" "$w"
+  done
+  unset work_of
+done

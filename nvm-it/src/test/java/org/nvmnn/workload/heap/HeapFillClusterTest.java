@@ -1,0 +1,82 @@
+package org.nvmnn.workload.heap;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.Collection;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * The heap driver's file creation against a MiniDFSCluster NameNode without real DataNodes
+ * (stock and NVM): the fake DataNode lets every one-block file close with its 1-byte block
+ * located on it, empty files close without blocks, and the driver's own check passes; and the
+ * class histogram of this JVM is read from the real jcmd.
+ */
+@RunWith(Parameterized.class)
+public class HeapFillClusterTest {
+  @Parameters(name = "nvm={0}")
+  public static Collection<Object[]> modes() {
+    return Arrays.asList(new Object[][] {{false}, {true}});
+  }
+
+  private final boolean nvm;
+
+  public HeapFillClusterTest(boolean nvm) {
+    this.nvm = nvm;
+  }
+
+  @Test
+  public void filesCloseWithTheirBlocksOnTheFakeDatanode() throws Exception {
+    Configuration conf = nvm ? NvmCluster.nvmConf() : new HdfsConfiguration();
+    MiniDFSCluster cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
+    try {
+      NamenodeProtocols nn = cluster.getNameNodeRpc();
+      HeapFill fill = new HeapFill(nn, 2, 10);
+      try (FakeDatanode dn = new FakeDatanode(nn, 40010)) {
+        fill.createAll("/heap/block", 0, 30, 30, dn);
+        fill.verify("/heap/block", 30, true);
+        fill.createAll("/heap/empty", 0, 20, 20, null);
+        fill.verify("/heap/empty", 20, false);
+      }
+      for (int i = 0; i < 30; i++) {
+        LocatedBlocks lbs = nn.getBlockLocations("/heap/block/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
+        assertFalse(lbs.isUnderConstruction());
+        assertEquals(1, lbs.getFileLength());
+        assertEquals(1, lbs.locatedBlockCount());
+        assertEquals(1, lbs.get(0).getLocations().length);
+        assertEquals(40010, lbs.get(0).getLocations()[0].getXferPort());
+      }
+      for (int i = 0; i < 20; i++) {
+        LocatedBlocks lbs = nn.getBlockLocations("/heap/empty/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
+        assertFalse(lbs.isUnderConstruction());
+        assertEquals(0, lbs.locatedBlockCount());
+      }
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  @Test
+  public void readsThisJvmsHistogramWithJcmd() throws Exception {
+    if (nvm) {
+      return;  // no NameNode involved; once is enough
+    }
+    long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
+    ClassHistogram h = ClassHistogram.take("jcmd", pid);
+    assertTrue(h.totalBytes > 0);
+    assertTrue(h.byClass.containsKey("java.lang.String"));
+    assertTrue(h.byClass.get("java.lang.String")[0] > 0);
+  }
+}

@@ -1,0 +1,212 @@
+package org.nvmnn.workload.heap;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.apache.hadoop.io.EnumSetWritable;
+
+/**
+ * Heap per file of a NameNode: live bytes after a full GC (jcmd GC.class_histogram on this JVM)
+ * with the namespace empty, after N empty files, and after N more files of one 1-byte block
+ * each, all closed. The NameNode runs in this JVM (NameNode.createNameNode with the
+ * configuration on the class path, as NNThroughputBenchmark does, so the drop-in jar's hooks
+ * decide stock or NVM) and is called directly through its RPC server object: no RPC layer, and
+ * no retry-cache entries, which a real RPC would leave behind for 10 minutes per call. Blocks
+ * are "stored" on a {@link FakeDatanode} that reports them received, so complete() succeeds
+ * without block data. The driver keeps no per-file state: the heap grows only by what the
+ * NameNode keeps.
+ *
+ * Prints "heap KEY VALUE" lines: baseline_bytes, empty_delta_bytes, empty_per_file,
+ * one_block_delta_bytes, one_block_per_file, namespace_per_file (= empty_per_file),
+ * block_per_file (= one_block_per_file - empty_per_file); "heap curve FILES BYTES" after every
+ * N/steps files of each phase (FILES counts both phases: 0..2N); then the classes that changed most.
+ *
+ * Usage: HeapFill --files N [--threads 2] [--files-per-dir 1000] [--root /heap] [--jcmd jcmd]
+ *        [--top 15] [--steps 4]
+ */
+public final class HeapFill {
+  private final ClientProtocol nn;
+  private final int threads;
+  private final int filesPerDir;
+
+  HeapFill(ClientProtocol nn, int threads, int filesPerDir) {
+    this.nn = nn;
+    this.threads = threads;
+    this.filesPerDir = filesPerDir;
+  }
+
+  public static void main(String[] args) throws Exception {
+    long files = -1;
+    int threads = 2;
+    int filesPerDir = 1000;
+    String root = "/heap";
+    String jcmd = "jcmd";
+    int top = 15;
+    int steps = 4;
+    for (int i = 0; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("option " + args[i] + " needs a value");
+      }
+      String v = args[i + 1];
+      switch (args[i]) {
+        case "--files": files = Long.parseLong(v); break;
+        case "--threads": threads = Integer.parseInt(v); break;
+        case "--files-per-dir": filesPerDir = Integer.parseInt(v); break;
+        case "--root": root = v; break;
+        case "--jcmd": jcmd = v; break;
+        case "--top": top = Integer.parseInt(v); break;
+        case "--steps": steps = Integer.parseInt(v); break;
+        default: throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (files <= 0 || threads < 1 || filesPerDir < 1 || steps < 1) {
+      throw new IllegalArgumentException("need --files N > 0, threads >= 1, files-per-dir >= 1, steps >= 1");
+    }
+    long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
+    Configuration conf = new HdfsConfiguration();
+    NameNode nameNode = NameNode.createNameNode(new String[0], conf);
+    NamenodeProtocols nn = nameNode.getRpcServer();
+    nn.setSafeMode(SafeModeAction.SAFEMODE_LEAVE, false);
+    System.out.println("heap namenode " + nameNode.getNamesystem().getClass().getName());
+    HeapFill fill = new HeapFill(nn, threads, filesPerDir);
+    try (FakeDatanode dn = new FakeDatanode(nn, 50010)) {
+      nn.mkdirs(root, FsPermission.getDirDefault(), true);
+      ClassHistogram h0 = ClassHistogram.take(jcmd, pid);
+      System.out.println("heap curve 0 " + h0.totalBytes);
+      ClassHistogram h1 = null;
+      ClassHistogram h2 = null;
+      for (int phase = 0; phase < 2; phase++) {
+        String dir = root + (phase == 0 ? "/empty" : "/block");
+        for (int k = 0; k < steps; k++) {
+          long from = files * k / steps;
+          long to = files * (k + 1) / steps;
+          fill.createAll(dir, from, to, files, phase == 0 ? null : dn);
+          ClassHistogram h = ClassHistogram.take(jcmd, pid);
+          System.out.println("heap curve " + (phase * files + to) + " " + h.totalBytes);
+          if (phase == 0) {
+            h1 = h;
+          } else {
+            h2 = h;
+          }
+        }
+        fill.verify(dir, files, phase == 1);
+      }
+
+      double empty = (double) (h1.totalBytes - h0.totalBytes) / files;
+      double oneBlock = (double) (h2.totalBytes - h1.totalBytes) / files;
+      System.out.println("heap files " + files);
+      System.out.println("heap baseline_bytes " + h0.totalBytes);
+      System.out.println("heap empty_delta_bytes " + (h1.totalBytes - h0.totalBytes));
+      System.out.printf("heap empty_per_file %.1f%n", empty);
+      System.out.println("heap one_block_delta_bytes " + (h2.totalBytes - h1.totalBytes));
+      System.out.printf("heap one_block_per_file %.1f%n", oneBlock);
+      System.out.printf("heap namespace_per_file %.1f%n", empty);
+      System.out.printf("heap block_per_file %.1f%n", oneBlock - empty);
+      printTop("empty files (after - baseline)", ClassHistogram.diff(h0, h1), top, files);
+      printTop("one-block files (after - after empty files)", ClassHistogram.diff(h1, h2), top, files);
+    }
+    nameNode.stop();
+    System.exit(0);
+  }
+
+  private static void printTop(String title, List<ClassHistogram.Delta> deltas, int top, long files) {
+    System.out.println("classes, " + title + ": bytes/file instances/file class");
+    for (int i = 0; i < Math.min(top, deltas.size()); i++) {
+      ClassHistogram.Delta d = deltas.get(i);
+      System.out.printf("  %10.1f %8.3f %s%n", (double) d.bytes / files, (double) d.instances / files, d.className);
+    }
+  }
+
+  /**
+   * Creates closed files {@code [first, end)} of {@code n} under {@code dir}, with one 1-byte block
+   * each when {@code dn} is set.
+   */
+  void createAll(String dir, long first, long end, long n, FakeDatanode dn) throws Exception {
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicLong done = new AtomicLong();
+    List<Thread> ws = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int t = 0; t < threads; t++) {
+      long from = first + (end - first) * t / threads;
+      long to = first + (end - first) * (t + 1) / threads;
+      String client = "heapfill-" + (dn == null ? "e" : "b") + t;
+      Thread w = new Thread(() -> {
+        try {
+          for (long i = from; i < to && failure.get() == null; i++) {
+            createOne(dir + "/d" + (i / filesPerDir) + "/f" + i, client, dn);
+            long d = done.incrementAndGet();
+            if (d % Math.max(1, n / 10) == 0) {
+              System.out.printf("progress %s %d/%d (%.0f files/s)%n", dir, first + d, n,
+                  d / ((System.nanoTime() - t0) / 1e9));
+            }
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "heapfill-" + t);
+      ws.add(w);
+      w.start();
+    }
+    for (Thread w : ws) {
+      w.join();
+    }
+    if (failure.get() != null) {
+      throw new IOException("creating files under " + dir + " failed", failure.get());
+    }
+  }
+
+  private void createOne(String path, String client, FakeDatanode dn) throws IOException, InterruptedException {
+    HdfsFileStatus st = nn.create(path, FsPermission.getFileDefault(), client,
+        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1L << 20,
+        CryptoProtocolVersion.supported());
+    ExtendedBlock last = null;
+    if (dn != null) {
+      LocatedBlock lb = nn.addBlock(path, client, null, null, st.getFileId(), null);
+      last = lb.getBlock();
+      last.setNumBytes(1);
+      dn.received(new Block(last.getBlockId(), 1, last.getGenerationStamp()));
+    }
+    // 2.7.3 queues a received-block report for a background thread, so complete() may answer
+    // false until that thread has run; ask again shortly (a real client sleeps 400 ms here)
+    for (int attempt = 0; !nn.complete(path, client, last, st.getFileId()); attempt++) {
+      if (attempt == 5000) {
+        throw new IOException("complete(" + path + ") still false after 5000 attempts");
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  /** Checks the count and that the first and last files are closed with the expected block count. */
+  void verify(String dir, long n, boolean withBlock) throws IOException {
+    ContentSummary cs = nn.getContentSummary(dir);
+    if (cs.getFileCount() != n) {
+      throw new IOException(dir + " holds " + cs.getFileCount() + " files, expected " + n);
+    }
+    for (long i : new long[] {0, n - 1}) {
+      String p = dir + "/d" + (i / filesPerDir) + "/f" + i;
+      LocatedBlocks lbs = nn.getBlockLocations(p, 0, Long.MAX_VALUE);
+      if (lbs == null || lbs.isUnderConstruction() || lbs.locatedBlockCount() != (withBlock ? 1 : 0)) {
+        throw new IOException(p + " is not a closed file with " + (withBlock ? 1 : 0) + " block(s): " + lbs);
+      }
+    }
+  }
+}
