@@ -9,9 +9,11 @@
 #   stock-nojournal  stock NameNode; the only journal is NullJournalManager (persists nothing)
 #   nvm-emulated     NVM NameNode; region on tmpfs, persist.mode=emulated, PMEM_IS_PMEM_FORCE=1
 #   nvm-msync        NVM NameNode; region on the local disk, persist.mode=msync
+#   nvm-cold         nvm-emulated with a 1,000-file inode cache: reads of a larger working set
+#                    miss the cache and materialize files from their pages (docs/slim-namespace.md)
 source "$(dirname "${BASH_SOURCE[0]}")/../bin/cluster-lib.sh"
 
-ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
+ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync nvm-cold"
 DISK_BASE=${DISK_BASE:-/var/tmp}
 SHM_BASE=${SHM_BASE:-/dev/shm}
 SUITE=${SUITE:-adhoc}
@@ -20,7 +22,7 @@ RESULTS=${RESULTS:-$NVM_ROOT/benchmarks/results/$(date +%Y%m%d-%H%M%S)-adhoc}
 mkdir -p "$RESULTS/logs"
 [ -s "$RESULTS/results.csv" ] || echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
 
-# valid_config NAME — exit status 0 for one of the five configuration names.
+# valid_config NAME — exit status 0 for one of the configuration names.
 valid_config() { case " $ALL_CONFIGS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 check_configs() {
@@ -41,7 +43,7 @@ bench_conf() {
   case $cfg in
     stock-disk) name="$work/name" ;;
     stock-tmpfs | stock-nojournal) name="$shm/name" ;;
-    nvm-emulated) name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
+    nvm-emulated | nvm-cold) name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
     nvm-msync) name="$work/name"; nvm=true; CFG_REGION="$work/namespace.region"; CFG_ENV_FORCE=0 ;;
     *) echo "unknown configuration $cfg" >&2; return 2 ;;
   esac
@@ -50,6 +52,9 @@ bench_conf() {
   conf_put "$site" dfs.namenode.nvm.region.size "${gb}g"
   case $cfg in
     nvm-emulated) conf_put "$site" dfs.namenode.nvm.persist.mode emulated ;;
+    nvm-cold)
+      conf_put "$site" dfs.namenode.nvm.persist.mode emulated
+      conf_put "$site" dfs.namenode.nvm.cache.inodes 1000 ;;
     nvm-msync) conf_put "$site" dfs.namenode.nvm.persist.mode msync ;;
     stock-nojournal)
       # the stock journal-plugin mechanism: a URI scheme mapped to a JournalManager class

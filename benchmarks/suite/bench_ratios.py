@@ -18,7 +18,7 @@ import sys
 from collections import defaultdict
 
 HIGHER_IS_BETTER = {"ops/s", "files/s"}
-NVM = ("nvm-emulated", "nvm-msync")
+NVM = ("nvm-emulated", "nvm-msync", "nvm-cold")
 
 
 def load(path):

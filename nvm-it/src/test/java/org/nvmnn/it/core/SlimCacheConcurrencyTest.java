@@ -165,11 +165,7 @@ public class SlimCacheConcurrencyTest {
           FSDataOutputStream out = fs.create(new Path(p), (short) 2);
           out.write(d);
           out.hflush();
-          long deadline = System.currentTimeMillis() + 60_000;
-          while (!other.recoverLease(new Path(p))) {
-            assertTrue("lease recovery of " + p, System.currentTimeMillis() < deadline);
-            Thread.sleep(200);
-          }
+          recoverLease(other, new Path(p));
           model.put(p, new FileModel(d, (short) 2));
           // the abandoned stream belongs to a lost writer now; its close must not change the file
           try {
@@ -192,6 +188,25 @@ public class SlimCacheConcurrencyTest {
       other.close();
     }
     return model;
+  }
+
+  /**
+   * Each recoverLease call starts the block recovery again with a new recovery id, so calling it
+   * in a tight loop can keep the DataNode's recovery from ever committing: call it, then wait for
+   * the file to close (isFileClosed starts nothing), and call it again only after a long pause.
+   */
+  private static void recoverLease(DistributedFileSystem fs, Path p) throws Exception {
+    long deadline = System.currentTimeMillis() + 180_000;
+    while (!fs.recoverLease(p)) {
+      long retry = System.currentTimeMillis() + 20_000;
+      while (!fs.isFileClosed(p) && System.currentTimeMillis() < retry) {
+        assertTrue("lease recovery of " + p, System.currentTimeMillis() < deadline);
+        Thread.sleep(250);
+      }
+      if (fs.isFileClosed(p)) {
+        return;
+      }
+    }
   }
 
   private void check(Map<String, FileModel> model, String when) throws Exception {
