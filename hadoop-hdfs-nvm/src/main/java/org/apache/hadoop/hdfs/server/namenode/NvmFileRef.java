@@ -13,8 +13,8 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.namenode.INode.BlocksMapUpdateInfo;
 
 /**
- * The {@link BlockCollection} of a closed file's blocks: 24 bytes (object header, the
- * parent link INode keeps, the inode id) instead of the full {@link INodeFile}, so the
+ * The {@link BlockCollection} of a closed file's blocks: 32 bytes (object header, the
+ * parent link INode keeps, the inode id, the namespace) instead of the full {@link INodeFile}, so the
  * BlocksMap does not keep a materialized inode alive for every file.
  *
  * <p>The block layer's questions (replication, preferred block size, storage policy,
