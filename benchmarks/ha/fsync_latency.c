@@ -12,16 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
+#include "timing.h"
 
 int main(int argc, char **argv) {
   if (argc != 4) { fprintf(stderr, "usage: fsync_latency DIR SIZE COUNT\n"); return 64; }
@@ -41,7 +32,7 @@ int main(int argc, char **argv) {
   }
   close(fd);
   unlink(path);
-  qsort(us, count, sizeof(double), cmp);
+  qsort(us, count, sizeof(double), cmp_double);
   printf("fsync_latency %s: append %zu bytes + fdatasync, %d times: median %.1f us, p90 %.1f us, p99 %.1f us\n",
          argv[1], size, count, us[count / 2], us[count * 9 / 10], us[count * 99 / 100]);
   return 0;

@@ -27,16 +27,7 @@ static void full(int fd, char *buf, size_t n, int writing) {
   }
 }
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
+#include "timing.h"
 
 int main(int argc, char **argv) {
   if (argc != 3) { fprintf(stderr, "usage: tcp_rtt SIZE COUNT\n"); return 64; }
@@ -69,7 +60,7 @@ int main(int argc, char **argv) {
     if (i >= warm) us[i - warm] = now_us() - t0;
   }
   waitpid(pid, NULL, 0);
-  qsort(us, count, sizeof(double), cmp);
+  qsort(us, count, sizeof(double), cmp_double);
   printf("tcp_rtt loopback: %zu-byte request + 8-byte answer, %d round trips: median %.1f us, p90 %.1f us, p99 %.1f us\n",
          size, count, us[count / 2], us[count * 9 / 10], us[count * 99 / 100]);
   return 0;
