@@ -29,7 +29,7 @@ case $PROFILE in
     d STREAM_CONFIGS "stock-disk nvm-emulated" ;;
   full)
     d NNT_N 1000000; d NNT_THREADS "2 8"; d NNT_OPS "create mkdirs open delete fileStatus rename blockReport"
-    d NNT_RUNS 3; d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
+    d NNT_RUNS 3; d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-cold"
     # nvm-msync persists with one msync per flushed range (~140 creates/s here): a smaller series
     d NNT_MSYNC_N 10000
     d NOMR_SIZES "1000 5000 10000 50000 100000 500000"; d NOMR_RUNS 3; d NOMR_MSYNC_MAX 10000
