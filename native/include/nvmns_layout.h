@@ -15,7 +15,7 @@
 /* X(name, value): every layout constant, exported by nvm_layout_table(). */
 #define NVM_LAYOUT_CONSTANTS(X)                                               \
   /* ---- region geometry ---- */                                            \
-  X(FORMAT_VERSION, 1)                                                        \
+  X(FORMAT_VERSION, 2)                                                        \
   X(PAGE_SIZE, 256)                                                           \
   X(HEADER_OFFSET, 0)                                                         \
   X(HEADER_SIZE, 4096)                                                        \
@@ -53,6 +53,7 @@
   X(SB_LAST_STRING_ID, 4152)                                                  \
   X(SB_ROOT_PAGE, 4160)      /* offset of the root directory page, 0 = none */\
   X(SB_LAST_TXID, 4168)      /* NameNode transaction id high-water mark */    \
+  X(SB_SCAN_LIMIT, 4176)     /* u64: low 32 = page limit, high 32 = ~limit */ \
   /* ---- undo log (one record, at most one transaction in flight) ---- */   \
   X(UNDO_STATE, 8192)        /* u64: 0 = empty, else commit seq of the txn */ \
   X(UNDO_ENTRY_COUNT, 8200)  /* u32 */                                        \

@@ -1,7 +1,8 @@
 /*
  * alloc.c — application-level page allocator: a stack of free page indexes
  * below high_water, a reservation bitmap and a used bitmap. All state is in
- * DRAM and rebuilt by recovery; nothing here writes the region.
+ * DRAM and rebuilt by recovery; the only write to the region is raising the
+ * scan limit (scanlimit.c) before a page at or above it is handed out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
     rc = nvm_fail(NVM_EFULL, "region full: %llu of %llu pages in use (%llu reserved), %u requested",
                   (unsigned long long)(r->pages_used + r->pages_reserved),
                   (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved, n);
+  /* pages above the high-water mark come after the free stack is empty */
+  if (rc == NVM_OK && n > r->free_top) rc = nvm_scan_limit_cover(r, r->high_water + (n - r->free_top));
   for (uint32_t i = 0; rc == NVM_OK && i < n; i++) {
     uint64_t idx = r->free_top ? r->free_stack[--r->free_top] : r->high_water++;
     nvm_bit_set(r->reserved_bits, idx);

@@ -51,6 +51,7 @@ struct nvm_region {
   uint32_t *free_stack;      /* free page indexes below high_water */
   uint64_t free_top, free_cap;
   uint64_t high_water;
+  uint64_t scan_limit;       /* persisted SB_SCAN_LIMIT: pages at or above were never used */
   uint8_t *reserved_bits;    /* 1 bit per page */
   uint8_t *used_bits;        /* 1 bit per page: committed, in use */
   uint64_t pages_used;       /* excluding reserved */
@@ -93,6 +94,12 @@ void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len);
 int nvm_undo_check(const nvm_region *r);
 int nvm_undo_rollback(nvm_region *r, uint64_t *entries);
 int nvm_recover(nvm_region *r);
+
+/* scanlimit.c: the persisted bound of recovery's page scan (region-format.md §3). */
+#define NVM_SCAN_LIMIT_STEP 16384u /* pages (4 MiB) added per raise */
+uint64_t nvm_scan_limit_word(uint64_t limit);
+int nvm_scan_limit_load(nvm_region *r);
+int nvm_scan_limit_cover(nvm_region *r, uint64_t high_water);
 
 /* Recovery working set: compact arrays of page indexes. */
 struct nvm_str { uint64_t id; uint32_t page; };

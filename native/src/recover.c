@@ -1,7 +1,7 @@
 /*
  * recover.c — recovery at a read-write open. Order matters for crash safety:
  *   1. roll back an armed undo record (the only write before validation);
- *   2. one sequential scan of the page state words;
+ *   2. one sequential scan of the page state words below SB_SCAN_LIMIT;
  *   3-5. attach the tree, check that every unattached inode is a delete's
  *        leftover (orphans.c), check extension chains and string references
  *        (read only: an NVM_ECORRUPT here leaves the region untouched);
@@ -40,7 +40,7 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
 }
 
 static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
-  for (uint64_t i = 0; i < r->page_count; i++) {
+  for (uint64_t i = 0; i < r->scan_limit; i++) { /* pages above were never used */
     uint64_t word = nvm_ld64(r, nvm_page_off(i));
     if (word == 0) continue; /* never used */
     s->high_water = i + 1;
@@ -115,7 +115,7 @@ static int recover_steps(nvm_region *r, struct nvm_scan *s) {
       (rc = nvm_check_chains(r, s)) ||
       (rc = nvm_check_strings(r, s)))
     return rc;
-  r->rec.pages_scanned = r->page_count;
+  r->rec.pages_scanned = r->scan_limit;
   r->rec.inodes_live = s->norder;
   r->rec.pending_discarded = s->pending;
   if ((rc = reclaim_all(r, s))) return rc;

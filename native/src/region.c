@@ -125,8 +125,11 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   build_header(h, r->size, id);
   memcpy(r->base + 8, h + 8, NVM_HEADER_SIZE - 8);
   *(uint64_t *)(r->base + NVM_SB_MAGIC) = NVM_SUPER_MAGIC;
+  r->scan_limit = r->page_count < NVM_SCAN_LIMIT_STEP ? r->page_count : NVM_SCAN_LIMIT_STEP;
+  *(uint64_t *)(r->base + NVM_SB_SCAN_LIMIT) = nvm_scan_limit_word(r->scan_limit);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);
   nvm_flush(r, r->base + NVM_SB_MAGIC, 8);
+  nvm_flush(r, r->base + NVM_SB_SCAN_LIMIT, 8);
   int rc = nvm_drain(r);
   if (rc) return rc;
   __atomic_store_n((uint64_t *)(r->base + NVM_HDR_MAGIC), (uint64_t)NVM_REGION_MAGIC, __ATOMIC_RELAXED);
@@ -260,7 +263,7 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   uint64_t sb = nvm_ld64(r, NVM_SB_MAGIC);
   if (sb != NVM_SUPER_MAGIC)
     return nvm_fail(NVM_ECORRUPT, "%s: bad superblock magic 0x%016llx", r->path, (unsigned long long)sb);
-  if ((rc = nvm_undo_check(r))) return rc;
+  if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_undo_check(r))) return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;
   if ((rc = nvm_alloc_init(r))) return rc;

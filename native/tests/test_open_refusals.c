@@ -23,6 +23,8 @@ static void expect_refusal(int code, const char *needle) {
 
 static void fresh(void) { tu_copy(good, work); }
 
+static uint64_t limit_word(uint32_t limit) { return (uint64_t)~limit << 32 | limit; }
+
 static void patch(uint64_t off, const void *d, size_t n) { tu_pwrite(work, off, d, n); }
 
 static void fix_crc(void) {
@@ -59,10 +61,10 @@ int main(void) {
   expect_refusal(NVM_ENOTREGION, "not an NVM namespace region");
 
   fresh();
-  uint32_t v2 = 2;
-  patch(NVM_HDR_VERSION, &v2, 4);
+  uint32_t v1 = 1; /* format 1 had no scan limit */
+  patch(NVM_HDR_VERSION, &v1, 4);
   fix_crc();
-  expect_refusal(NVM_EVERSION, "version 2");
+  expect_refusal(NVM_EVERSION, "version 1");
 
   fresh();
   uint32_t ps = 512;
@@ -83,6 +85,14 @@ int main(void) {
   uint64_t bad = 0x1234;
   patch(NVM_SB_MAGIC, &bad, 8);
   expect_refusal(NVM_ECORRUPT, "superblock magic");
+
+  /* scan limit: halves that disagree (a zero word too), a limit beyond the page count */
+  uint64_t words[3] = {0, limit_word(5) ^ 1ull << 40, limit_word(4096)};
+  for (int i = 0; i < 3; i++) {
+    fresh();
+    patch(NVM_SB_SCAN_LIMIT, &words[i], 8);
+    expect_refusal(NVM_ECORRUPT, "bad scan limit word");
+  }
 
   fresh();
   uint8_t undo[NVM_UNDO_PAYLOAD - NVM_UNDO_OFFSET + 24] = {0};

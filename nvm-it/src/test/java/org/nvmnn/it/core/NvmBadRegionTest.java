@@ -117,7 +117,7 @@ public class NvmBadRegionTest {
     assertRefused("truncated file", f -> f.setLength(f.length() / 2), "NVM_ETRUNCATED");
     assertRefused("other format version", f -> {
       f.seek(RegionLayout.HDR_VERSION);
-      f.write(2);
+      f.write(1);
     }, "NVM_EVERSION");
     assertRefused("bit flip in the header", f -> flip(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10), "NVM_ECORRUPT",
         "header");

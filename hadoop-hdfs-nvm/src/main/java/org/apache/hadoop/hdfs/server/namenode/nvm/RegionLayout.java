@@ -10,7 +10,7 @@ public final class RegionLayout {
   }
 
   // ---- region geometry ----
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
   public static final int PAGE_SIZE = 256;
   public static final int HEADER_OFFSET = 0;
   public static final int HEADER_SIZE = 4096;
@@ -67,6 +67,8 @@ public final class RegionLayout {
   public static final int SB_ROOT_PAGE = 4160;
   /** NameNode transaction id high-water mark */
   public static final int SB_LAST_TXID = 4168;
+  /** Bound of recovery's page scan: low 32 bits the page limit, high 32 bits its complement. */
+  public static final int SB_SCAN_LIMIT = 4176;
 
   // ---- undo log (one record, at most one transaction in flight) ----
   /** u64: 0 = empty, else commit seq of the txn */

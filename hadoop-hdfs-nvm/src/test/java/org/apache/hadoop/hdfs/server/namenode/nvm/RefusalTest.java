@@ -70,7 +70,7 @@ public class RefusalTest {
   @Test
   public void wrongVersionIsRefused() throws Exception {
     File f = region();
-    patch(f, RegionLayout.HDR_VERSION, new byte[] {2, 0, 0, 0});
+    patch(f, RegionLayout.HDR_VERSION, new byte[] {1, 0, 0, 0});
     assertOpenRefused(f, ErrorCode.EVERSION);
   }
 

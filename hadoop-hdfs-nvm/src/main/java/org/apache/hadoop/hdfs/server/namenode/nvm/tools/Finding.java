@@ -18,6 +18,7 @@ public final class Finding {
     UNDO_ARMED(Severity.RECOVERABLE),
     BAD_STATE_WORD(Severity.ERROR),
     UNKNOWN_KIND(Severity.ERROR),
+    ABOVE_SCAN_LIMIT(Severity.ERROR),
     BAD_ROOT(Severity.ERROR),
     BROKEN_PARENT_LINK(Severity.ERROR),
     PARENT_CYCLE(Severity.ERROR),

@@ -5,10 +5,16 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 /**
  * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
  * region-format.md §7.6): live inode, extension and string pages, the high-water mark, and
- * counts of pending, invalid and malformed pages.
+ * counts of pending, invalid and malformed pages. Recovery stops at the scan limit; the census
+ * goes on to the end and lists the pages above the limit that are not all zero, which recovery
+ * would not see.
  */
 final class PageCensus {
   final int pageCount;
+  /** SB_SCAN_LIMIT: recovery scans pages [0, scanLimit). */
+  final int scanLimit;
+  /** Pages at or above the scan limit whose state word is not zero. */
+  final LongList aboveScanLimit = new LongList();
   /** Pages at an index at or above this have an all-zero state word (never used). */
   int highWater;
   final LongList liveInodes = new LongList();
@@ -27,14 +33,21 @@ final class PageCensus {
   long liveNameExts;
   long liveBlockExts;
 
-  private PageCensus(int pageCount) {
+  private PageCensus(int pageCount, int scanLimit) {
     this.pageCount = pageCount;
+    this.scanLimit = scanLimit;
   }
 
   static PageCensus scan(RegionImage image) {
-    PageCensus c = new PageCensus(image.pageCount());
+    PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image));
+    for (int i = c.scanLimit; i < c.pageCount; i++) {
+      long page = RegionImage.pageOffset(i);
+      if (image.stateWord(page) != 0) {
+        c.aboveScanLimit.add(page);
+      }
+    }
     long zeros = 0;
-    for (int i = 0; i < c.pageCount; i++) {
+    for (int i = 0; i < c.scanLimit; i++) {
       long page = RegionImage.pageOffset(i);
       long w = image.stateWord(page);
       if (w == 0) {

@@ -2,12 +2,29 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import java.util.List;
 
-/** State words recovery's scan refuses: wrong magic or state, or a LIVE page of an undefined kind. */
+/**
+ * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind) or
+ * never reads (a used page at or above the scan limit).
+ */
 final class PageWordCheck {
   private PageWordCheck() {
   }
 
+  /** Pages above the scan limit reported one by one; the rest in one summary finding. */
+  private static final int ABOVE_LIMIT_LISTED = 100;
+
   static void run(RegionModel m, List<Finding> out) {
+    LongList above = m.census.aboveScanLimit;
+    for (int i = 0; i < Math.min(above.size(), ABOVE_LIMIT_LISTED); i++) {
+      long page = above.get(i);
+      out.add(new Finding(Finding.Kind.ABOVE_SCAN_LIMIT, page, "page " + page + " has the state word "
+          + PageState.hex(m.image.stateWord(page)) + " but lies at or above the scan limit (page index "
+          + m.census.scanLimit + "): recovery never reads it, so whatever it holds is lost"));
+    }
+    if (above.size() > ABOVE_LIMIT_LISTED) {
+      out.add(new Finding(Finding.Kind.ABOVE_SCAN_LIMIT, -1, (above.size() - ABOVE_LIMIT_LISTED)
+          + " more pages above the scan limit are not zero"));
+    }
     for (int i = 0; i < m.census.malformed.size(); i++) {
       long page = m.census.malformed.get(i);
       long w = m.image.stateWord(page);

@@ -81,6 +81,11 @@ final class RefusalLocator {
     if (head.getLong(SB_MAGIC) != SUPER_MAGIC) {
       return SB_MAGIC;
     }
+    long limitWord = head.getLong(SB_SCAN_LIMIT);
+    long limit = limitWord & 0xffffffffL;
+    if (limitWord != ScanLimit.word(limit) || limit > pages) {
+      return SB_SCAN_LIMIT;
+    }
     return head.getLong(UNDO_STATE) == 0 ? -1 : undoField(size);
   }
 

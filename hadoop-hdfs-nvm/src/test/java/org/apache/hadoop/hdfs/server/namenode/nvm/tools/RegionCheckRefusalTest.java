@@ -68,9 +68,9 @@ public class RegionCheckRefusalTest {
   @Test
   public void otherFormatVersionIsRefusedAtTheVersionField() throws Exception {
     File f = sample().file;
-    RegionFiles.write(f, HDR_VERSION, new byte[] {2, 0, 0, 0});
+    RegionFiles.write(f, HDR_VERSION, new byte[] {1, 0, 0, 0}); // format 1 had no scan limit
     Finding x = refused(f, "NVM_EVERSION", HDR_VERSION);
-    assertTrue(x.message(), x.message().contains("version 2"));
+    assertTrue(x.message(), x.message().contains("version 1"));
   }
 
   @Test
@@ -85,6 +85,21 @@ public class RegionCheckRefusalTest {
     File f = sample().file;
     RegionFiles.flipBit(f, SB_MAGIC, 0);
     refused(f, "NVM_ECORRUPT", SB_MAGIC);
+  }
+
+  @Test
+  public void damagedScanLimitIsRefusedThere() throws Exception {
+    File f = sample().file;
+    RegionFiles.flipBit(f, SB_SCAN_LIMIT, 3); // the low half no longer matches the high one
+    Finding x = refused(f, "NVM_ECORRUPT", SB_SCAN_LIMIT);
+    assertTrue(x.message(), x.message().contains("bad scan limit word"));
+  }
+
+  @Test
+  public void scanLimitBeyondThePageCountIsRefused() throws Exception {
+    File f = sample().file;
+    RegionFiles.putLong(f, SB_SCAN_LIMIT, ScanLimit.word(SampleNamespace.REGION_SIZE / PAGE_SIZE));
+    refused(f, "NVM_ECORRUPT", SB_SCAN_LIMIT);
   }
 
   @Test

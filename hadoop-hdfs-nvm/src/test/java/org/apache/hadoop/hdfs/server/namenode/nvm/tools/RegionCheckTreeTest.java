@@ -3,7 +3,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.Arrays;
 
 import org.junit.Test;
@@ -42,6 +45,27 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
   public void livePageOfAnUndefinedKind() throws Exception {
     RegionFiles.putLong(n.file, n.tmp, stateWord(9, STATE_LIVE));
     CheckAssert.onlyError(check(), Finding.Kind.UNKNOWN_KIND, n.tmp);
+  }
+
+  @Test
+  public void usedPageAboveTheScanLimit() throws Exception {
+    long highWater = highWater();
+    RegionFiles.putLong(n.file, SB_SCAN_LIMIT, ScanLimit.word(highWater));
+    assertTrue(check().isConsistent()); // every used page is still below the limit
+    long above = DATA_OFFSET + (highWater + 5) * PAGE_SIZE;
+    RegionFiles.putLong(n.file, above, stateWord(KIND_FILE, STATE_LIVE));
+    Finding f = CheckAssert.onlyError(check(), Finding.Kind.ABOVE_SCAN_LIMIT, above);
+    assertTrue(f.message(), f.message().contains("recovery never reads it"));
+  }
+
+  /** One past the last page whose state word is not zero. */
+  private long highWater() throws Exception {
+    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(n.file.toPath())).order(ByteOrder.LITTLE_ENDIAN);
+    long hw = 0;
+    for (int i = 0; DATA_OFFSET + (i + 1L) * PAGE_SIZE <= b.capacity(); i++) {
+      hw = b.getLong(DATA_OFFSET + i * PAGE_SIZE) != 0 ? i + 1 : hw;
+    }
+    return hw;
   }
 
   @Test
