@@ -29,7 +29,7 @@ import org.nvmnn.it.NvmCluster;
 /**
  * Bad regions at NameNode start: an empty file, a truncated one, another format version, a
  * flipped bit in the header, in a page's state word, in a page's parent link, a name damaged into
- * one no operation writes, and a damaged undo record. Each time the NameNode refuses to start with a message naming the problem, the region
+ * one no operation writes or into a sibling's name, and a damaged undo record. Each time the NameNode refuses to start with a message naming the problem, the region
  * file is byte for byte unchanged, and the offline checker reports it (exit code 1). The intact
  * region then starts with its namespace.
  */
@@ -37,6 +37,8 @@ public class NvmBadRegionTest {
   private static MiniDFSCluster cluster;
   private static File region;
   private static File pristine;
+  /** Each name directory's seen_txid as it was with the pristine region (a start writes them). */
+  private static final java.util.Map<File, byte[]> pristineSeenTxid = new java.util.HashMap<File, byte[]>();
 
   @BeforeClass
   public static void start() throws Exception {
@@ -47,11 +49,24 @@ public class NvmBadRegionTest {
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
     cluster.getFileSystem().mkdirs(new Path("/dir/sub"));
     cluster.getFileSystem().create(new Path("/dir/sub/file"), (short) 1).close();
+    cluster.getFileSystem().create(new Path("/dir/sub/filf"), (short) 1).close();
     region = new File(cluster.getNameDirs(0).iterator().next().getPath(), "current/"
         + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
     cluster.shutdownNameNodes();
     pristine = new File(region.getPath() + ".pristine");
     Files.copy(region.toPath(), pristine.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    for (java.net.URI dir : cluster.getNameDirs(0)) {
+      File seen = new File(dir.getPath(), "current/seen_txid");
+      pristineSeenTxid.put(seen, Files.readAllBytes(seen.toPath()));
+    }
+  }
+
+  /** The intact region, and the name directory as it was with it. */
+  private static void restorePristine() throws IOException {
+    Files.copy(pristine.toPath(), region.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    for (java.util.Map.Entry<File, byte[]> e : pristineSeenTxid.entrySet()) {
+      Files.write(e.getKey().toPath(), e.getValue());
+    }
   }
 
   @AfterClass
@@ -70,7 +85,17 @@ public class NvmBadRegionTest {
 
   /** Restores the intact region, damages it, expects the refusal and an unchanged file. */
   private static void assertRefused(String what, Damage damage, String... expected) throws Exception {
-    Files.copy(pristine.toPath(), region.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    assertRefused(what, false, damage, expected);
+  }
+
+  /**
+   * As above; with {@code afterReclaim} the refusal comes from the NameNode's rebuild, after
+   * recovery's reclaim step (docs/bad-input.md), so the only changes allowed are pages that
+   * nothing referenced going from LIVE to INVALID.
+   */
+  private static void assertRefused(String what, boolean afterReclaim, Damage damage, String... expected)
+      throws Exception {
+    restorePristine();
     try (RandomAccessFile f = new RandomAccessFile(region, "rw")) {
       damage.apply(f);
     }
@@ -85,10 +110,27 @@ public class NvmBadRegionTest {
       }
       assertTrue(what + ": the message does not name the region file:\n" + all, all.contains(region.getPath()));
     }
-    assertArrayEquals(what + ": the region file changed", before, Files.readAllBytes(region.toPath()));
+    byte[] refused = Files.readAllBytes(region.toPath());
+    if (afterReclaim) {
+      assertOnlyReclaimed(what, before, refused);
+    } else {
+      assertArrayEquals(what + ": the region file changed", before, refused);
+    }
     CheckReport report = RegionCheck.run(region);
     assertEquals(what + ": checker verdict:\n" + report.format(), 1, report.exitCode());
-    assertArrayEquals(what + ": the checker changed the file", before, Files.readAllBytes(region.toPath()));
+    assertArrayEquals(what + ": the checker changed the file", refused, Files.readAllBytes(region.toPath()));
+  }
+
+  private static void assertOnlyReclaimed(String what, byte[] before, byte[] after) {
+    assertEquals(what + ": region length", before.length, after.length);
+    for (int i = 0; i < before.length; i++) {
+      if (before[i] != after[i]) {
+        boolean stateByte = i >= RegionLayout.DATA_OFFSET && (i - RegionLayout.DATA_OFFSET) % RegionLayout.PAGE_SIZE == 0;
+        assertTrue(what + ": byte " + i + " changed from " + before[i] + " to " + after[i] + " (only LIVE -> INVALID"
+            + " state words may change)", stateByte && before[i] == RegionLayout.STATE_LIVE
+            && after[i] == RegionLayout.STATE_INVALID);
+      }
+    }
   }
 
   private static void flip(RandomAccessFile f, long off, int mask) throws IOException {
@@ -131,6 +173,11 @@ public class NvmBadRegionTest {
     long file = pageOf("file");
     assertRefused("bit flip in a page's parent link", f -> flip(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
         "NVM_ECORRUPT", "damaged parent link");
+    long filf = pageOf("filf");
+    assertRefused("a name damaged into its sibling's", true, f -> {
+      f.seek(filf + RegionLayout.IN_NAME_INLINE + 3);
+      f.write('e');
+    }, "duplicate name 'file'");
     assertRefused("damaged undo record", f -> {
       f.seek(RegionLayout.UNDO_STATE); // armed, but its entries do not match their checksum
       f.write(7);
@@ -141,7 +188,7 @@ public class NvmBadRegionTest {
 
   @Test
   public void intactRegionStartsWithItsNamespace() throws Exception {
-    Files.copy(pristine.toPath(), region.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    restorePristine();
     cluster.restartNameNode(true);
     assertTrue(cluster.getFileSystem().exists(new Path("/dir/sub/file")));
     cluster.shutdownNameNodes();

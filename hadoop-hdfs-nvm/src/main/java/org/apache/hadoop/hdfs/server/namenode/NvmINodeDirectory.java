@@ -58,6 +58,17 @@ final class NvmINodeDirectory extends INodeDirectory {
     return index;
   }
 
+  /**
+   * Installs the children the recovery rebuild indexed in one go ({@link ChildIndex#ofSorted});
+   * only for a directory that has none yet.
+   */
+  void setChildIndex(ChildIndex built) {
+    if (index.size() != 0) {
+      throw new IllegalStateException("directory " + getId() + " already has " + index.size() + " children");
+    }
+    index = built.size() == 0 ? ChildIndex.EMPTY : built;
+  }
+
   /** The index value of a child: its id, negated for a directory. */
   static long entry(INode child) {
     return child.isDirectory() ? -child.getId() : child.getId();

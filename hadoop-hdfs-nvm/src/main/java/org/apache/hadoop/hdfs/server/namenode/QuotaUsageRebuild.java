@@ -64,8 +64,12 @@ final class QuotaUsageRebuild {
     }
   }
 
-  void addFile(InodeView v) {
-    int p = ordinal(v.parentId());
+  /** The ordinal of a directory already added, to pass to {@link #addFile} for each of its files. */
+  int ordinalOf(long dirId) {
+    return ordinal(dirId);
+  }
+
+  void addFile(int p, InodeView v) {
     int n = v.blockCount();
     long size = 0;
     for (int i = 0; i < n; i++) {

@@ -19,6 +19,9 @@ public final class Region implements AutoCloseable {
   private final boolean readOnly;
   private final long size;
   private final long segmentBytes;
+  /** log2(segmentBytes) when it is a power of two (always, outside tests), else -1: reads shift instead of divide. */
+  private final int segmentShift;
+  private final long segmentMask;
   private long handle;
   private ByteBuffer[] segments;
   private final RegionStats stats = new RegionStats();
@@ -33,6 +36,8 @@ public final class Region implements AutoCloseable {
     this.file = file;
     this.handle = handle;
     this.segmentBytes = segmentBytes;
+    this.segmentShift = Long.bitCount(segmentBytes) == 1 ? Long.numberOfTrailingZeros(segmentBytes) : -1;
+    this.segmentMask = segmentBytes - 1;
     boolean ok = false;
     stats.jniCalls(4); // the create/open that made the handle, and the three calls below
     try {
@@ -128,6 +133,12 @@ public final class Region implements AutoCloseable {
   /** An 8-byte little-endian value (layout fields are 8-byte aligned, so they never span segments). */
   public long getLong(long off) {
     checkRange(off, 8);
+    if (segmentShift >= 0) { // the recovery rebuild reads every inode's fields through here
+      int in = (int) (off & segmentMask);
+      if (in <= segmentMask - 7) {
+        return segments[(int) (off >>> segmentShift)].getLong(in);
+      }
+    }
     int in = (int) (off % segmentBytes);
     if (in > segmentBytes - 8) {
       return ByteBuffer.wrap(getBytes(off, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong();

@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -60,6 +61,62 @@ public class ChildIndexTest {
       assertEquals(ref.size(), idx.size());
     }
     assertSameEntries(ref, idx);
+  }
+
+  @Test
+  public void builtFromSortedNamesEqualsTheInsertedIndexAndTakesLaterChanges() {
+    Random r = new Random(7);
+    for (int round = 0; round < 200; round++) {
+      TreeMap<byte[], Long> ref = new TreeMap<byte[], Long>(HDFS_ORDER);
+      byte[] common = randomName(r);
+      int n = r.nextInt(300);
+      for (int k = 0; k < n; k++) {
+        byte[] tail = randomName(r);
+        byte[] name = r.nextInt(4) == 0 ? tail : concat(common, tail); // some break the shared prefix
+        ref.put(name, r.nextInt(5) == 0 ? (1L << 33) + k : 16385L + k); // some ids need 8 bytes
+      }
+      byte[][] names = ref.keySet().toArray(new byte[0][]);
+      long[] ids = new long[names.length];
+      for (int k = 0; k < names.length; k++) {
+        ids[k] = ref.get(names[k]);
+      }
+      ChildIndex built = ChildIndex.ofSorted(names, ids, names.length);
+      assertSameEntries(ref, built);
+      // and it is an ordinary index afterwards
+      byte[] extra = randomName(r);
+      int pos = built.search(extra);
+      if (pos < 0) {
+        built.insert(-pos - 1, extra, 99);
+        ref.put(extra, 99L);
+      }
+      assertSameEntries(ref, built);
+    }
+  }
+
+  @Test
+  public void sortedBuildRefusesDuplicatesAndDisorderNamingTheEntry() {
+    byte[][] dup = {"a".getBytes(), "b".getBytes(), "b".getBytes()};
+    byte[][] disorder = {"a".getBytes(), "c".getBytes(), "b".getBytes()};
+    long[] ids = {1, 2, 3};
+    try {
+      ChildIndex.ofSorted(dup, ids, 3);
+      fail("duplicate accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("entry 2 is a duplicate of entry 1"));
+    }
+    try {
+      ChildIndex.ofSorted(disorder, ids, 3);
+      fail("disorder accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("entry 2 is not above entry 1"));
+    }
+    assertEquals(0, ChildIndex.ofSorted(new byte[0][], new long[0], 0).size());
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
   }
 
   @Test
