@@ -48,11 +48,11 @@ final class SlimRebuild {
   /**
    * Rebuilds the slim in-memory namespace from the live inode pages: a resident directory
    * object per directory, a (name, id) index entry and an id &rarr; page entry per file, a
-   * block record per block whose collection is a 24-byte {@link NvmFileRef} (no INodeFile);
+   * block record per block whose collection is a 32-byte {@link NvmFileRef} (no INodeFile);
    * only files under construction are materialized (they are pinned, and hold their lease).
    * Recovery hands pages out breadth first, so a parent comes before its children and
    * siblings are contiguous; each run of siblings is sorted by name (HDFS's own byte order)
-   * so every index insert appends. Quota usage is summed from the pages on the way.
+   * and its directory's index built in one pass. Quota usage is summed from the pages on the way.
    */
   static Stats rebuild(FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim) throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
