@@ -16,10 +16,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ORDER = ["stock-disk", "stock-tmpfs", "stock-nojournal", "stock-disk:fsimage", "stock-disk:edits",
-         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "nvm-emulated", "nvm-cold", "nvm-msync"]
+         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "nvm-emulated", "nvm-warm", "nvm-cold", "nvm-msync"]
 COLORS = {"stock-disk": "#7f7f7f", "stock-tmpfs": "#1f77b4", "stock-nojournal": "#9edae5",
           "stock-disk:fsimage": "#7f7f7f", "stock-disk:edits": "#c7c7c7", "stock-tmpfs:fsimage": "#1f77b4",
-          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896"}
+          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-warm": "#e377c2", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896"}
 
 
 def num(s):
