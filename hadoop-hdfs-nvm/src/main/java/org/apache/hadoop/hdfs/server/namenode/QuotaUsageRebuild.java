@@ -51,7 +51,7 @@ final class QuotaUsageRebuild {
   void addDirectory(INodeDirectory d, long parentId) {
     int ord = count++;
     grow();
-    int p = parentId == 0 ? -1 : ordinal(parentId);
+    int p = parentId == 0 ? -1 : ordinalOf(parentId);
     parent[ord] = p;
     byte local = d.getLocalStoragePolicyID();
     policy[ord] = p < 0 ? d.getStoragePolicyID()
@@ -62,11 +62,6 @@ final class QuotaUsageRebuild {
       withQuota.add(d);
       withQuotaOrdinal.add(ord);
     }
-  }
-
-  /** The ordinal of a directory already added, to pass to {@link #addFile} for each of its files. */
-  int ordinalOf(long dirId) {
-    return ordinal(dirId);
   }
 
   void addFile(int p, InodeView v) {
@@ -116,7 +111,8 @@ final class QuotaUsageRebuild {
     }
   }
 
-  private int ordinal(long dirId) {
+  /** The ordinal of a directory already added, to pass to {@link #addFile} for each of its files. */
+  int ordinalOf(long dirId) {
     long o = ordinalOfId.get(dirId);
     if (o == LongLongMap.MISSING) {
       throw new IllegalStateException("inode " + dirId + " is not a directory added before its children");
