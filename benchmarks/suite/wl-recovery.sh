@@ -2,7 +2,10 @@
 # Workload: restart recovery (seed Fig. 13). Per configuration and size N: a NameNode and a
 # DataNode as processes; NNBenchWithoutMR creates N empty files (REC_CLIENTS clients in parallel,
 # each in its own directory of at most 1M entries); the NameNode is stopped and its state copied
-# aside. Then restarts are timed from that copy, interleaved across the variants:
+# aside. Sizes above REC_NNBENCH_MAX (default 1M; an RPC build of 10M files takes hours here) are
+# built by NamespaceBuild instead: the NameNode in the builder's JVM, called directly, the same
+# directories and file names, no DataNode (docs/benchmarks.md, "Restart recovery").
+# Then restarts are timed from that copy, interleaved across the variants:
 #   stock-*:fsimage  the stock NameNode loading a checkpoint (dfsadmin -saveNamespace taken after
 #                    the build): fsimage load only
 #   stock-*:edits    the stock NameNode loading fsimage 0 and replaying every edit of the build
@@ -12,7 +15,8 @@
 # (launch to safe mode off; the files have no blocks, so no block report is waited for) and load
 # (the NameNode's own log: stock "Finished loading FSImage in", NVM "loadFSImage" of "NVM namesystem
 # loaded in": the same span, FSNamesystem.loadFSImage, in both).
-#   REC_SIZES, REC_RUNS (restarts per variant), REC_CONFIGS, REC_CLIENTS
+#   REC_SIZES, REC_RUNS (restarts per variant), REC_CONFIGS, REC_CLIENTS, REC_NNBENCH_MAX,
+#   REC_DIRECT_THREADS
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -20,6 +24,8 @@ SIZES=${REC_SIZES:-"100000"}
 RUNS=${REC_RUNS:-3}
 CONFIGS=${REC_CONFIGS:-"stock-disk nvm-emulated"}
 CLIENTS=${REC_CLIENTS:-4}
+NNBENCH_MAX=${REC_NNBENCH_MAX:-1000000}
+DIRECT_THREADS=${REC_DIRECT_THREADS:-32}
 LEAD=${NOMR_LEAD_SECONDS:-4}
 check_configs "$CONFIGS"
 NN_PID= DN_PID=
@@ -31,11 +37,27 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# build CFG N WORK — creates the namespace, stops the cluster and copies the state aside:
-# WORK/snap-edits (stock) or WORK/snap (NVM: name dir + region), and WORK/snap-fsimage (stock).
-build() {
-  local cfg=$1 n=$2 work=$3 p=$CLIENTS start i pids=() failed=0
+# clients N — how many NNBenchWithoutMR clients build N files: REC_CLIENTS, or more so that no
+# directory holds over 1M files.
+clients() {
+  local n=$1 p=$CLIENTS
   [ $(( (n + p - 1) / p )) -le 1000000 ] || p=$(( (n + 999999) / 1000000 ))
+  echo "$p"
+}
+
+# build CFG N WORK — creates the namespace (build_nnbench or build_direct), then copies the state
+# aside: WORK/snap-edits (stock) or WORK/snap (NVM: name dir + region), and WORK/snap-fsimage (stock).
+build() {
+  local cfg=$1 n=$2 work=$3
+  if [ "$n" -le "$NNBENCH_MAX" ]; then build_nnbench "$cfg" "$n" "$work"; else build_direct "$cfg" "$n" "$work"; fi || return 1
+  snapshot "$cfg" "$n" "$work"
+}
+
+# build_nnbench CFG N WORK — a NameNode and a DataNode as processes, NNBenchWithoutMR clients
+# through RPC; the cluster is stopped afterwards.
+build_nnbench() {
+  local cfg=$1 n=$2 work=$3 p start i pids=() failed=0
+  p=$(clients "$n")
   local rc=0
   NN_HEAP_OPT="-Xmx$(( 3 + n / 2000000 ))g" cluster_up "$cfg" "$work" $(( n / 2000000 + 1 )) || rc=$?
   # the tmpfs sibling of WORK (CFG_TMP) is kept with WORK until the end: WORK.shm
@@ -55,7 +77,35 @@ build() {
   [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$work/build.out")" = "$p" ] \
     || { echo "recovery build $cfg n=$n: NNBenchWithoutMR failed: $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
   cluster_down
-  local name
+}
+
+# build_direct CFG N WORK — NamespaceBuild: the NameNode in the builder's JVM, called directly;
+# the same directories and names as build_nnbench, no DataNode; stopped cleanly at the end.
+build_direct() {
+  local cfg=$1 n=$2 work=$3 rc=0
+  bench_conf "$cfg" "$work" $(( n / 2000000 + 1 ))
+  ln -s "$CFG_TMP" "$work.shm"
+  mkdir -p "$work/conf/logs"
+  nn_format "$work/conf" || { echo "format failed: $work/conf/format.log" >&2; return 1; }
+  echo "recovery build n=$n $cfg: NamespaceBuild, $DIRECT_THREADS threads, $(clients "$n") directories"
+  # progress lines as they come (tee and sed end with the JVM, so rc is the JVM's)
+  (HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" PMEM_FORCE=$CFG_ENV_FORCE hjava "$work/conf" \
+    org.nvmnn.workload.heap.NamespaceBuild --files "$n" --dirs "$(clients "$n")" --root /rec \
+    --threads "$DIRECT_THREADS" 2> "$work/build.log") | tee "$work/build.out" | sed -u -n 's/^progress/  progress/p' || rc=$?
+  keep_log "$work/build.out" recovery "build-n$n-$cfg.out"
+  keep_log "$work/build.log" recovery "build-n$n-$cfg.log"
+  [ "$rc" = 0 ] && grep -q '^build files' "$work/build.out" \
+    || { echo "recovery build $cfg n=$n: NamespaceBuild failed (rc $rc): $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
+  case $cfg in
+    nvm-*) grep -q "^build namenode .*Nvm" "$work/build.out" || { echo "$cfg: not an NVM namesystem" >&2; return 1; } ;;
+    *) if grep -q "^build namenode .*Nvm" "$work/build.out"; then echo "$cfg: an NVM namesystem" >&2; return 1; fi ;;
+  esac
+  grep '^build files' "$work/build.out"
+}
+
+# snapshot CFG N WORK — copies the stopped NameNode's state aside (and, stock, takes a checkpoint).
+snapshot() {
+  local cfg=$1 n=$2 work=$3 name
   name=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
   case $cfg in
     nvm-*)

@@ -2,27 +2,16 @@ package org.nvmnn.workload.heap;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.ContentSummary;
-import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
-import org.apache.hadoop.io.EnumSetWritable;
 
 /**
  * Heap per file of a NameNode: live bytes after a full GC (jcmd GC.class_histogram on this JVM)
@@ -45,12 +34,12 @@ import org.apache.hadoop.io.EnumSetWritable;
  */
 public final class HeapFill {
   private final ClientProtocol nn;
-  private final int threads;
+  private final DirectFiles files;
   private final int filesPerDir;
 
   HeapFill(ClientProtocol nn, int threads, int filesPerDir) {
     this.nn = nn;
-    this.threads = threads;
+    this.files = new DirectFiles(nn, threads);
     this.filesPerDir = filesPerDir;
   }
 
@@ -141,58 +130,7 @@ public final class HeapFill {
    * each when {@code dn} is set.
    */
   void createAll(String dir, long first, long end, long n, FakeDatanode dn) throws Exception {
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    AtomicLong done = new AtomicLong();
-    List<Thread> ws = new ArrayList<>();
-    long t0 = System.nanoTime();
-    for (int t = 0; t < threads; t++) {
-      long from = first + (end - first) * t / threads;
-      long to = first + (end - first) * (t + 1) / threads;
-      String client = "heapfill-" + (dn == null ? "e" : "b") + t;
-      Thread w = new Thread(() -> {
-        try {
-          for (long i = from; i < to && failure.get() == null; i++) {
-            createOne(dir + "/d" + (i / filesPerDir) + "/f" + i, client, dn);
-            long d = done.incrementAndGet();
-            if (d % Math.max(1, n / 10) == 0) {
-              System.out.printf("progress %s %d/%d (%.0f files/s)%n", dir, first + d, n,
-                  d / ((System.nanoTime() - t0) / 1e9));
-            }
-          }
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      }, "heapfill-" + t);
-      ws.add(w);
-      w.start();
-    }
-    for (Thread w : ws) {
-      w.join();
-    }
-    if (failure.get() != null) {
-      throw new IOException("creating files under " + dir + " failed", failure.get());
-    }
-  }
-
-  private void createOne(String path, String client, FakeDatanode dn) throws IOException, InterruptedException {
-    HdfsFileStatus st = nn.create(path, FsPermission.getFileDefault(), client,
-        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1L << 20,
-        CryptoProtocolVersion.supported());
-    ExtendedBlock last = null;
-    if (dn != null) {
-      LocatedBlock lb = nn.addBlock(path, client, null, null, st.getFileId(), null);
-      last = lb.getBlock();
-      last.setNumBytes(1);
-      dn.received(new Block(last.getBlockId(), 1, last.getGenerationStamp()));
-    }
-    // 2.7.3 queues a received-block report for a background thread, so complete() may answer
-    // false until that thread has run; ask again shortly (a real client sleeps 400 ms here)
-    for (int attempt = 0; !nn.complete(path, client, last, st.getFileId()); attempt++) {
-      if (attempt == 5000) {
-        throw new IOException("complete(" + path + ") still false after 5000 attempts");
-      }
-      Thread.sleep(1);
-    }
+    files.createAll(dir, i -> dir + "/d" + (i / filesPerDir) + "/f" + i, first, end, n, dn);
   }
 
   /** Checks the count and that the first and last files are closed with the expected block count. */
