@@ -19,20 +19,10 @@ public final class ReadyProbe {
   }
 
   public static void main(String[] args) throws Exception {
-    String pid = null;
-    long timeoutMs = 600000;
-    int datanodes = 1;
-    for (int i = 0; i < args.length; i += 2) {
-      if (args[i].equals("--pid")) {
-        pid = args[i + 1];
-      } else if (args[i].equals("--datanodes")) {
-        datanodes = Integer.parseInt(args[i + 1]);
-      } else if (args[i].equals("--timeout-seconds")) {
-        timeoutMs = Long.parseLong(args[i + 1]) * 1000;
-      } else {
-        throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    Flags f = Flags.parse(args, "--pid", "--datanodes", "--timeout-seconds");
+    String pid = f.get("--pid", null);
+    long timeoutMs = f.getLong("--timeout-seconds", 600) * 1000;
+    int datanodes = f.getInt("--datanodes", 1);
     long deadline = System.currentTimeMillis() + timeoutMs;
     File proc = pid == null ? null : new File("/proc/" + pid);
     DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(ClientConf.failFast());

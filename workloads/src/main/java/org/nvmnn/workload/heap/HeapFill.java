@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.nvmnn.workload.Flags;
 
 /**
  * Heap per file of a NameNode: live bytes after a full GC (jcmd GC.class_histogram on this JVM)
@@ -44,29 +45,14 @@ public final class HeapFill {
   }
 
   public static void main(String[] args) throws Exception {
-    long files = -1;
-    int threads = 2;
-    int filesPerDir = 1000;
-    String root = "/heap";
-    String jcmd = "jcmd";
-    int top = 15;
-    int steps = 4;
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      String v = args[i + 1];
-      switch (args[i]) {
-        case "--files": files = Long.parseLong(v); break;
-        case "--threads": threads = Integer.parseInt(v); break;
-        case "--files-per-dir": filesPerDir = Integer.parseInt(v); break;
-        case "--root": root = v; break;
-        case "--jcmd": jcmd = v; break;
-        case "--top": top = Integer.parseInt(v); break;
-        case "--steps": steps = Integer.parseInt(v); break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    Flags f = Flags.parse(args, "--files", "--threads", "--files-per-dir", "--root", "--jcmd", "--top", "--steps");
+    long files = f.getLong("--files", -1);
+    int threads = f.getInt("--threads", 2);
+    int filesPerDir = f.getInt("--files-per-dir", 1000);
+    String root = f.get("--root", "/heap");
+    String jcmd = f.get("--jcmd", "jcmd");
+    int top = f.getInt("--top", 15);
+    int steps = f.getInt("--steps", 4);
     if (files <= 0 || threads < 1 || filesPerDir < 1 || steps < 1) {
       throw new IllegalArgumentException("need --files N > 0, threads >= 1, files-per-dir >= 1, steps >= 1");
     }

@@ -9,6 +9,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.nvmnn.workload.Flags;
 
 /**
  * Builds the restart workload's namespace without RPC: the NameNode runs in this JVM (the
@@ -32,23 +33,11 @@ public final class NamespaceBuild {
   }
 
   public static void main(String[] args) throws Exception {
-    long files = -1;
-    int dirs = 4;
-    int threads = 8;
-    String root = "/rec";
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      String v = args[i + 1];
-      switch (args[i]) {
-        case "--files": files = Long.parseLong(v); break;
-        case "--dirs": dirs = Integer.parseInt(v); break;
-        case "--threads": threads = Integer.parseInt(v); break;
-        case "--root": root = v; break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    Flags f = Flags.parse(args, "--files", "--dirs", "--threads", "--root");
+    long files = f.getLong("--files", -1);
+    int dirs = f.getInt("--dirs", 4);
+    int threads = f.getInt("--threads", 8);
+    String root = f.get("--root", "/rec");
     if (files <= 0 || dirs < 1 || threads < 1) {
       throw new IllegalArgumentException("need --files N > 0, --dirs >= 1, --threads >= 1");
     }

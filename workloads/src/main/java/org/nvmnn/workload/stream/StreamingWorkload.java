@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.nvmnn.workload.Flags;
 
 /**
  * Small-file streaming writes, standing in for the seed paper's Storm/HiBench case (state
@@ -30,27 +31,13 @@ public final class StreamingWorkload {
   }
 
   public static void main(String[] args) throws Exception {
-    int threads = 16;
-    int warmup = 5;
-    int seconds = 20;
-    int bytes = 256;
-    int keep = 10;
-    String root = "/stream";
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + args[i] + " needs a value");
-      }
-      String v = args[i + 1];
-      switch (args[i]) {
-        case "--threads": threads = Integer.parseInt(v); break;
-        case "--warmup-seconds": warmup = Integer.parseInt(v); break;
-        case "--seconds": seconds = Integer.parseInt(v); break;
-        case "--bytes": bytes = Integer.parseInt(v); break;
-        case "--keep": keep = Integer.parseInt(v); break;
-        case "--root": root = v; break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    Flags f = Flags.parse(args, "--threads", "--warmup-seconds", "--seconds", "--bytes", "--keep", "--root");
+    int threads = f.getInt("--threads", 16);
+    int warmup = f.getInt("--warmup-seconds", 5);
+    int seconds = f.getInt("--seconds", 20);
+    int bytes = f.getInt("--bytes", 256);
+    int keep = f.getInt("--keep", 10);
+    String root = f.get("--root", "/stream");
     if (threads < 1 || seconds < 1 || warmup < 0 || bytes < 0 || keep < 1) {
       throw new IllegalArgumentException("need threads >= 1, seconds >= 1, warmup >= 0, bytes >= 0, keep >= 1");
     }
