@@ -10,11 +10,26 @@
 # be overridden from the environment (see the top of each wl-*.sh).
 # Writes benchmarks/results/<timestamp>/: results.csv, ratios.csv, targets.csv, report.txt,
 # run-info.txt, charts/*.png, logs/; points benchmarks/results/latest at it.
+#   bench.sh PROFILE --into DIR [WORKLOAD...] adds a segment to an earlier run's directory instead:
+# its rows are appended to DIR/results.csv, run-info.txt gets a segment block (commit, time, load,
+# parameters), and ratios, targets and charts are recomputed over all of DIR's rows. A full run
+# takes longer than one sitting, so it is recorded as segments, one or more whole workloads each
+# (docs/benchmarks.md, "Segments").
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PROFILE=${1:-}
-case $PROFILE in quick | full | targets | nnthroughput) shift ;; *) echo "usage: $0 quick|full|targets|nnthroughput [workload...]" >&2; exit 2 ;; esac
+usage="usage: $0 quick|full|targets|nnthroughput [--into RESULTS_DIR] [workload...]"
+case $PROFILE in quick | full | targets | nnthroughput) shift ;; *) echo "$usage" >&2; exit 2 ;; esac
+INTO=
+if [ "${1:-}" = --into ]; then
+  [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+  INTO=$(cd "$2" 2>/dev/null && pwd) && [ -s "$INTO/results.csv" ] && [ -s "$INTO/run-info.txt" ] \
+    || { echo "--into $2: not a results directory (no results.csv and run-info.txt)" >&2; exit 2; }
+  grep -q "^suite: $PROFILE;" "$INTO/run-info.txt" \
+    || { echo "--into $2: a run of another profile ($(sed -n 's/^suite: \([a-z]*\);.*/\1/p' "$INTO/run-info.txt" | head -1)), not $PROFILE" >&2; exit 2; }
+  shift 2
+fi
 ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap streaming"
 
 # profile defaults (an environment variable of the same name wins)
@@ -58,26 +73,42 @@ for w in $WORKLOADS; do
 done
 
 [ -d "$ROOT/nvm-dist/target/lib" ] || { echo "no runtime in nvm-dist/target/lib: run 'make bench-build' first" >&2; exit 1; }
-STAMP=$(date +%Y%m%d-%H%M%S)
-export RESULTS="$ROOT/benchmarks/results/$STAMP" SUITE=$PROFILE BENCH_T0=$(date +%s)
+if [ -n "$INTO" ]; then
+  STAMP=$(basename "$INTO")
+  export RESULTS=$INTO
+  SEGMENT=$(( $(grep -c '^segment [0-9]*:' "$RESULTS/run-info.txt" || true) + 2 ))
+else
+  STAMP=$(date +%Y%m%d-%H%M%S)
+  export RESULTS="$ROOT/benchmarks/results/$STAMP"
+  mkdir -p "$RESULTS/logs"
+  echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
+  SEGMENT=1
+fi
+export SUITE=$PROFILE BENCH_T0=$(date +%s)
 mkdir -p "$RESULTS/logs"
-echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
 
-{
-  echo "suite: $PROFILE; workloads: $WORKLOADS"
+segment_info() {
   echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
-  echo "cpu: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-  echo "kernel: $(uname -r)"
-  echo "java: $(java -version 2>&1 | head -1)"
-  echo "disk (DISK_BASE=${DISK_BASE:-/var/tmp}): $(df -hT "${DISK_BASE:-/var/tmp}" | awk 'NR == 2 {print $1, $2}')"
-  echo "tmpfs (SHM_BASE=${SHM_BASE:-/dev/shm}): $(df -hT "${SHM_BASE:-/dev/shm}" | awk 'NR == 2 {print $1, $2, $3}')"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "parameters:"
   env | grep -E '^(NNT|NOMR|MR|REC|HEAP|STREAM)_' | sort | sed 's/^/  /'
-} > "$RESULTS/run-info.txt"
-cat "$RESULTS/run-info.txt"
+}
+if [ "$SEGMENT" = 1 ]; then
+  {
+    echo "suite: $PROFILE; workloads: $WORKLOADS"
+    echo "cpu: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+    echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+    echo "kernel: $(uname -r)"
+    echo "java: $(java -version 2>&1 | head -1)"
+    echo "disk (DISK_BASE=${DISK_BASE:-/var/tmp}): $(df -hT "${DISK_BASE:-/var/tmp}" | awk 'NR == 2 {print $1, $2}')"
+    echo "tmpfs (SHM_BASE=${SHM_BASE:-/dev/shm}): $(df -hT "${SHM_BASE:-/dev/shm}" | awk 'NR == 2 {print $1, $2, $3}')"
+    segment_info
+  } > "$RESULTS/run-info.txt"
+  cat "$RESULTS/run-info.txt"
+else
+  { echo; echo "segment $SEGMENT: $PROFILE; workloads: $WORKLOADS"; segment_info | sed 's/^/  /'; } | tee -a "$RESULTS/run-info.txt"
+fi
 
 i=0; n=$(wc -w <<<"$WORKLOADS")
 for w in $WORKLOADS; do
@@ -104,7 +135,8 @@ python3 "$HERE/bench_ratios.py" "$RESULTS" > "$RESULTS/report.txt" || true
 "$HERE/charts.sh" "$RESULTS" || echo "charts not drawn (see above)"
 ln -sfn "$STAMP" "$ROOT/benchmarks/results/latest"
 el=$(( $(date +%s) - BENCH_T0 ))
-echo "finished: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $((el / 60)) min $((el % 60)) s" | tee -a "$RESULTS/run-info.txt"
+fin="finished: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $((el / 60)) min $((el % 60)) s"
+if [ "$SEGMENT" = 1 ]; then echo "$fin"; else echo "  $fin"; fi | tee -a "$RESULTS/run-info.txt"
 echo
 sed -n '/^targets:/,$p' "$RESULTS/report.txt"
 if [ -s "$RESULTS/failures.txt" ]; then
