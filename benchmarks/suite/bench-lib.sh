@@ -124,6 +124,17 @@ check_mode() {
   esac
 }
 
+# check_namesystem CFG OUT PREFIX — fails if the "PREFIX namenode CLASS" line an in-process
+# driver (HeapFill, NamespaceBuild) printed to OUT names the wrong kind of namesystem for CFG.
+check_namesystem() {
+  local nvm=false
+  grep -q "^$3 namenode .*Nvm" "$2" && nvm=true
+  case $1 in
+    nvm-*) [ "$nvm" = true ] || { echo "$1: not an NVM namesystem ($2)" >&2; return 1; } ;;
+    *) [ "$nvm" = false ] || { echo "$1: an NVM namesystem ($2)" >&2; return 1; } ;;
+  esac
+}
+
 # cluster_down — stops the DataNode and the NameNode started by cluster_up.
 cluster_down() { stop_pid "${DN_PID:-}"; stop_pid "${NN_PID:-}"; DN_PID= NN_PID=; }
 

@@ -35,10 +35,7 @@ one() {
     org.nvmnn.workload.heap.HeapFill --files "$N" --threads "$THREADS" > "$out" 2> "$work/heapfill.log" || rc=$?
   keep_log "$out" heap "$name.out"
   keep_log "$work/heapfill.log" heap "$name.log"
-  case $cfg in
-    nvm-*) grep -q "^heap namenode .*Nvm" "$out" || { echo "$cfg: not an NVM namesystem: $out" >&2; rc=1; } ;;
-    *) if grep -q "^heap namenode .*Nvm" "$out"; then echo "$cfg: an NVM namesystem: $out" >&2; rc=1; fi ;;
-  esac
+  check_namesystem "$cfg" "$out" heap || rc=1
   if [ "$rc" != 0 ]; then
     echo "FAILED: heap $cfg run $run (rc $rc): $RESULTS/logs/heap/$name.out" >&2; tail -5 "$out" >&2
     bench_clean "$work"; return 1

@@ -98,10 +98,7 @@ build_direct() {
   keep_log "$work/build-filtered.log" recovery "build-n$n-$cfg.log"
   [ "$rc" = 0 ] && grep -q '^build files' "$work/build.out" \
     || { echo "recovery build $cfg n=$n: NamespaceBuild failed (rc $rc): $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
-  case $cfg in
-    nvm-*) grep -q "^build namenode .*Nvm" "$work/build.out" || { echo "$cfg: not an NVM namesystem" >&2; return 1; } ;;
-    *) if grep -q "^build namenode .*Nvm" "$work/build.out"; then echo "$cfg: an NVM namesystem" >&2; return 1; fi ;;
-  esac
+  check_namesystem "$cfg" "$work/build.out" build || return 1
   grep '^build files' "$work/build.out"
 }
 
