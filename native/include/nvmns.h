@@ -184,8 +184,10 @@ typedef struct nvm_recovery {
 } nvm_recovery;
 void nvm_recovery_report(const nvm_region *r, nvm_recovery *out);
 
-/* Live inode page offsets in breadth-first order from the root (parents
- * before children). The array belongs to the handle. */
+/* Live inode page offsets: the directories breadth first from the root (so a
+ * directory comes after its parent), then the files in page order (after every
+ * directory; a directory's files are not contiguous). The array belongs to the
+ * handle. */
 const uint64_t *nvm_recovered_inodes(const nvm_region *r, uint64_t *count);
 /* Live string page offsets, in page order. */
 const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count);

@@ -1,16 +1,20 @@
 /*
  * attach.c — recovery step 3: which live inode pages hang off the root.
- * Children are found through one array of (parent page, page) keys sorted by
- * radix sort, so the pass is O(n) over 10M inodes; a child also has to carry
- * its parent's id, so a reused parent page does not adopt the old children.
+ * One sequential pass over the live inodes (page order) collects (parent page,
+ * page) keys of the children whose parent page carries their parent id, so a
+ * reused parent page does not adopt the old children; a stable radix sort on
+ * the parent half groups siblings (in page order); the breadth-first walk
+ * then touches no page at all. Every pass over the pages is in page order:
+ * a walk in tree order visits a directory's children spread over the region
+ * and is bound by cache and TLB misses (10M inodes: ~3x slower recovery).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nvm_internal.h"
 
-/* LSD radix sort, 16 bits per pass. */
-int nvm_radix_sort_u64(uint64_t *a, uint64_t n) {
+/* Stable LSD radix sort on bits [from, 64), 16 bits per pass. */
+static int radix_sort_u64(uint64_t *a, uint64_t n, int from) {
   if (n < 2) return NVM_OK;
   uint64_t *tmp = malloc(n * sizeof *tmp);
   uint64_t *cnt = malloc(65536 * sizeof *cnt);
@@ -20,7 +24,7 @@ int nvm_radix_sort_u64(uint64_t *a, uint64_t n) {
     return nvm_fail(NVM_EIO, "recovery: out of memory sorting %llu keys", (unsigned long long)n);
   }
   uint64_t *src = a, *dst = tmp;
-  for (int shift = 0; shift < 64; shift += 16) {
+  for (int shift = from; shift < 64; shift += 16) {
     memset(cnt, 0, 65536 * sizeof *cnt);
     for (uint64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & 0xffff]++;
     uint64_t sum = 0;
@@ -28,7 +32,7 @@ int nvm_radix_sort_u64(uint64_t *a, uint64_t n) {
     for (uint64_t i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0xffff]++] = src[i];
     uint64_t *t = src; src = dst; dst = t;
   }
-  /* four passes: the result is back in a */
+  if (src != a) memcpy(a, src, n * sizeof *a); /* an odd number of passes */
   free(tmp);
   free(cnt);
   return NVM_OK;
@@ -36,14 +40,18 @@ int nvm_radix_sort_u64(uint64_t *a, uint64_t n) {
 
 static uint64_t in_id(const nvm_region *r, uint32_t page) { return nvm_ld64(r, nvm_page_off(page) + NVM_IN_ID); }
 
-/* keys[i] = parent page index << 32 | page index, for inodes whose parent
- * offset is a data page; the others can only be the root or orphans. */
-static uint64_t *child_keys(const nvm_region *r, const struct nvm_scan *s, uint64_t *nkeys) {
+/* keys[i] = parent page index << 32 | page index, in page order, for inodes whose parent
+ * offset is a data page holding their parent id; the others can only be the root or
+ * orphans. Marks directory pages in dirs. */
+static uint64_t *child_keys(const nvm_region *r, const struct nvm_scan *s, uint8_t *dirs, uint64_t *nkeys) {
   uint64_t *keys = malloc((s->ninodes ? s->ninodes : 1) * sizeof *keys), n = 0, pidx;
   if (!keys) return NULL;
   for (uint64_t i = 0; i < s->ninodes; i++) {
-    uint64_t poff = nvm_ld64(r, nvm_page_off(s->inodes[i]) + NVM_IN_PARENT_PAGE);
-    if (nvm_is_page_off(r, poff, &pidx)) keys[n++] = pidx << 32 | s->inodes[i];
+    uint64_t off = nvm_page_off(s->inodes[i]);
+    if (NVM_KIND_OF(nvm_ld64(r, off)) == NVM_KIND_DIR) nvm_bit_set(dirs, s->inodes[i]);
+    uint64_t poff = nvm_ld64(r, off + NVM_IN_PARENT_PAGE);
+    if (nvm_is_page_off(r, poff, &pidx) && nvm_ld64(r, poff + NVM_IN_ID) == nvm_ld64(r, off + NVM_IN_PARENT_ID))
+      keys[n++] = pidx << 32 | s->inodes[i];
   }
   *nkeys = n;
   return keys;
@@ -72,22 +80,25 @@ static int root_page(nvm_region *r, uint32_t *root) {
   return NVM_OK;
 }
 
-/* Breadth-first from the root; only directories have children. */
-static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_t nkeys, uint32_t root) {
+/* Breadth-first from the root over directories only (only they have children), then the
+ * attached files in page order: s->order is the directories, parents first, then the files. */
+static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_t nkeys, const uint8_t *dirs,
+                uint32_t root) {
   uint8_t *attached = r->used_bits; /* used bits double as the "kept" set */
   s->order[s->norder++] = root;
   nvm_bit_set(attached, root);
   for (uint64_t head = 0; head < s->norder; head++) {
     uint32_t p = s->order[head];
-    if (NVM_KIND_OF(nvm_ld64(r, nvm_page_off(p))) != NVM_KIND_DIR) continue;
-    uint64_t pid = in_id(r, p);
     for (uint64_t k = lower_bound(keys, nkeys, p); k < nkeys && (keys[k] >> 32) == p; k++) {
       uint32_t c = (uint32_t)keys[k];
       if (nvm_bit_get(attached, c)) continue;
-      if (nvm_ld64(r, nvm_page_off(c) + NVM_IN_PARENT_ID) != pid) continue;
       nvm_bit_set(attached, c);
-      s->order[s->norder++] = c;
+      if (nvm_bit_get(dirs, c)) s->order[s->norder++] = c;
     }
+  }
+  for (uint64_t i = 0; i < s->ninodes; i++) {
+    uint32_t c = s->inodes[i];
+    if (nvm_bit_get(attached, c) && !nvm_bit_get(dirs, c)) s->order[s->norder++] = c;
   }
 }
 
@@ -95,7 +106,7 @@ static int check_unique_ids(nvm_region *r, const struct nvm_scan *s) {
   uint64_t *ids = malloc((s->norder ? s->norder : 1) * sizeof *ids);
   if (!ids) return nvm_fail(NVM_EIO, "recovery: out of memory");
   for (uint64_t i = 0; i < s->norder; i++) ids[i] = in_id(r, s->order[i]);
-  int rc = nvm_radix_sort_u64(ids, s->norder);
+  int rc = radix_sort_u64(ids, s->norder, 0);
   for (uint64_t i = 1; rc == NVM_OK && i < s->norder; i++)
     if (ids[i] == ids[i - 1])
       rc = nvm_fail(NVM_ECORRUPT, "%s: inode id %llu appears on two attached inode pages", r->path,
@@ -109,14 +120,17 @@ int nvm_attach_tree(nvm_region *r, struct nvm_scan *s) {
   uint32_t root = 0;
   int rc = root_page(r, &root);
   if (rc) return rc;
-  uint64_t nkeys = 0, *keys = child_keys(r, s, &nkeys);
+  uint8_t *dirs = calloc((r->page_count + 7) / 8 + 1, 1);
+  uint64_t nkeys = 0, *keys = dirs ? child_keys(r, s, dirs, &nkeys) : NULL;
   s->order = malloc((s->ninodes ? s->ninodes : 1) * sizeof *s->order);
-  if (!keys || !s->order) {
+  if (!dirs || !keys || !s->order) {
+    free(dirs);
     free(keys);
     return nvm_fail(NVM_EIO, "recovery: out of memory for %llu inodes", (unsigned long long)s->ninodes);
   }
-  rc = nvm_radix_sort_u64(keys, nkeys);
-  if (rc == NVM_OK) bfs(r, s, keys, nkeys, root);
+  rc = radix_sort_u64(keys, nkeys, 32); /* by parent; stable, so siblings stay in page order */
+  if (rc == NVM_OK) bfs(r, s, keys, nkeys, dirs, root);
+  free(dirs);
   free(keys);
   return rc ? rc : check_unique_ids(r, s);
 }

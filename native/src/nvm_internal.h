@@ -108,7 +108,7 @@ struct nvm_scan {
   uint32_t *exts; uint64_t nexts, ecap;      /* LIVE NAME_EXT/BLOCK_EXT pages */
   uint32_t *spages; uint64_t nstrs, scap;    /* LIVE STRING pages, page order */
   struct nvm_str *strs;                      /* (id, page) sorted by id */
-  uint32_t *order; uint64_t norder;          /* attached inodes, BFS order */
+  uint32_t *order; uint64_t norder;          /* attached: directories breadth first, then files in page order */
   uint64_t high_water, pending;
 };
 int nvm_radix_sort_u64(uint64_t *a, uint64_t n);

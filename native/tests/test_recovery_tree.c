@@ -1,4 +1,5 @@
-/* Recovery of a small tree: BFS order, counts, extension chains, strings. */
+/* Recovery of a small tree: the order (directories breadth first, then files in page
+ * order), counts, extension chains, strings. */
 #include "test_util.h"
 
 int main(void) {
@@ -32,7 +33,7 @@ int main(void) {
   CHECK(rec.pending_discarded == 0 && rec.undo_rolled_back == 0);
   uint64_t n;
   const uint64_t *order = nvm_recovered_inodes(r, &n);
-  uint64_t want[6] = {root, d1, d2, f2, d3, f1};
+  uint64_t want[6] = {root, d1, d2, d3, f2, f1};
   CHECK(n == 6);
   for (int i = 0; i < 6; i++) CHECK(order[i] == want[i]);
   const uint64_t *strs = nvm_recovered_strings(r, &n);

@@ -170,7 +170,8 @@ class NvmFSImage extends FSImage {
         SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
         ns = new NvmNamespace(store, slim);
         ns.attach(target);
-        SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim);
+        int threads = nvmConf.getInt(NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
+        SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
         LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "

@@ -48,7 +48,8 @@ final class QuotaUsageRebuild {
     this.policies = policies;
   }
 
-  void addDirectory(INodeDirectory d, long parentId) {
+  /** Adds a directory; returns its ordinal. */
+  int addDirectory(INodeDirectory d, long parentId) {
     int ord = count++;
     grow();
     int p = parentId == 0 ? -1 : ordinalOf(parentId);
@@ -62,6 +63,7 @@ final class QuotaUsageRebuild {
       withQuota.add(d);
       withQuotaOrdinal.add(ord);
     }
+    return ord;
   }
 
   void addFile(int p, InodeView v) {

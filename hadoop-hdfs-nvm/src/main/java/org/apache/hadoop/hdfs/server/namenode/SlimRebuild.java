@@ -2,11 +2,8 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
-import org.apache.hadoop.HadoopIllegalArgumentException;
-import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -14,12 +11,11 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderCon
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.SequentialBlockIdGenerator;
 import org.apache.hadoop.hdfs.server.common.GenerationStamp;
-import org.apache.hadoop.hdfs.server.namenode.nvm.ChildIndex;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.IdPageMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.server.namenode.nvm.SiblingBuffer;
 
 /**
  * The restart's rebuild of the slim in-memory namespace from the pages the recovery scan found
@@ -37,11 +33,14 @@ final class SlimRebuild {
     long files;
     long blocks;
     long underConstruction;
+    /** The pass over the pages, and the sorting and indexing of the children after it. */
+    long passNanos;
+    long indexNanos;
 
     @Override
     public String toString() {
       return directories + " directories, " + files + " files (" + underConstruction + " under construction), "
-          + blocks + " blocks";
+          + blocks + " blocks; pass " + passNanos / 1000000 + " ms, children indexed in " + indexNanos / 1000000 + " ms";
     }
   }
 
@@ -50,11 +49,14 @@ final class SlimRebuild {
    * object per directory, a (name, id) index entry and an id &rarr; page entry per file, a
    * block record per block whose collection is a 32-byte {@link NvmFileRef} (no INodeFile);
    * only files under construction are materialized (they are pinned, and hold their lease).
-   * Recovery hands pages out breadth first, so a parent comes before its children and
-   * siblings are contiguous; each run of siblings is sorted by name (HDFS's own byte order)
-   * and its directory's index built in one pass. Quota usage is summed from the pages on the way.
+   * Recovery hands out the directories breadth first, then the files in page order, so a
+   * parent comes before its children and the pass over the files reads the region in address
+   * order. Each directory's children are packed into a {@link SiblingBuffer} on the way, then
+   * sorted and indexed, {@code threads} directories at a time. Quota usage is summed from the
+   * pages on the way.
    */
-  static Stats rebuild(FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim) throws IOException {
+  static Stats rebuild(FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim, int threads)
+      throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
     Region region = store.region();
@@ -62,52 +64,56 @@ final class SlimRebuild {
     long rootPage = region.rootPage();
     long maxId = region.lastInodeId();
     List<INodeFile> ucFiles = new ArrayList<INodeFile>();
-    List<Sibling> siblings = new ArrayList<Sibling>();
     BlockCounters counters = new BlockCounters(region);
     QuotaUsageRebuild quota = new QuotaUsageRebuild(bm.getStoragePolicySuite());
+    ChildrenRebuild children = new ChildrenRebuild();
     Stats st = new Stats();
-    int i = 0;
-    InodeView v = live.length > 0 ? store.inode(live[0]) : null;
-    while (i < live.length) {
+    long lastParentId = 0;
+    NvmINodeDirectory parent = null;
+    int parentOrdinal = -1;
+    SiblingBuffer siblings = null;
+    long t0 = System.nanoTime();
+    for (int i = 0; i < live.length; i++) {
+      InodeView v = store.inode(live[i]);
+      long id = v.id();
+      maxId = Math.max(maxId, id);
+      pages.put(id, live[i]);
       if (live[i] == rootPage) {
         InodeMaterializer.restoreRoot(store, dir.getRoot(), v);
-        pages.put(v.id(), live[i]);
-        maxId = Math.max(maxId, v.id());
-        quota.addDirectory(dir.getRoot(), 0);
-        v = ++i < live.length ? store.inode(live[i]) : null;
+        children.add(quota.addDirectory(dir.getRoot(), 0), dir.getRoot());
         continue;
       }
-      INodeDirectory parentDir = slim.directory(v.parentId());
-      if (!(parentDir instanceof NvmINodeDirectory)) {
-        throw new IOException("NVM region " + region.file() + ": inode " + v.id() + " (page " + live[i] + ") has parent "
-            + v.parentId() + " which was not rebuilt as a directory before it");
-      }
-      NvmINodeDirectory parent = (NvmINodeDirectory) parentDir;
-      int parentOrdinal = quota.ordinalOf(parent.getId());
-      long parentPage = v.parentPage();
-      siblings.clear();
-      do { // one run of siblings: each page is read through one view
-        long id = v.id();
-        maxId = Math.max(maxId, id);
-        pages.put(id, live[i]);
-        siblings.add(new Sibling(v.nameBytes(), NvmINodeDirectory.entry(id, v.isDirectory())));
-        if (v.isDirectory()) {
-          NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
-          d.setParent(parent);
-          dir.addToInodeMap(d);
-          quota.addDirectory(d, parent.getId());
-          st.directories++;
-        } else {
-          rebuildFile(store, v, parent, slim, bm, counters, ucFiles);
-          quota.addFile(parentOrdinal, v);
-          st.files++;
-          st.blocks += v.blockCount();
+      long parentId = v.parentId();
+      if (parent == null || parentId != lastParentId) {
+        INodeDirectory parentDir = slim.directory(parentId);
+        if (!(parentDir instanceof NvmINodeDirectory)) {
+          throw new IOException("NVM region " + region.file() + ": inode " + id + " (page " + live[i] + ") has parent "
+              + parentId + " which was not rebuilt as a directory before it");
         }
-        v = ++i < live.length ? store.inode(live[i]) : null;
-      } while (v != null && v.parentPage() == parentPage);
-      Collections.sort(siblings);
-      indexChildren(region, dir, parent, siblings);
+        parent = (NvmINodeDirectory) parentDir;
+        parentOrdinal = quota.ordinalOf(parentId);
+        siblings = children.of(parentOrdinal);
+        lastParentId = parentId;
+      }
+      boolean isDir = v.isDirectory();
+      siblings.add(v, NvmINodeDirectory.entry(id, isDir));
+      if (isDir) {
+        NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
+        d.setParent(parent);
+        dir.addToInodeMap(d);
+        children.add(quota.addDirectory(d, parentId), d);
+        st.directories++;
+      } else {
+        rebuildFile(store, v, parent, slim, bm, counters, ucFiles);
+        quota.addFile(parentOrdinal, v);
+        st.files++;
+        st.blocks += v.blockCount();
+      }
     }
+    long t1 = System.nanoTime();
+    children.index(region, dir, threads);
+    st.passNanos = t1 - t0;
+    st.indexNanos = System.nanoTime() - t1;
     for (INodeFile f : ucFiles) {
       fsn.leaseManager.addLease(f.getFileUnderConstructionFeature().getClientName(), f.getFullPathName());
     }
@@ -125,58 +131,6 @@ final class SlimRebuild {
   }
 
   /**
-   * Indexes one directory's sorted children. Recovery hands siblings out contiguously, so the
-   * index is built in one pass; should a directory's children come in two runs, the second
-   * is inserted entry by entry.
-   */
-  private static void indexChildren(Region region, FSDirectory dir, NvmINodeDirectory parent, List<Sibling> siblings)
-      throws IOException {
-    int n = siblings.size();
-    byte[][] names = new byte[n][];
-    long[] values = new long[n];
-    for (int k = 0; k < n; k++) {
-      Sibling s = siblings.get(k);
-      // As the stock image loader: "/.reserved" may exist only in a namespace written while
-      // the reserved-name check was off (older releases); such a namespace is not loaded.
-      if (parent == dir.getRoot() && FSDirectory.CHECK_RESERVED_FILE_NAMES
-          && java.util.Arrays.equals(s.name, FSDirectory.DOT_RESERVED)) {
-        throw new HadoopIllegalArgumentException("NVM region " + region.file() + ": the root has a child named \""
-            + DFSUtil.bytes2String(s.name) + "\" (inode " + Math.abs(s.id) + "), which is reserved; rename it with the "
-            + "reserved-name check off before starting this release");
-      }
-      names[k] = s.name;
-      values[k] = s.id;
-    }
-    if (parent.getChildrenNum(Snapshot.CURRENT_STATE_ID) == 0) {
-      try {
-        parent.setChildIndex(ChildIndex.ofSorted(names, values, n));
-        return;
-      } catch (IllegalArgumentException e) {
-        throw new IOException("NVM region " + region.file() + ": children of inode " + parent.getId() + ": "
-            + duplicateOrMessage(names, e), e);
-      }
-    }
-    for (int k = 0; k < n; k++) {
-      int pos = parent.index().search(names[k]);
-      if (pos >= 0) {
-        throw new IOException("NVM region " + region.file() + ": duplicate name '" + DFSUtil.bytes2String(names[k])
-            + "' under inode " + parent.getId());
-      }
-      parent.index().insert(-pos - 1, names[k], values[k]);
-    }
-  }
-
-  /** "duplicate name 'x'" for the first adjacent pair of equal names, else the builder's message. */
-  private static String duplicateOrMessage(byte[][] sorted, IllegalArgumentException e) {
-    for (int k = 1; k < sorted.length; k++) {
-      if (java.util.Arrays.equals(sorted[k - 1], sorted[k])) {
-        return "duplicate name '" + DFSUtil.bytes2String(sorted[k]) + "'";
-      }
-    }
-    return e.getMessage();
-  }
-
-  /**
    * A file's blocks into the BlocksMap. A closed file's collection is a ref and nothing else
    * of it stays in the heap; a file under construction is materialized and pinned, its last
    * block under construction, and it is its own blocks' collection, as the stock loader makes it.
@@ -186,6 +140,9 @@ final class SlimRebuild {
     long id = v.id();
     int n = v.blockCount();
     boolean uc = v.isUnderConstruction();
+    if (n == 0 && !uc) {
+      return; // nothing of a closed empty file goes into the block map
+    }
     short repl = (short) v.replication();
     BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
     for (int b = 0; b < n; b++) {
@@ -207,23 +164,6 @@ final class SlimRebuild {
       for (int b = 0; b < n; b++) {
         bm.addBlockCollection(blocks[b], ref);
       }
-    }
-  }
-
-  /** A child entry waiting to be indexed: siblings are sorted by name first. */
-  private static final class Sibling implements Comparable<Sibling> {
-    final byte[] name;
-    /** The index value: the inode id, negated for a directory. */
-    final long id;
-
-    Sibling(byte[] name, long id) {
-      this.name = name;
-      this.id = id;
-    }
-
-    @Override
-    public int compareTo(Sibling o) {
-      return DFSUtil.compareBytes(name, o.name);
     }
   }
 

@@ -45,44 +45,71 @@ public final class ChildIndex {
   }
 
   /**
-   * An index of {@code n} names in strictly increasing HDFS order (the recovery rebuild sorts
-   * each directory's children first), built in one pass with every array at its final size. In
-   * sorted order the prefix common to all names is the one the first and the last share, so it
-   * is found once instead of being shortened entry by entry as inserts would.
+   * An index of {@code n} names in strictly increasing HDFS order, built in one pass with every
+   * array at its final size (see {@link #ofSortedPacked}; this form packs the names first).
    *
-   * @throws IllegalArgumentException naming the first entry that is not above the one before it
-   *     (equal to it: a duplicate name) or that is too long
+   * @throws IllegalArgumentException as {@link #ofSortedPacked}
    */
   public static ChildIndex ofSorted(byte[][] sortedNames, long[] values, int n) {
+    long bytes = 0;
+    for (int i = 0; i < n; i++) {
+      if (sortedNames[i].length > MAX_NAME) {
+        throw new IllegalArgumentException("entry " + i + ": name of " + sortedNames[i].length
+            + " bytes is longer than " + MAX_NAME);
+      }
+      bytes += 2 + sortedNames[i].length;
+    }
+    if (bytes > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException(n + " names of " + bytes + " bytes do not fit one index");
+    }
+    byte[] packed = new byte[(int) bytes];
+    int[] offsets = new int[n];
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+      offsets[i] = at;
+      at = putName(packed, at, sortedNames[i], 0, sortedNames[i].length);
+    }
+    return ofSortedPacked(packed, offsets, values, n);
+  }
+
+  /**
+   * An index of {@code n} names in strictly increasing HDFS order (the recovery rebuild sorts
+   * each directory's children first), built in one pass with every array at its final size.
+   * Name {@code i} is at {@code packed[offsets[i]]}: two length bytes (big-endian), then the
+   * bytes. In sorted order the prefix common to all names is the one the first and the last
+   * share, so it is found once instead of being shortened entry by entry as inserts would.
+   *
+   * @throws IllegalArgumentException naming the first entry that is not above the one before it
+   *     (equal to it: a duplicate name)
+   */
+  public static ChildIndex ofSortedPacked(byte[] packed, int[] offsets, long[] values, int n) {
     ChildIndex c = new ChildIndex();
     if (n == 0) {
       return c;
     }
-    byte[] first = sortedNames[0];
-    byte[] last = sortedNames[n - 1];
+    int first = offsets[0];
+    int last = offsets[n - 1];
+    int firstLen = length(packed, first);
+    int lastLen = length(packed, last);
     int p = 0;
-    while (p < first.length && p < last.length && first[p] == last[p]) {
+    while (p < firstLen && p < lastLen && packed[first + 2 + p] == packed[last + 2 + p]) {
       p++;
     }
     long bytes = 0;
     boolean wide = false;
     for (int i = 0; i < n; i++) {
-      byte[] name = sortedNames[i];
-      if (name.length > MAX_NAME) {
-        throw new IllegalArgumentException("entry " + i + ": name of " + name.length + " bytes is longer than " + MAX_NAME);
+      if (i > 0) {
+        int cmp = comparePacked(packed, offsets[i - 1], packed, offsets[i], p);
+        if (cmp >= 0) {
+          throw new IllegalArgumentException("entry " + i + " is " + (cmp == 0 ? "a duplicate of" : "not above")
+              + " entry " + (i - 1));
+        }
       }
-      if (i > 0 && compareFrom(sortedNames[i - 1], name, p) >= 0) {
-        throw new IllegalArgumentException("entry " + i + " is " + (compareFrom(sortedNames[i - 1], name, p) == 0
-            ? "a duplicate of" : "not above") + " entry " + (i - 1));
-      }
-      bytes += 2 + name.length - p;
+      bytes += 2 + length(packed, offsets[i]) - p;
       wide |= (int) values[i] != values[i];
     }
-    if (bytes > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException(n + " names of " + bytes + " bytes do not fit one index");
-    }
-    c.prefix = Arrays.copyOf(first, p);
-    c.names = new byte[(int) bytes];
+    c.prefix = Arrays.copyOfRange(packed, first + 2, first + 2 + p);
+    c.names = new byte[(int) bytes]; // at most the packed input
     c.offsets = new int[n];
     if (wide) {
       c.wideIds = new long[n];
@@ -91,13 +118,9 @@ public final class ChildIndex {
     }
     int at = 0;
     for (int i = 0; i < n; i++) {
-      byte[] name = sortedNames[i];
-      int rest = name.length - p;
-      c.names[at] = (byte) (rest >>> 8);
-      c.names[at + 1] = (byte) rest;
-      System.arraycopy(name, p, c.names, at + 2, rest);
+      int off = offsets[i];
       c.offsets[i] = at;
-      at += 2 + rest;
+      at = putName(c.names, at, packed, off + 2 + p, length(packed, off) - p);
       if (wide) {
         c.wideIds[i] = values[i];
       } else {
@@ -109,15 +132,34 @@ public final class ChildIndex {
     return c;
   }
 
-  /** Signed-byte lexicographic order, shorter first, of two names equal before byte {@code from}. */
-  private static int compareFrom(byte[] a, byte[] b, int from) {
-    int n = Math.min(a.length, b.length);
+  /** Writes a packed name (two length bytes, then {@code len} bytes of src); returns the next offset. */
+  private static int putName(byte[] dst, int at, byte[] src, int from, int len) {
+    dst[at] = (byte) (len >>> 8);
+    dst[at + 1] = (byte) len;
+    System.arraycopy(src, from, dst, at + 2, len);
+    return at + 2 + len;
+  }
+
+  private static int length(byte[] packed, int off) {
+    return (packed[off] & 0xff) << 8 | (packed[off + 1] & 0xff);
+  }
+
+  /**
+   * HDFS order (signed bytes, shorter first) of two packed names equal before byte {@code from}:
+   * the recovery rebuild's sort and {@link #ofSortedPacked}'s check use the same comparison.
+   */
+  public static int comparePacked(byte[] a, int aOff, byte[] b, int bOff, int from) {
+    int la = length(a, aOff);
+    int lb = length(b, bOff);
+    int n = Math.min(la, lb);
     for (int i = from; i < n; i++) {
-      if (a[i] != b[i]) {
-        return a[i] - b[i];
+      byte x = a[aOff + 2 + i];
+      byte y = b[bOff + 2 + i];
+      if (x != y) {
+        return x - y;
       }
     }
-    return a.length - b.length;
+    return la - lb;
   }
 
   public long id(int i) {

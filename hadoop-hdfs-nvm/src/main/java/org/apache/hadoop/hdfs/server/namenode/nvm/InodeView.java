@@ -88,13 +88,19 @@ public final class InodeView {
 
   /** The name bytes: inline part, then the NAME_EXT chain. */
   public byte[] nameBytes() {
-    int len = nameLength();
-    if (len < 0 || len > NAME_MAX) {
-      throw new IllegalStateException("inode page " + page + " has name length " + len);
-    }
-    byte[] b = new byte[len];
+    byte[] b = new byte[checkedNameLength()];
+    nameInto(b, 0);
+    return b;
+  }
+
+  /**
+   * Copies the name bytes to {@code dst} at {@code at} (room for {@link #nameLength} bytes is the
+   * caller's); returns the length. No allocation: the restart's rebuild packs every name this way.
+   */
+  public int nameInto(byte[] dst, int at) {
+    int len = checkedNameLength();
     int inline = Math.min(len, NAME_INLINE_MAX);
-    region.getBytes(page + IN_NAME_INLINE, b, 0, inline);
+    region.getBytes(page + IN_NAME_INLINE, dst, at, inline);
     int done = inline;
     long ext = firstNameExt();
     while (done < len) {
@@ -102,11 +108,19 @@ public final class InodeView {
         throw new IllegalStateException("inode page " + page + ": name chain ends after " + done + " of " + len);
       }
       int n = (int) Math.min(region.getLong(ext + EXT_COUNT), len - done);
-      region.getBytes(ext + EXT_PAYLOAD, b, done, n);
+      region.getBytes(ext + EXT_PAYLOAD, dst, at + done, n);
       done += n;
       ext = region.getLong(ext + EXT_NEXT);
     }
-    return b;
+    return len;
+  }
+
+  private int checkedNameLength() {
+    int len = nameLength();
+    if (len < 0 || len > NAME_MAX) {
+      throw new IllegalStateException("inode page " + page + " has name length " + len);
+    }
+    return len;
   }
 
   public String name() {

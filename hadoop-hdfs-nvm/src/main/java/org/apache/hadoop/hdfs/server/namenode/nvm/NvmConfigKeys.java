@@ -41,12 +41,19 @@ public final class NvmConfigKeys {
   public static final int NVM_CACHE_INODES_DEFAULT = 100000;
 
   /**
+   * Threads that sort and index the directories' children at a restart (the rest of the rebuild
+   * is one pass on the loading thread); 0: one per available processor.
+   */
+  public static final String NVM_REBUILD_THREADS_KEY = "dfs.namenode.nvm.rebuild.threads";
+  public static final int NVM_REBUILD_THREADS_DEFAULT = 0;
+
+  /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
    * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys):
    * the most specific one present wins over the plain key ({@link NvmGenericKeys}).
    */
   public static final String[] NAMENODE_SPECIFIC_KEYS = {
     NVM_ENABLED_KEY, NVM_REGION_PATH_KEY, NVM_REGION_SIZE_KEY, NVM_PERSIST_MODE_KEY, NVM_RESERVED_PAGES_KEY,
-    NVM_CACHE_INODES_KEY,
+    NVM_CACHE_INODES_KEY, NVM_REBUILD_THREADS_KEY,
   };
 }

@@ -123,6 +123,9 @@ public final class Region implements AutoCloseable {
 
   // ---- reads (no JNI) ----
 
+  /** Reads up to this many bytes (an inline name: at most 48) are copied byte by byte. */
+  private static final int SHORT_READ = 64;
+
   private void checkRange(long off, int len) {
     h();
     if (off < 0 || len < 0 || off > size - len) {
@@ -159,6 +162,14 @@ public final class Region implements AutoCloseable {
     checkRange(off, len);
     if (dstOff < 0 || dstOff > dst.length - len) {
       throw new IndexOutOfBoundsException("destination " + dstOff + "+" + len + " of " + dst.length);
+    }
+    int in0 = (int) (off % segmentBytes);
+    if (len > 0 && len <= SHORT_READ && in0 <= segmentBytes - len) { // names: absolute gets, no buffer duplicate per read
+      ByteBuffer b = segments[(int) (off / segmentBytes)];
+      for (int i = 0; i < len; i++) {
+        dst[dstOff + i] = b.get(in0 + i);
+      }
+      return;
     }
     while (len > 0) {
       ByteBuffer b = segments[(int) (off / segmentBytes)].duplicate();
