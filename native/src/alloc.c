@@ -9,10 +9,6 @@
 
 #include "nvm_internal.h"
 
-int nvm_bit_get(const uint8_t *bits, uint64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-void nvm_bit_set(uint8_t *bits, uint64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
-void nvm_bit_clear(uint8_t *bits, uint64_t i) { bits[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
-
 int nvm_alloc_init(nvm_region *r) {
   size_t nbytes = (size_t)((r->page_count + 7) / 8);
   r->reserved_bits = calloc(nbytes ? nbytes : 1, 1);

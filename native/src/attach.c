@@ -102,15 +102,36 @@ static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_
   }
 }
 
+static int duplicate_id(nvm_region *r, uint64_t id) {
+  return nvm_fail(NVM_ECORRUPT, "%s: inode id %llu appears on two attached inode pages", r->path,
+                  (unsigned long long)id);
+}
+
+/* Inode ids are handed out in increasing order, so n live ids usually span a range not much
+ * wider than n: a bitmap over it finds a repeat in one pass over the ids. Ids spread wider
+ * than 64 per inode (the bitmap would outgrow the id array) are sorted instead. */
 static int check_unique_ids(nvm_region *r, const struct nvm_scan *s) {
-  uint64_t *ids = malloc((s->norder ? s->norder : 1) * sizeof *ids);
+  uint64_t n = s->norder, lo = UINT64_MAX, hi = 0;
+  uint64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) return nvm_fail(NVM_EIO, "recovery: out of memory");
-  for (uint64_t i = 0; i < s->norder; i++) ids[i] = in_id(r, s->order[i]);
-  int rc = radix_sort_u64(ids, s->norder, 0);
-  for (uint64_t i = 1; rc == NVM_OK && i < s->norder; i++)
-    if (ids[i] == ids[i - 1])
-      rc = nvm_fail(NVM_ECORRUPT, "%s: inode id %llu appears on two attached inode pages", r->path,
-                    (unsigned long long)ids[i]);
+  for (uint64_t i = 0; i < n; i++) {
+    ids[i] = in_id(r, s->order[i]);
+    if (ids[i] < lo) lo = ids[i];
+    if (ids[i] > hi) hi = ids[i];
+  }
+  int rc = NVM_OK;
+  uint8_t *seen = n > 1 && hi - lo < 64 * n ? calloc((hi - lo) / 8 + 1, 1) : NULL;
+  if (seen) {
+    for (uint64_t i = 0; rc == NVM_OK && i < n; i++) {
+      if (nvm_bit_get(seen, ids[i] - lo)) rc = duplicate_id(r, ids[i]);
+      nvm_bit_set(seen, ids[i] - lo);
+    }
+    free(seen);
+  } else {
+    rc = radix_sort_u64(ids, n, 0);
+    for (uint64_t i = 1; rc == NVM_OK && i < n; i++)
+      if (ids[i] == ids[i - 1]) rc = duplicate_id(r, ids[i]);
+  }
   free(ids);
   return rc;
 }

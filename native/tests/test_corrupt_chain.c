@@ -3,7 +3,8 @@
  *   owner       a BLOCK_EXT page with a wrong owner id
  *   string      an inode refers to a string id with no live string page
  *   namelen     a name length over NAME_MAX
- *   dupid       two attached inodes with the same id
+ *   dupid       two attached inodes with the same id (ids dense: found by the id bitmap)
+ *   dupid_sparse  the same, ids far apart (found by sorting them)
  *   slash, dotdot, nul_ext  names no HDFS operation writes ('/', "..", a NUL
  *               byte in a name-extension page)
  *   root        the superblock root page is not a live directory */
@@ -38,6 +39,11 @@ int main(int argc, char **argv) {
     tu_make_dir(r, R + 1, root, R, "dup");
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
     needle = "inode id 16386 appears on two";
+  } else if (!strcmp(argv[1], "dupid_sparse")) {
+    tu_make_dir(r, R + 1000000, root, R, "far1");
+    tu_make_dir(r, R + 1000000, root, R, "far2");
+    tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
+    needle = "inode id 1016385 appears on two";
   } else if (!strcmp(argv[1], "slash")) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_INLINE, '/'); /* "f" becomes "/" */
     needle = "has a name that contains '/'";
