@@ -13,7 +13,7 @@ import org.nvmnn.it.NvmCluster;
 
 /**
  * Restart of a larger namespace (20,000 empty files in 100 directories): the rebuilt namespace
- * equals the one before, and the time is printed (NameNode restart as MiniDFSCluster sees it; the
+ * equals the one before, also with the children indexed on several threads (NVM), and the time is printed (NameNode restart as MiniDFSCluster sees it; the
  * NameNode logs the region scan and rebuild split).
  */
 public class NvmRestartScaleTest {
@@ -42,6 +42,12 @@ public class NvmRestartScaleTest {
         NvmCluster.assertSameNamespace("20k files", before, NvmCluster.snapshot(fs, "/scale").ignoring("atime"));
         System.out.println((nvm ? "NVM" : "stock") + ": 20,100 inodes created in " + createMs
             + " ms; NameNode restart " + restartMs + " ms");
+        if (nvm) { // again with the children indexed on a pool of threads (by default only from 100k files)
+          c.getConfiguration(0).setInt("dfs.namenode.nvm.rebuild.threads", 3);
+          c.restartNameNode(true);
+          NvmCluster.assertSameNamespace("20k files, 3 index threads", before,
+              NvmCluster.snapshot(c.getFileSystem(), "/scale").ignoring("atime"));
+        }
       } finally {
         c.shutdown();
       }

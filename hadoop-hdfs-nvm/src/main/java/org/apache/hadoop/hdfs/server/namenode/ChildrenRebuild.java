@@ -27,6 +27,8 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
  * directory.
  */
 final class ChildrenRebuild {
+  static final int AUTO_PARALLEL_CHILDREN = 100000;
+
   private NvmINodeDirectory[] dirs = new NvmINodeDirectory[64];
   private SiblingBuffer[] buffers = new SiblingBuffer[64];
   private int count;
@@ -56,8 +58,10 @@ final class ChildrenRebuild {
   }
 
   /**
-   * Sorts and installs every directory's index, on {@code threads} threads (0: one per
-   * available processor), largest directories first. The buffers are dropped as they are done.
+   * Sorts and installs every directory's index, on {@code threads} threads, largest directories
+   * first; 0: one per available processor once there are {@value #AUTO_PARALLEL_CHILDREN}
+   * children or more (below, a thread costs more than it saves). The buffers are dropped as
+   * they are done.
    */
   void index(Region region, FSDirectory fsd, int threads) throws IOException {
     List<Integer> todo = new ArrayList<Integer>();
@@ -68,8 +72,8 @@ final class ChildrenRebuild {
         total += buffers[o].size();
       }
     }
-    int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-    if (n <= 1 || todo.size() <= 1 || total < 100000) { // small namespaces: not worth a thread
+    int n = threads > 0 ? threads : total < AUTO_PARALLEL_CHILDREN ? 1 : Runtime.getRuntime().availableProcessors();
+    if (n <= 1 || todo.size() <= 1) {
       for (int o : todo) {
         indexOne(region, fsd, o);
       }

@@ -42,7 +42,7 @@ public final class NvmConfigKeys {
 
   /**
    * Threads that sort and index the directories' children at a restart (the rest of the rebuild
-   * is one pass on the loading thread); 0: one per available processor.
+   * is one pass on the loading thread); 0: one per available processor from 100,000 files up.
    */
   public static final String NVM_REBUILD_THREADS_KEY = "dfs.namenode.nvm.rebuild.threads";
   public static final int NVM_REBUILD_THREADS_DEFAULT = 0;
