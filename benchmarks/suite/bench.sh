@@ -107,7 +107,9 @@ if [ "$SEGMENT" = 1 ]; then
   } > "$RESULTS/run-info.txt"
   cat "$RESULTS/run-info.txt"
 else
-  { echo; echo "segment $SEGMENT: $PROFILE; workloads: $WORKLOADS"; segment_info | sed 's/^/  /'; } | tee -a "$RESULTS/run-info.txt"
+  # gathered before the append: run-info.txt is tracked, and git would see it being written
+  info=$(segment_info | sed 's/^/  /')
+  { echo; echo "segment $SEGMENT: $PROFILE; workloads: $WORKLOADS"; echo "$info"; } | tee -a "$RESULTS/run-info.txt"
 fi
 
 i=0; n=$(wc -w <<<"$WORKLOADS")
