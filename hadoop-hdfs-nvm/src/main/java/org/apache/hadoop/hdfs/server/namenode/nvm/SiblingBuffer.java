@@ -106,13 +106,17 @@ public final class SiblingBuffer {
       off[i] = offsets[order[i]];
       val[i] = values[order[i]];
     }
-    for (int i = 1; i < size; i++) {
-      if (ChildIndex.comparePacked(packed, off[i - 1], packed, off[i], 0) == 0) {
-        throw new IllegalArgumentException("duplicate name '"
-            + new String(packed, off[i] + 2, lengthAt(off[i]), StandardCharsets.UTF_8) + "'");
+    try {
+      return ChildIndex.ofSortedPacked(packed, off, val, size); // checks the order as it builds
+    } catch (IllegalArgumentException e) {
+      for (int i = 1; i < size; i++) { // the only way sorted names are out of order: two are equal
+        if (ChildIndex.comparePacked(packed, off[i - 1], packed, off[i], 0) == 0) {
+          throw new IllegalArgumentException("duplicate name '"
+              + new String(packed, off[i] + 2, lengthAt(off[i]), StandardCharsets.UTF_8) + "'", e);
+        }
       }
+      throw e;
     }
-    return ChildIndex.ofSortedPacked(packed, off, val, size);
   }
 
   /**
