@@ -59,7 +59,7 @@ final class NvmINodeDirectory extends INodeDirectory {
   }
 
   /**
-   * Installs the children the recovery rebuild indexed in one go ({@link ChildIndex#ofSorted});
+   * Installs the children the recovery rebuild indexed in one go ({@link ChildIndex#ofSortedPacked});
    * only for a directory that has none yet.
    */
   void setChildIndex(ChildIndex built) {

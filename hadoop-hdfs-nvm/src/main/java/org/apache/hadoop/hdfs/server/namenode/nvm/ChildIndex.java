@@ -45,34 +45,6 @@ public final class ChildIndex {
   }
 
   /**
-   * An index of {@code n} names in strictly increasing HDFS order, built in one pass with every
-   * array at its final size (see {@link #ofSortedPacked}; this form packs the names first).
-   *
-   * @throws IllegalArgumentException as {@link #ofSortedPacked}
-   */
-  public static ChildIndex ofSorted(byte[][] sortedNames, long[] values, int n) {
-    long bytes = 0;
-    for (int i = 0; i < n; i++) {
-      if (sortedNames[i].length > MAX_NAME) {
-        throw new IllegalArgumentException("entry " + i + ": name of " + sortedNames[i].length
-            + " bytes is longer than " + MAX_NAME);
-      }
-      bytes += 2 + sortedNames[i].length;
-    }
-    if (bytes > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException(n + " names of " + bytes + " bytes do not fit one index");
-    }
-    byte[] packed = new byte[(int) bytes];
-    int[] offsets = new int[n];
-    int at = 0;
-    for (int i = 0; i < n; i++) {
-      offsets[i] = at;
-      at = putName(packed, at, sortedNames[i], 0, sortedNames[i].length);
-    }
-    return ofSortedPacked(packed, offsets, values, n);
-  }
-
-  /**
    * An index of {@code n} names in strictly increasing HDFS order (the recovery rebuild sorts
    * each directory's children first), built in one pass with every array at its final size.
    * Name {@code i} is at {@code packed[offsets[i]]}: two length bytes (big-endian), then the

@@ -28,6 +28,19 @@ public class ChildIndexTest {
     return b;
   }
 
+  /** Packs the names as the rebuild does (two length bytes, then the bytes) and builds the index. */
+  private static ChildIndex ofSorted(byte[][] sortedNames, long[] values, int n) {
+    java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+    int[] offsets = new int[n];
+    for (int i = 0; i < n; i++) {
+      offsets[i] = packed.size();
+      packed.write(sortedNames[i].length >>> 8);
+      packed.write(sortedNames[i].length);
+      packed.write(sortedNames[i], 0, sortedNames[i].length);
+    }
+    return ChildIndex.ofSortedPacked(packed.toByteArray(), offsets, values, n);
+  }
+
   /** The index holds exactly the reference's entries, in its order, each found where it is. */
   private static void assertSameEntries(TreeMap<byte[], Long> ref, ChildIndex idx) {
     assertEquals(ref.size(), idx.size());
@@ -80,7 +93,7 @@ public class ChildIndexTest {
       for (int k = 0; k < names.length; k++) {
         ids[k] = ref.get(names[k]);
       }
-      ChildIndex built = ChildIndex.ofSorted(names, ids, names.length);
+      ChildIndex built = ofSorted(names, ids, names.length);
       assertSameEntries(ref, built);
       // and it is an ordinary index afterwards
       byte[] extra = randomName(r);
@@ -99,18 +112,18 @@ public class ChildIndexTest {
     byte[][] disorder = {"a".getBytes(), "c".getBytes(), "b".getBytes()};
     long[] ids = {1, 2, 3};
     try {
-      ChildIndex.ofSorted(dup, ids, 3);
+      ofSorted(dup, ids, 3);
       fail("duplicate accepted");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("entry 2 is a duplicate of entry 1"));
     }
     try {
-      ChildIndex.ofSorted(disorder, ids, 3);
+      ofSorted(disorder, ids, 3);
       fail("disorder accepted");
     } catch (IllegalArgumentException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("entry 2 is not above entry 1"));
     }
-    assertEquals(0, ChildIndex.ofSorted(new byte[0][], new long[0], 0).size());
+    assertEquals(0, ofSorted(new byte[0][], new long[0], 0).size());
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
