@@ -51,7 +51,7 @@ case $PROFILE in
     d NNT_MSYNC_N 10000
     d NOMR_SIZES "1000 5000 10000 50000 100000 500000"; d NOMR_RUNS 3; d NOMR_MSYNC_MAX 10000
     d NOMR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
-    d MR_FILES "10000 50000"; d MR_MAPS "2 8 16"; d MR_RUNS 3
+    d MR_FILES "10000 50000"; d MR_MAPS "2 8 16"; d MR_RUNS 3; d MR_MSYNC_MAX 10000
     d MR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
     d REC_SIZES "100000 1000000 10000000"; d REC_RUNS 3; d REC_CONFIGS "stock-disk nvm-emulated"
     d HEAP_N 1000000; d HEAP_RUNS 2
