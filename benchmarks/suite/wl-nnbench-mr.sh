@@ -22,8 +22,7 @@ check_configs "$CONFIGS"
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
 
-# nvm-msync does one msync per flushed range (~140 creates/s here): only the smaller totals
-skip() { [ "$1" = nvm-msync ] && [ "$2" -gt "$MSYNC_MAX" ]; }
+skip() { msync_skipped "$1" "$2" "$MSYNC_MAX"; }
 
 # mapred_site CONF MAPS — the local runner, MAPS map threads.
 mapred_site() {

@@ -25,7 +25,7 @@ REGION_GB=$(( max / 2000000 + 1 ))
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
 
-skip() { [ "$1" = nvm-msync ] && [ "$2" -gt "$MSYNC_MAX" ]; }
+skip() { msync_skipped "$1" "$2" "$MSYNC_MAX"; }
 
 # bench_size CFG RUN SIZE LOGDIR — one NNBenchWithoutMR run in the running cluster.
 bench_size() {
