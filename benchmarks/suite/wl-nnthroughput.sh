@@ -9,7 +9,8 @@
 # received-block reports through the NameNode's asynchronous queue and then calls addBlock for
 # the file's next block at once, which fails with NotReplicatedYetException whenever the queue has
 # not caught up (every configuration, stock included, fails within a few files here). With one
-# block per file no addBlock commits a previous block. docs/benchmarks.md, "blockReport".
+# block per file no addBlock commits a previous block (docs/benchmarks.md, "blockReport, one
+# block per file").
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
