@@ -42,16 +42,17 @@ one() {
     *) args+=(-threads "$t" -files "$N" -filesPerDir 1000) ;;
   esac
   log="$work/bench.log"
-  local rc=0
+  # the size is in the kept log's name: the nvm-msync series reruns stock-disk at its own size
+  local kept="$op-t$t-n$(size_of "$op")-$cfg-run$run.log" rc=0
   PMEM_IS_PMEM_FORCE=$CFG_ENV_FORCE java -Xms$HEAP -Xmx$HEAP -XX:+UseParallelGC \
     -Dhadoop.tmp.dir="$work/conf/tmp" -Djava.net.preferIPv4Stack=true -cp "$work/conf:$NVM_LIB/*" \
     org.apache.hadoop.hdfs.server.namenode.NNThroughputBenchmark -fs "hdfs://127.0.0.1:0" \
     -D hadoop.tmp.dir="$work/conf/tmp" "${args[@]}" > "$log" 2>&1 || rc=$?
-  keep_log "$log" nnthroughput "$op-t$t-$cfg-run$run.log"
+  keep_log "$log" nnthroughput "$kept"
   local v
   v=$(grep -m1 "Ops per sec:" "$log" | awk '{print $NF}' || true)
   if [ "$rc" != 0 ] || [ -z "$v" ]; then
-    echo "FAILED: nnthroughput $op t=$t $cfg run $run (log: $RESULTS/logs/nnthroughput/$op-t$t-$cfg-run$run.log)" >&2
+    echo "FAILED: nnthroughput $op t=$t $cfg run $run (log: $RESULTS/logs/nnthroughput/$kept)" >&2
     tail -5 "$log" >&2; bench_clean "$work"; return 1
   fi
   check_mode "$cfg" "$log" || { bench_clean "$work"; return 1; }
