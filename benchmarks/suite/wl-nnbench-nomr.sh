@@ -25,7 +25,8 @@ REGION_GB=$(( max / 2000000 + 1 ))
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
 
-skip() { msync_skipped "$1" "$2" "$MSYNC_MAX"; }
+# sizes_for CFG — the sizes CFG runs (nvm-msync stops at NOMR_MSYNC_MAX), one per line.
+sizes_for() { local s; for s in $SIZES; do msync_skipped "$1" "$s" "$MSYNC_MAX" || echo "$s"; done; }
 
 # bench_size CFG RUN SIZE LOGDIR — one NNBenchWithoutMR run in the running cluster.
 bench_size() {
@@ -52,21 +53,20 @@ bench_size() {
 }
 
 total=0
-for _ in $(seq 1 "$RUNS"); do for c in $CONFIGS; do for s in $SIZES; do skip "$c" "$s" || total=$((total + 1)); done; done; done
+for c in $CONFIGS; do total=$((total + RUNS * $(sizes_for "$c" | wc -l))); done
 step=0
 for run in $(seq 1 "$RUNS"); do
   for cfg in $CONFIGS; do
-    wanted=0; for s in $SIZES; do skip "$cfg" "$s" || wanted=1; done
-    [ "$wanted" = 1 ] || continue   # e.g. nvm-msync when every size is over NOMR_MSYNC_MAX
+    mine=$(sizes_for "$cfg")
+    [ -n "$mine" ] || continue   # no cluster for a configuration with no size left
     work=$(bench_work)
     if ! cluster_up "$cfg" "$work" "$REGION_GB"; then
-      for s in $SIZES; do skip "$cfg" "$s" || { step=$((step + 1)); echo "nnbench-nomr,$cfg,$s,$run" >> "$RESULTS/failures.txt"; }; done
+      for s in $mine; do step=$((step + 1)); echo "nnbench-nomr,$cfg,$s,$run" >> "$RESULTS/failures.txt"; done
       progress "$step" "$total" "nnbench-nomr $cfg run $run: cluster did not start"
       keep_log "$work/conf/logs/namenode.log" nnbench-nomr "$cfg-run$run-namenode.log"
       cluster_down; bench_clean "$work"; continue
     fi
-    for n in $SIZES; do
-      skip "$cfg" "$n" && continue
+    for n in $mine; do
       step=$((step + 1))
       if bench_size "$cfg" "$run" "$n" "$work"; then
         progress "$step" "$total" "nnbench-nomr createWrite n=$n $cfg run $run: $LAST_VALUE"
