@@ -6,8 +6,9 @@ JAVA  ?= java
 
 .PHONY: deps build bench-build test demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz bench-micro clean
 
-# System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven.
-APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven
+# System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
+# Python 3 (the benchmark suite's ratios and charts, and their tests).
+APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven python3
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -21,6 +22,7 @@ build: deps
 
 # C tests (ctest) and Java tests (JUnit), driven by Maven.
 test: deps
+	python3 -B -m unittest discover -s benchmarks/suite -p 'test_*.py'
 	$(MVN) install
 
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.

@@ -4,16 +4,16 @@
 Usage: bench_charts.py RESULTS_DIR   (writes RESULTS_DIR/charts/*.png and prints their names)
 Every bar or point is the median over the runs; error bars span min to max.
 """
-import csv
 import os
 import statistics
 import sys
-from collections import defaultdict
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from bench_ratios import group, load as load_rows  # noqa: E402
 
 ORDER = ["stock-disk", "stock-tmpfs", "stock-nojournal", "stock-disk:fsimage", "stock-disk:edits",
          "stock-tmpfs:fsimage", "stock-tmpfs:edits", "nvm-emulated", "nvm-warm", "nvm-cold", "nvm-msync"]
@@ -30,14 +30,13 @@ def num(s):
 
 
 def load(d):
-    with open(os.path.join(d, "results.csv"), newline="") as f:
-        rows = list(csv.DictReader(f))
-    # (workload, op, threads, size, config) -> [values]
-    v = defaultdict(list)
-    units = {}
-    for r in rows:
-        v[(r["workload"], r["op"], r["threads"], r["size"], r["config"])].append(float(r["value"]))
-        units[(r["workload"], r["op"])] = r["unit"]
+    """(workload, op, threads, size, config) -> [value of each run], and the unit per (workload, op).
+
+    The runs are the ones bench_ratios counts (bench_ratios.group: a later row for the same run
+    replaces an earlier one), so a chart shows the measurements its ratios are computed from."""
+    g, group_units = group(load_rows(os.path.join(d, "results.csv")))
+    v = {key + (cfg,): list(runs.values()) for key, cfgs in g.items() for cfg, runs in cfgs.items()}
+    units = {(key[0], key[1]): u for key, u in group_units.items()}
     return v, units
 
 

@@ -33,7 +33,11 @@ def advantage(num, den, unit):
 
 
 def group(rows):
-    """(workload, op, threads, size) -> config -> run -> value, and the unit per group."""
+    """(workload, op, threads, size) -> config -> run -> value, and the unit per group.
+
+    A later row for the same (workload, op, threads, size, config, run) replaces an earlier one:
+    a segment added with --into that measures a size again supersedes the earlier measurement of
+    it (results.csv keeps both; ratios, targets, medians and charts use the later one)."""
     g = defaultdict(lambda: defaultdict(dict))
     units = {}
     for r in rows:
@@ -136,8 +140,8 @@ def print_medians(g, units):
         print(f"    {key[1]} threads={key[2]} size={key[3]} ({units[key]}): " + ", ".join(cells))
 
 
-def main():
-    d = sys.argv[1]
+def report(d):
+    """Writes d/ratios.csv and d/targets.csv from d/results.csv and prints the report; 0 if any rows."""
     rows = load(os.path.join(d, "results.csv"))
     if not rows:
         print("no measurements in", d)
@@ -169,4 +173,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(report(sys.argv[1]))

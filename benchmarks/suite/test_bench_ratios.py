@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Tests of bench_ratios.py: run-by-run ratios, their direction per unit, a later segment's
+measurement superseding an earlier one, and the 10M restart target. Run by `make test`:
+python3 -m unittest discover -s benchmarks/suite -p 'test_*.py'"""
+import csv
+import io
+import os
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+import bench_ratios
+
+HEADER = ["suite", "workload", "op", "threads", "size", "config", "run", "value", "unit"]
+
+
+def row(workload, op, threads, size, config, run, value, unit):
+    return dict(zip(HEADER, ["full", workload, op, str(threads), str(size), config, str(run), str(value), unit]))
+
+
+def nnt(config, run, value):
+    return row("nnthroughput", "create", 2, 1000000, config, run, value, "ops/s")
+
+
+def load(config, run, seconds, size=10000000):
+    return row("recovery", "load", 0, size, config, run, seconds, "s")
+
+
+class RatiosTest(unittest.TestCase):
+
+    def ratio(self, rows, num, den):
+        g, units = bench_ratios.group(rows)
+        found = [r for r in bench_ratios.ratios(g, units) if r[1] == num and r[2] == den]
+        self.assertEqual(1, len(found), found)
+        _, _, _, median, lo, hi, n = found[0]
+        return median, lo, hi, n
+
+    def test_rates_are_divided_run_by_run(self):
+        # run 1: 4x, run 2: 2x, run 3: 3x; the medians of the values (300 / 100) would also give 3,
+        # so the min and max are what show the pairing is by run
+        rows = [nnt("stock-disk", 1, 100), nnt("nvm-emulated", 1, 400),
+                nnt("stock-disk", 2, 200), nnt("nvm-emulated", 2, 400),
+                nnt("stock-disk", 3, 100), nnt("nvm-emulated", 3, 300)]
+        self.assertEqual((3.0, 2.0, 4.0, 3), self.ratio(rows, "nvm-emulated", "stock-disk"))
+
+    def test_times_are_inverted_so_above_one_means_nvm_is_faster(self):
+        rows = [load("stock-disk:fsimage", 1, 40.0), load("nvm-emulated", 1, 4.0)]
+        self.assertEqual((10.0, 10.0, 10.0, 1), self.ratio(rows, "nvm-emulated", "stock-disk:fsimage"))
+
+    def test_a_run_missing_on_one_side_is_not_paired(self):
+        rows = [nnt("stock-disk", 1, 100), nnt("nvm-emulated", 1, 500), nnt("nvm-emulated", 2, 900)]
+        self.assertEqual((5.0, 5.0, 5.0, 1), self.ratio(rows, "nvm-emulated", "stock-disk"))
+
+    def test_a_later_row_for_the_same_run_replaces_the_earlier_one(self):
+        earlier = [load("stock-disk:fsimage", r, 38.0) for r in (1, 2, 3)] + \
+                  [load("nvm-emulated", r, 11.0) for r in (1, 2, 3)]
+        later = [load("stock-disk:fsimage", r, 36.0) for r in (1, 2, 3)] + \
+                [load("nvm-emulated", r, 3.6) for r in (1, 2, 3)]
+        g, _ = bench_ratios.group(earlier + later)
+        self.assertEqual({"1": 3.6, "2": 3.6, "3": 3.6}, g[("recovery", "load", "0", "10000000")]["nvm-emulated"])
+        self.assertEqual((10.0, 10.0, 10.0, 3), self.ratio(earlier + later, "nvm-emulated", "stock-disk:fsimage"))
+
+
+class TargetsTest(unittest.TestCase):
+
+    def targets(self, rows):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "results.csv"), "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=HEADER)
+                w.writeheader()
+                w.writerows(rows)
+            with redirect_stdout(io.StringIO()):
+                self.assertEqual(0, bench_ratios.report(d))
+            with open(os.path.join(d, "targets.csv"), newline="") as f:
+                return {(t["target"], t["measurement"]): t for t in csv.DictReader(f)}
+
+    def test_10m_restart_passes_under_5_s_and_misses_at_5_s_or_more(self):
+        ten_m = "restart 10M files: NVM namespace rebuild (loadFSImage) < 5 s"
+        fast = self.targets([load("nvm-emulated", r, s) for r, s in ((1, 3.4), (2, 3.6), (3, 5.2))])
+        self.assertEqual(("3.60 s", "3.40-5.20 s", "PASS"),
+                         (fast[(ten_m, "load n=10000000")]["median"], fast[(ten_m, "load n=10000000")]["range"],
+                          fast[(ten_m, "load n=10000000")]["verdict"]))
+        slow = self.targets([load("nvm-emulated", r, s) for r, s in ((1, 5.0), (2, 4.0), (3, 6.0))])
+        self.assertEqual("MISS", slow[(ten_m, "load n=10000000")]["verdict"])
+
+    def test_1m_restart_target_is_judged_on_the_median_ratio(self):
+        fsimage = "restart 1M files: NVM scan >= 10x faster than stock fsimage load"
+        rows = [load("stock-disk:fsimage", 1, 2.0, 1000000), load("nvm-emulated", 1, 0.25, 1000000),
+                load("stock-disk:fsimage", 2, 2.0, 1000000), load("nvm-emulated", 2, 0.1, 1000000),
+                load("stock-disk:fsimage", 3, 2.0, 1000000), load("nvm-emulated", 3, 0.4, 1000000)]
+        t = self.targets(rows)[(fsimage, "load n=1000000")]
+        self.assertEqual(("8.00", "5.00-20.00", "MISS"), (t["median"], t["range"], t["verdict"]))
+
+    def test_a_target_without_measurements_says_so(self):
+        t = self.targets([nnt("stock-disk", 1, 100), nnt("nvm-emulated", 1, 600)])
+        reads = t[("read ops: nvm-emulated >= 0.95x stock-disk", "-")]
+        self.assertEqual("not measured in this run", reads["runs"])
+        writes = t[("write ops: nvm-emulated >= 5x stock-disk", "create threads=2 n=1000000")]
+        self.assertEqual(("6.00", "PASS"), (writes["median"], writes["verdict"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
