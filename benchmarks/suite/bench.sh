@@ -119,9 +119,10 @@ for w in $WORKLOADS; do
   case $w in
     nnthroughput)
       CONFIGS=$NNT_CONFIGS "$HERE/wl-nnthroughput.sh" || echo "workload $w exited $?"
+      # the same ops (an empty NNT_OPS would mean all of them to wl-nnthroughput.sh)
       if [ -n "${NNT_MSYNC_N:-}" ]; then
         echo "-- nvm-msync series: $NNT_MSYNC_N operations, against stock-disk at the same size"
-        NNT_N=$NNT_MSYNC_N NNT_OPS=$(sed 's/blockReport//' <<<"$NNT_OPS") CONFIGS="stock-disk nvm-msync" \
+        NNT_N=$NNT_MSYNC_N CONFIGS="stock-disk nvm-msync" \
           "$HERE/wl-nnthroughput.sh" || echo "workload $w (msync series) exited $?"
       fi ;;
     nnbench-nomr) CONFIGS=$NOMR_CONFIGS "$HERE/wl-nnbench-nomr.sh" || echo "workload $w exited $?" ;;
