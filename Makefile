@@ -20,7 +20,8 @@ deps:
 build: deps
 	$(MVN) -DskipTests install
 
-# C tests (ctest) and Java tests (JUnit), driven by Maven.
+# The suite's Python tests (ratios and targets), then the C tests (ctest) and Java tests (JUnit),
+# driven by Maven.
 test: deps
 	python3 -B -m unittest discover -s benchmarks/suite -p 'test_*.py'
 	$(MVN) install

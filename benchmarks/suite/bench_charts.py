@@ -22,13 +22,6 @@ COLORS = {"stock-disk": "#7f7f7f", "stock-tmpfs": "#1f77b4", "stock-nojournal": 
           "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-warm": "#e377c2", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896"}
 
 
-def num(s):
-    try:
-        return float(s)
-    except ValueError:
-        return 0.0
-
-
 def load(d):
     """(workload, op, threads, size, config) -> [value of each run], and the unit per (workload, op).
 
