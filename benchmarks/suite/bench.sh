@@ -87,9 +87,19 @@ fi
 export SUITE=$PROFILE BENCH_T0=$(date +%s)
 mkdir -p "$RESULTS/logs"
 
+# the machine, in every segment's block: a segment may run on another boot or VM than the first
+machine_info() {
+  echo "cpu: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "disk (DISK_BASE=${DISK_BASE:-/var/tmp}): $(df -hT "${DISK_BASE:-/var/tmp}" | awk 'NR == 2 {print $1, $2}')"
+  echo "tmpfs (SHM_BASE=${SHM_BASE:-/dev/shm}): $(df -hT "${SHM_BASE:-/dev/shm}" | awk 'NR == 2 {print $1, $2, $3}')"
+}
 segment_info() {
   echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+  machine_info
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "parameters:"
   env | grep -E '^(NNT|NOMR|MR|REC|HEAP|STREAM)_' | sort | sed 's/^/  /'
@@ -97,12 +107,6 @@ segment_info() {
 if [ "$SEGMENT" = 1 ]; then
   {
     echo "suite: $PROFILE; workloads: $WORKLOADS"
-    echo "cpu: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-    echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-    echo "kernel: $(uname -r)"
-    echo "java: $(java -version 2>&1 | head -1)"
-    echo "disk (DISK_BASE=${DISK_BASE:-/var/tmp}): $(df -hT "${DISK_BASE:-/var/tmp}" | awk 'NR == 2 {print $1, $2}')"
-    echo "tmpfs (SHM_BASE=${SHM_BASE:-/dev/shm}): $(df -hT "${SHM_BASE:-/dev/shm}" | awk 'NR == 2 {print $1, $2, $3}')"
     segment_info
   } > "$RESULTS/run-info.txt"
   cat "$RESULTS/run-info.txt"
