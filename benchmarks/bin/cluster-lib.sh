@@ -145,16 +145,6 @@ kill_hard() {
 
 stop_pid() { local pid=${1:-}; [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
 
-# conf_put FILE NAME VALUE — sets a property in a *-site.xml with one-line properties: replaces
-# its value if the property is there, else adds it.
-conf_put() {
-  if grep -q "<name>$2</name>" "$1"; then
-    sed -i "s#<name>$2</name><value>[^<]*</value>#<name>$2</name><value>$3</value>#" "$1"
-  else
-    conf_set "$1" "$2" "$3"
-  fi
-}
-
 # conf_from_repo DIR NAME_DIR DATA_DIR REGION_PATH — the repository's conf/ (core-site.xml,
 # hdfs-site.xml, log4j.properties) copied to DIR, with the directories, the region and the ports
 # moved (free ports on 127.0.0.1) so that it runs next to anything else on the machine; every
