@@ -1,0 +1,238 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+import org.apache.hadoop.fs.permission.PermissionStatus;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.util.ReadOnlyList;
+
+/**
+ * A directory of the NVM NameNode: its children are a {@link ChildIndex} of (name, inode id)
+ * entries, not a list of INode objects. A directory child's id is stored negated, so the
+ * entry alone says where its object is (the resident directories or the file cache). A child's object is asked of the {@link SlimNamespace}
+ * only when a caller takes it: a directory stays resident, a file comes from the inode read
+ * cache or is materialized from its page. A name lookup is a binary search on the bytes —
+ * a miss costs no page read and creates no object.
+ *
+ * <p>Every method of INodeDirectory that reads or changes the child list is answered from
+ * the index (the stock private list stays null), so the stock FSDirectory / FSDir*Op code
+ * runs on these directories unchanged. Snapshots, which would need the stock child list,
+ * are refused in NVM mode at the RPC layer.
+ */
+final class NvmINodeDirectory extends INodeDirectory {
+  /** Shared empty index until the first child (most directories of a deep tree are small). */
+  private ChildIndex index = ChildIndex.EMPTY;
+  private final SlimNamespace slim;
+
+  NvmINodeDirectory(long id, byte[] name, PermissionStatus perm, long mtime, SlimNamespace slim) {
+    super(id, name, perm, mtime);
+    this.slim = slim;
+  }
+
+  /**
+   * Takes over a directory the stock code created (attributes, features, parent and the
+   * children linked to it so far, which are re-parented here). The old object is left
+   * without children or parent.
+   */
+  NvmINodeDirectory(INodeDirectory plain, SlimNamespace slim) {
+    super(plain, false, plain.getFeatures());
+    this.slim = slim;
+    super.clearChildren();
+    for (INode c : plain.getChildrenList(Snapshot.CURRENT_STATE_ID)) {
+      index().insert(index.size(), c.getLocalNameBytes(), entry(c));
+      c.setParent(this);
+    }
+    plain.clearChildren();
+    plain.setParent(null);
+  }
+
+  /** The index, to change: the shared empty one is replaced by a directory's own. */
+  ChildIndex index() {
+    if (index == ChildIndex.EMPTY) {
+      index = new ChildIndex();
+    }
+    return index;
+  }
+
+  /**
+   * Installs the children the recovery rebuild indexed in one go ({@link ChildIndex#ofSortedPacked});
+   * only for a directory that has none yet.
+   */
+  void setChildIndex(ChildIndex built) {
+    if (index.size() != 0) {
+      throw new IllegalStateException("directory " + getId() + " already has " + index.size() + " children");
+    }
+    index = built.size() == 0 ? ChildIndex.EMPTY : built;
+  }
+
+  /** The index value of a child: its id, negated for a directory. */
+  static long entry(INode child) {
+    return child.isDirectory() ? -child.getId() : child.getId();
+  }
+
+  static long entry(long id, boolean directory) {
+    return directory ? -id : id;
+  }
+
+  private static long idOf(long entry) {
+    return entry < 0 ? -entry : entry;
+  }
+
+  // ---- lookups
+
+  @Override
+  int searchChildren(byte[] name) {
+    return index.search(name);
+  }
+
+  @Override
+  public INode getChild(byte[] name, int snapshotId) {
+    int i = index.search(name);
+    return i < 0 ? null : slim.child(index.id(i), this);
+  }
+
+  @Override
+  public ReadOnlyList<INode> getChildrenList(int snapshotId) {
+    return new ChildrenView();
+  }
+
+  /** The children as the stock read-only list: objects are taken one at a time, on get. */
+  private final class ChildrenView implements ReadOnlyList<INode> {
+    @Override
+    public boolean isEmpty() {
+      return index.size() == 0;
+    }
+
+    @Override
+    public int size() {
+      return index.size();
+    }
+
+    @Override
+    public INode get(int i) {
+      return slim.child(index.id(i), NvmINodeDirectory.this);
+    }
+
+    @Override
+    public Iterator<INode> iterator() {
+      return new Iterator<INode>() {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+          return next < index.size();
+        }
+
+        @Override
+        public INode next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          return get(next++);
+        }
+
+        @Override
+        public void remove() {
+          throw new UnsupportedOperationException();
+        }
+      };
+    }
+  }
+
+  // ---- changes (snapshots are refused in NVM mode, so there is no snapshot branch)
+
+  @Override
+  public boolean addChild(INode node, boolean setModTime, int latestSnapshotId) throws QuotaExceededException {
+    if (!link(node)) {
+      return false;
+    }
+    if (setModTime) {
+      updateModificationTime(node.getModificationTime(), latestSnapshotId);
+    }
+    return true;
+  }
+
+  @Override
+  public boolean addChild(INode node) {
+    return link(node);
+  }
+
+  private boolean link(INode node) {
+    int pos = index.search(node.getLocalNameBytes());
+    if (pos >= 0) {
+      return false;
+    }
+    index().insert(-pos - 1, node.getLocalNameBytes(), entry(node));
+    node.setParent(this);
+    if (node.getGroupName() == null) {
+      node.setGroup(getGroupName()); // a new child without a group takes its directory's
+    }
+    return true;
+  }
+
+  @Override
+  public boolean removeChild(INode child, int latestSnapshotId) {
+    return removeChild(child);
+  }
+
+  @Override
+  public boolean removeChild(INode child) {
+    int pos = index.search(child.getLocalNameBytes());
+    if (pos < 0) {
+      return false;
+    }
+    if (idOf(index.id(pos)) != child.getId()) {
+      throw new IllegalStateException("directory " + getFullPathName() + ": entry '" + child.getLocalName()
+          + "' is inode " + idOf(index.id(pos)) + ", not the inode " + child.getId() + " being removed");
+    }
+    index.remove(pos);
+    if (index.size() == 0) {
+      index = ChildIndex.EMPTY;
+    }
+    return true;
+  }
+
+  @Override
+  public void replaceChild(INode oldChild, INode newChild, INodeMap inodeMap) {
+    int pos = index.search(newChild.getLocalNameBytes());
+    if (pos < 0 || idOf(index.id(pos)) != oldChild.getId()) {
+      throw new IllegalStateException("directory " + getFullPathName() + " has no child " + oldChild.getLocalName()
+          + " (inode " + oldChild.getId() + ") to replace");
+    }
+    index.setId(pos, entry(newChild));
+    newChild.setParent(this);
+    if (inodeMap != null) {
+      inodeMap.put(newChild);
+    }
+  }
+
+  @Override
+  public void clearChildren() {
+    index = ChildIndex.EMPTY;
+    super.clearChildren();
+  }
+
+  /**
+   * The stock method walks its private child list; this one walks the index with the same
+   * rules: a directory with a quota answers from its cached usage when the caller allows it,
+   * and below a directory with a quota feature but no quota set the cache is not used.
+   */
+  @Override
+  public QuotaCounts computeQuotaUsage(BlockStoragePolicySuite bsps, byte policyId, QuotaCounts counts,
+      boolean useCache, int lastSnapshotId) {
+    DirectoryWithQuotaFeature q = getDirectoryWithQuotaFeature();
+    if (useCache && q != null && q.isQuotaSet()) {
+      return q.AddCurrentSpaceUsage(counts);
+    }
+    boolean childrenUseCache = useCache && (q == null || q.isQuotaSet());
+    for (int i = 0; i < index.size(); i++) {
+      INode child = slim.child(index.id(i), this);
+      child.computeQuotaUsage(bsps, child.getStoragePolicyIDForQuota(policyId), counts, childrenUseCache,
+          lastSnapshotId);
+    }
+    return computeQuotaUsage4CurrentDirectory(bsps, policyId, counts);
+  }
+}

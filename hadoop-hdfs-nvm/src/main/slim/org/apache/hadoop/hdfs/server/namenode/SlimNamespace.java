@@ -1,0 +1,269 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockCollection;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.util.GSet;
+
+/**
+ * The in-memory side of the NVM namespace (seed §3.3–3.4): directories stay resident as
+ * {@link NvmINodeDirectory} objects holding (name, id) indexes of their children; files
+ * live in their pages and in the bounded {@link InodeCache}; a closed file's blocks point
+ * at an {@link NvmFileRef}, not at its INodeFile. Ids map to pages in a primitive map.
+ *
+ * <p>Lifecycle of objects, driven by {@link NvmNamespace} after each persisted change:
+ * <ul>
+ * <li>a directory the stock code creates (mkdirs, the parents of a create) is a plain
+ * INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends
+ * ({@link #endOfWriteOperation}), because the operation may still hold the plain one;</li>
+ * <li>a file is pinned in the cache while under construction; when it is closed its blocks
+ * are pointed at a ref and it joins the LRU part;</li>
+ * <li>the cache is trimmed at the end of each write operation and by readers.</li>
+ * </ul>
+ */
+final class SlimNamespace {
+  private final FSNamesystem fsn;
+  private final FSDirectory dir;
+  private final BlockManager blocks;
+  private final InodeStore store;
+  private final IdPageMap pages;
+  private final InodeCache cache;
+  /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
+  private final GSet<INode, INodeWithAdditionalFields> dirs;
+  /** Files materialized from their pages, and page views taken (every page read goes through {@link #view}). */
+  private final java.util.concurrent.atomic.AtomicLong materialized = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong pageReads = new java.util.concurrent.atomic.AtomicLong();
+  /** Directories created by the running write operation, replaced when it ends. */
+  private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
+
+  @SuppressWarnings("unchecked")
+  SlimNamespace(FSNamesystem fsn, InodeStore store, IdPageMap pages, int cacheCapacity) {
+    this.fsn = fsn;
+    this.dir = fsn.getFSDirectory();
+    this.blocks = fsn.getBlockManager();
+    this.store = store;
+    this.pages = pages;
+    this.cache = new InodeCache(cacheCapacity);
+    try {
+      Field f = INodeMap.class.getDeclaredField("map");
+      f.setAccessible(true);
+      this.dirs = (GSet<INode, INodeWithAdditionalFields>) f.get(dir.getINodeMap());
+      f.set(dir.getINodeMap(), new SlimInodeMap(this, dirs));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot install the slim inode map into FSDirectory's INodeMap", e);
+    }
+    INodeDirectory root = dir.getRoot();
+    NvmINodeDirectory slimRoot = new NvmINodeDirectory(root, this);
+    dir.rootDir = slimRoot;
+    dirs.put(slimRoot);
+  }
+
+  InodeCache cache() {
+    return cache;
+  }
+
+  InodeStore store() {
+    return store;
+  }
+
+  long materialized() {
+    return materialized.get();
+  }
+
+  long pageReads() {
+    return pageReads.get();
+  }
+
+  IdPageMap pages() {
+    return pages;
+  }
+
+  // ---- lookups (under the namesystem lock, read or write)
+
+  /**
+   * The object of a child entry (see {@link NvmINodeDirectory#entry}): a resident directory,
+   * or a file from the cache or its page.
+   */
+  INode child(long entry, INodeDirectory parent) {
+    if (entry < 0) {
+      INodeDirectory d = directory(-entry);
+      if (d == null) {
+        throw new IllegalStateException("directory inode " + -entry + " under " + parent.getFullPathName()
+            + " is not resident");
+      }
+      return d;
+    }
+    return file(entry, parent);
+  }
+
+  INodeDirectory directory(long id) {
+    INodeWithAdditionalFields d = dirs.get(idKey(id));
+    return d == null ? null : (INodeDirectory) d;
+  }
+
+  /** Any inode by id (the INodeMap's answer), or null. */
+  INode byId(long id) {
+    INodeDirectory d = directory(id);
+    if (d != null) {
+      return d;
+    }
+    return pages.containsKey(id) || cache.peek(id) != null ? file(id) : null;
+  }
+
+  INodeFile file(long id) {
+    return file(id, null);
+  }
+
+  INodeFile cachedFile(long id) {
+    return cache.peek(id);
+  }
+
+  private INodeFile file(long id, INodeDirectory parent) {
+    INodeFile f = cache.get(id);
+    if (f != null) {
+      return f;
+    }
+    f = cache.addLoaded(load(id, parent));
+    if (cache.overCapacity() && !fsn.hasWriteLock()) {
+      cache.trim();
+    }
+    return f;
+  }
+
+  /** Materializes a file from its page, over the BlocksMap's block objects. */
+  INodeFile load(long id, INodeDirectory parent) {
+    InodeView v = view(id);
+    materialized.incrementAndGet();
+    if (!v.isFile()) {
+      throw new IllegalStateException("inode " + id + " (page " + v.page() + ") is not a file");
+    }
+    try {
+      INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v));
+      INodeDirectory p = parent != null ? parent : directory(v.parentId());
+      if (p == null) {
+        throw new IllegalStateException("file inode " + id + " has parent " + v.parentId() + ", which is not a directory");
+      }
+      f.setParent(p);
+      return f;
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot materialize inode " + id + " from page " + v.page(), e);
+    }
+  }
+
+  InodeView view(long id) {
+    long page = pages.get(id);
+    if (page == IdPageMap.MISSING) {
+      throw new IllegalStateException("inode " + id + " has no page in the region");
+    }
+    pageReads.incrementAndGet();
+    return store.inode(page);
+  }
+
+  BlockInfoContiguous[] storedBlocks(long id) {
+    return storedBlocks(view(id));
+  }
+
+  private BlockInfoContiguous[] storedBlocks(InodeView v) {
+    int n = v.blockCount();
+    BlockInfoContiguous[] out = new BlockInfoContiguous[n];
+    for (int i = 0; i < n; i++) {
+      BlockInfoContiguous b = blocks.getStoredBlock(new Block(v.blockId(i)));
+      if (b == null) {
+        throw new IllegalStateException("file inode " + v.id() + ": block " + v.blockId(i)
+            + " of its page is not in the blocks map");
+      }
+      out[i] = b;
+    }
+    return out;
+  }
+
+  /** A lookup key for the directory set (INode equality and hash are by id). */
+  private INode idKey(long id) {
+    return new NvmFileRef(id, null, this);
+  }
+
+  // ---- changes (NvmNamespace calls these after the change is persisted)
+
+  /** A new inode was persisted: files are already in the cache (INodeMap.put); directories wait for the end. */
+  void created(INode n) {
+    if (n.isDirectory() && !(n instanceof NvmINodeDirectory)) {
+      newDirs.add(n.asDirectory());
+    }
+  }
+
+  /**
+   * A file's state was persisted: an open file stays pinned; a closed one joins the LRU part
+   * and its blocks are pointed at a ref instead of the object.
+   */
+  void fileChanged(INodeFile f) {
+    cache.put(f);
+    if (f.isUnderConstruction()) {
+      return;
+    }
+    BlockInfoContiguous[] bs = f.getBlocks();
+    if (bs == null || bs.length == 0) {
+      return;
+    }
+    NvmFileRef ref = null;
+    for (BlockInfoContiguous b : bs) {
+      BlockCollection bc = b.getBlockCollection();
+      if (bc instanceof NvmFileRef) {
+        ref = (NvmFileRef) bc;
+        break;
+      }
+    }
+    if (ref == null) {
+      ref = new NvmFileRef(f.getId(), f.getParent(), this);
+    } else {
+      ref.setParent(f.getParent());
+    }
+    for (BlockInfoContiguous b : bs) {
+      if (b.getBlockCollection() != ref) {
+        b.setBlockCollection(ref);
+      }
+    }
+  }
+
+  /** An inode moved: a file's ref follows it (its path and inherited storage policy). */
+  void moved(INode n) {
+    if (n.isFile()) {
+      BlockInfoContiguous[] bs = n.asFile().getBlocks();
+      if (bs != null) {
+        for (BlockInfoContiguous b : bs) {
+          if (b.getBlockCollection() instanceof NvmFileRef) {
+            ((NvmFileRef) b.getBlockCollection()).setParent(n.getParent());
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The write operation ends (the namesystem releases its write lock): directories it created
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), then the
+   * cache is trimmed.
+   */
+  void endOfWriteOperation() {
+    if (!newDirs.isEmpty()) {
+      for (INodeDirectory plain : newDirs) {
+        INodeDirectory parent = plain.getParent();
+        if (parent == null || directory(plain.getId()) != plain) {
+          continue; // removed again by the same operation
+        }
+        NvmINodeDirectory d = new NvmINodeDirectory(plain, this);
+        dirs.put(d);
+      }
+      newDirs.clear();
+    }
+    if (cache.overCapacity()) {
+      cache.trim();
+    }
+  }
+}
