@@ -6,6 +6,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
 /**
  * How the recovery scan at a NameNode start grows with the region's size: for each size, a region
@@ -26,9 +27,9 @@ public class RecoveryScanBySize {
       f.delete();
       try (InodeStore st = InodeStore.open(Region.create(f, size, new RegionIdentity(1, "c", "b"), PersistMode.EMULATED))) {
         st.format(1, 0755, "hdfs", "supergroup");
-        long d = st.createInode(st.rootPage(), InodeAttrs.directory("d"));
+        long d = create(st, st.rootPage(), InodeAttrs.directory("d"));
         for (int i = 1; i < inodes - 1; i++) {
-          st.createInode(d, InodeAttrs.file("f" + i));
+          create(st, d, InodeAttrs.file("f" + i));
         }
       }
       StringBuilder line = new StringBuilder(String.format("region %6s (%d pages), %d inodes: scan ms", a[s],
@@ -51,5 +52,14 @@ public class RecoveryScanBySize {
     char u = Character.toLowerCase(s.charAt(s.length() - 1));
     long m = u == 'k' ? 1L << 10 : u == 'm' ? 1L << 20 : u == 'g' ? 1L << 30 : 1;
     return Long.parseLong(m == 1 ? s : s.substring(0, s.length() - 1)) * m;
+  }
+
+  /** One inode, one transaction (one batch, one native call). */
+  private static long create(InodeStore st, long parent, InodeAttrs attrs) throws Exception {
+    try (Txn t = st.begin()) {
+      long page = t.create(parent, attrs);
+      t.commit();
+      return page;
+    }
   }
 }

@@ -3,10 +3,12 @@ package org.nvmnn.bench.store;
 import java.io.File;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.Field;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -43,10 +45,10 @@ public class StoreBenchmark {
     public void setUp() throws Exception {
       file = BenchRegions.newFile("ops");
       store = BenchRegions.newStore(file, 2L << 30);
-      dir = store.createInode(store.rootPage(), InodeAttrs.directory("dir").owner("hdfs", "supergroup"));
-      dirA = store.createInode(store.rootPage(), InodeAttrs.directory("a"));
-      dirB = store.createInode(store.rootPage(), InodeAttrs.directory("b"));
-      file1 = store.createInode(dirA, InodeAttrs.file("x").owner("hdfs", "supergroup").replication(3));
+      dir = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("dir").owner("hdfs", "supergroup"), 0);
+      dirA = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("a"), 0);
+      dirB = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("b"), 0);
+      file1 = BenchRegions.create(store, dirA, InodeAttrs.file("x").owner("hdfs", "supergroup").replication(3), 0);
     }
 
     @TearDown(Level.Iteration)
@@ -57,19 +59,20 @@ public class StoreBenchmark {
 
   @Benchmark
   public long createInode(Fresh s) throws Exception {
-    return s.store.createInode(s.dir, InodeAttrs.file("part-0000001").times(s.now, s.now)
-        .owner("hdfs", "supergroup").replication(3).preferredBlockSize(128L << 20));
+    return BenchRegions.create(s.store, s.dir, InodeAttrs.file("part-0000001")
+        .owner("hdfs", "supergroup").replication(3).preferredBlockSize(128L << 20), s.now);
   }
 
   @Benchmark
   public void update8Bytes(Fresh s) throws Exception {
-    s.store.setMtime(s.file1, ++s.now);
+    long now = ++s.now;
+    BenchRegions.apply(s.store, t -> t.putWord(s.file1 + RegionLayout.IN_MTIME, now, Field.MTIME));
   }
 
   @Benchmark
   public void renameUndoLogged(Fresh s) throws Exception {
     s.inA = !s.inA;
-    s.store.rename(s.file1, s.inA ? s.dirA : s.dirB, s.inA ? "x" : "y-renamed", ++s.now);
+    BenchRegions.rename(s.store, s.file1, s.inA ? s.dirA : s.dirB, s.inA ? "x" : "y-renamed", ++s.now);
   }
 
   static final int RECOVERY_FILES = 1_000_000;
@@ -89,10 +92,10 @@ public class StoreBenchmark {
         long dir = 0;
         for (int i = 0; i < inodes; i++) {
           if (i % FILES_PER_DIR == 0) {
-            dir = s.createInode(s.rootPage(), InodeAttrs.directory("d" + i / FILES_PER_DIR));
+            dir = BenchRegions.create(s, s.rootPage(), InodeAttrs.directory("d" + i / FILES_PER_DIR), 0);
           }
-          long f = s.createInode(dir, InodeAttrs.file("f" + i).owner("hdfs", "supergroup").replication(3));
-          s.addBlock(f, 1_073_741_825L + i, 1001, -1);
+          long f = BenchRegions.create(s, dir, InodeAttrs.file("f" + i).owner("hdfs", "supergroup").replication(3), 0);
+          BenchRegions.addFirstBlock(s, f, 1_073_741_825L + i, 1001);
         }
       }
     }

@@ -13,14 +13,14 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 /**
  * The edit log of an NVM NameNode. Every typed log method the namesystem calls after
  * changing memory under the write lock persists the resulting inode state into the
- * region ({@link NvmNamespace}) and does NOT build an op. The journal is a
+ * region ({@link NvmWriteThrough}) and does NOT build an op. The journal is a
  * {@link NullJournalManager}, so segment markers (the only ops that still reach
  * {@link #logEdit}) go nowhere: no edit-log record is written or fsynced for any
  * namespace operation. Any other op reaching {@link #logEdit} is one this class does not
  * know how to persist; since memory already changed, it stops the NameNode.
  */
 class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the edit log (Mockito)
-  private volatile NvmNamespace ns;
+  private volatile NvmWriteThrough writeThrough;
   private volatile NvmRollbackImageGuard rollbackGuard;
 
   NvmFSEditLog(Configuration conf, NNStorage storage) {
@@ -42,12 +42,12 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     return c;
   }
 
-  void attach(NvmNamespace namespace) {
-    this.ns = namespace;
+  void attach(NvmWriteThrough engine) {
+    this.writeThrough = engine;
   }
 
-  NvmNamespace namespace() {
-    return ns;
+  NvmWriteThrough writeThrough() {
+    return writeThrough;
   }
 
   void setRollbackGuard(NvmRollbackImageGuard guard) {
@@ -55,10 +55,10 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   }
 
   /** The write-through engine, for a namespace change about to be persisted. */
-  private NvmNamespace ns() {
-    NvmNamespace n = ns;
+  private NvmWriteThrough wt() {
+    NvmWriteThrough n = writeThrough;
     if (n == null) {
-      NvmNamespace.fatal("a namespace change before the region was opened", null);
+      WriteThroughFailure.stop("a namespace change before the region was opened", null);
     }
     NvmRollbackImageGuard g = rollbackGuard;
     if (g != null) {
@@ -72,8 +72,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   @Override
   synchronized void startLogSegment(long segmentTxId, boolean writeHeaderTxn) throws IOException {
     super.startLogSegment(segmentTxId, writeHeaderTxn);
-    if (ns != null) {
-      ns.lastTxId(getLastWrittenTxId());
+    if (writeThrough != null) {
+      writeThrough.lastTxId(getLastWrittenTxId());
     }
   }
 
@@ -91,7 +91,7 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     default:
       String name = op.opCode.name();
       op.reset();
-      NvmNamespace.fatal("edit-log operation " + name + " (not supported in NVM mode; the RPC layer "
+      WriteThroughFailure.stop("edit-log operation " + name + " (not supported in NVM mode; the RPC layer "
           + "should have refused it)", null);
     }
   }
@@ -100,111 +100,111 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   public void logMkDir(String path, INode newNode) {
-    ns().created(path, newNode);
+    wt().created(path, newNode);
   }
 
   @Override
   public void logOpenFile(String path, INodeFile newNode, boolean overwrite, boolean toLogRpcIds) {
     // with overwrite the old file's removal arrived before (removeLeasesAndINodes) and
     // goes into this batch
-    ns().created(path, newNode);
+    wt().created(path, newNode);
   }
 
   // ---- file state
 
   @Override
   public void logAppendFile(String path, INodeFile file, boolean newBlock, boolean toLogRpcIds) {
-    ns().inodeChanged(path, file);
+    wt().inodeChanged(path, file);
   }
 
   @Override
   public void logCloseFile(String path, INodeFile newNode) {
-    ns().inodeChanged(path, newNode);
+    wt().inodeChanged(path, newNode);
   }
 
   @Override
   public void logAddBlock(String path, INodeFile file) {
-    ns().inodeChanged(path, file);
+    wt().inodeChanged(path, file);
   }
 
   @Override
   public void logUpdateBlocks(String path, INodeFile file, boolean toLogRpcIds) {
-    ns().inodeChanged(path, file);
+    wt().inodeChanged(path, file);
   }
 
   @Override
   void logReassignLease(String leaseHolder, String src, String newHolder) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   // ---- attributes
 
   @Override
   void logSetReplication(String src, short replication) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logSetStoragePolicy(String src, byte policyId) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logSetQuota(String src, long nsQuota, long dsQuota) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logSetQuotaByStorageType(String src, long dsQuota, StorageType type) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logSetPermissions(String src, FsPermission permissions) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logSetOwner(String src, String username, String groupname) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   @Override
   void logTimes(String src, long mtime, long atime) {
-    ns().pathChanged(src);
+    wt().pathChanged(src);
   }
 
   // ---- structure
 
   @Override
   void logRename(String src, String dst, long timestamp, boolean toLogRpcIds) {
-    ns().renamed(src, dst);
+    wt().renamed(src, dst);
   }
 
   @Override
   void logRename(String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
-    ns().renamed(src, dst);
+    wt().renamed(src, dst);
   }
 
   @Override
   void logDelete(String src, long timestamp, boolean toLogRpcIds) {
-    ns().deleted(src);
+    wt().deleted(src);
   }
 
   // ---- counters, persisted before the value is handed out
 
   @Override
   void logGenerationStampV1(long genstamp) {
-    ns().counter("generation stamp v1", RegionLayout.SB_GENSTAMP_V1, genstamp);
+    wt().counter("generation stamp v1", RegionLayout.SB_GENSTAMP_V1, genstamp);
   }
 
   @Override
   void logGenerationStampV2(long genstamp) {
-    ns().counter("generation stamp", RegionLayout.SB_GENSTAMP_V2, genstamp);
+    wt().counter("generation stamp", RegionLayout.SB_GENSTAMP_V2, genstamp);
   }
 
   @Override
   void logAllocateBlockId(long blockId) {
-    ns().counter("block id", RegionLayout.SB_LAST_BLOCK_ID, blockId);
+    wt().counter("block id", RegionLayout.SB_LAST_BLOCK_ID, blockId);
   }
 }

@@ -39,7 +39,7 @@ class NvmFSImage extends FSImage {
   static final Log LOG = LogFactory.getLog(NvmFSImage.class);
   private static final Pattern IMAGE_FILE = Pattern.compile("fsimage_(\\d+)");
 
-  private volatile NvmNamespace namespace;
+  private volatile NvmWriteThrough writeThrough;
   private volatile NvmNamespaceMetrics metrics;
   private final Configuration nvmConf;
   private final NvmRollbackImageGuard rollbackGuard;
@@ -67,8 +67,8 @@ class NvmFSImage extends FSImage {
     }
   }
 
-  NvmNamespace namespace() {
-    return namespace;
+  NvmWriteThrough writeThrough() {
+    return writeThrough;
   }
 
   /** The region's metrics source (registered once the namespace is loaded), else null. */
@@ -154,11 +154,11 @@ class NvmFSImage extends FSImage {
         + ", pmem_is_pmem=" + region.isPmem());
     LastRecovery recovered = null;
     try {
-      NvmNamespace ns;
+      NvmWriteThrough ns;
       int cacheCapacity = nvmConf.getInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
       if (created) {
         SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
-        ns = new NvmNamespace(store, slim);
+        ns = new NvmWriteThrough(store, slim);
         ns.attach(target);
         initRegion(target, ns);
         LOG.info("NVM region " + file + " initialised for namespace " + expected);
@@ -167,7 +167,7 @@ class NvmFSImage extends FSImage {
         long t0 = System.nanoTime();
         long[] live = region.recoveredInodes();
         SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
-        ns = new NvmNamespace(store, slim);
+        ns = new NvmWriteThrough(store, slim);
         ns.attach(target);
         int threads = nvmConf.getInt(NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
@@ -176,7 +176,7 @@ class NvmFSImage extends FSImage {
         LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "
             + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms: " + st + "); " + rep);
       }
-      this.namespace = ns;
+      this.writeThrough = ns;
       ((NvmFSEditLog) editLog).attach(ns);
       initEditLog(startOpt);
       long last = region.lastTxId();
@@ -186,7 +186,7 @@ class NvmFSImage extends FSImage {
       store.close();
       throw e;
     }
-    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered, namespace.slim().cache());
+    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered, writeThrough.slim().cache());
     return false;
   }
 
@@ -215,7 +215,7 @@ class NvmFSImage extends FSImage {
   }
 
   /** (b) A new region: the root as the fresh namesystem made it, and the counters. */
-  private static void initRegion(FSNamesystem fsn, NvmNamespace ns) throws IOException {
+  private static void initRegion(FSNamesystem fsn, NvmWriteThrough ns) throws IOException {
     INodeDirectory root = fsn.getFSDirectory().getRoot();
     InodeStore store = ns.store();
     long page = store.format(root.getModificationTime(), root.getFsPermissionShort(), root.getUserName(),
@@ -234,8 +234,8 @@ class NvmFSImage extends FSImage {
       if (m != null) {
         m.unregister(); // before the region closes
       }
-      NvmNamespace ns = namespace;
-      namespace = null;
+      NvmWriteThrough ns = writeThrough;
+      writeThrough = null;
       if (ns != null) {
         InodeCache c = ns.slim().cache();
         LOG.info("NVM inode cache at close: " + c.size() + " of " + c.capacity() + " files, " + c.hits() + " hits, "

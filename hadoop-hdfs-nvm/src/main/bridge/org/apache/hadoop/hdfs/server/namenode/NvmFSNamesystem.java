@@ -11,7 +11,7 @@ import org.apache.hadoop.metrics2.annotation.Metrics;
  * point and one end-of-operation hook. {@code removeLeasesAndINodes} receives the complete list of inodes an operation
  * removed from the namespace — for delete (incremental or not), create with overwrite
  * and rename with overwrite alike — while the write lock is still held and before the
- * RPC answers. The list is handed to {@link NvmNamespace} before the stock method
+ * RPC answers. The list is handed to {@link NvmWriteThrough} before the stock method
  * clears it (see docs/namenode-integration.md, "Removal capture").
  *
  * <p>{@code @Metrics} is not inherited; it is repeated with FSNamesystem's source name so
@@ -28,9 +28,9 @@ class NvmFSNamesystem extends FSNamesystem {
 
   @Override
   void removeLeasesAndINodes(String src, List<INode> removedINodes, boolean acquireINodeMapLock) {
-    NvmNamespace ns = nvmImage.namespace();
+    NvmWriteThrough ns = nvmImage.writeThrough();
     if (ns == null) {
-      NvmNamespace.fatal("removal under " + src + " before the region was opened", null);
+      WriteThroughFailure.stop("removal under " + src + " before the region was opened", null);
     }
     ns.removed(removedINodes);
     super.removeLeasesAndINodes(src, removedINodes, acquireINodeMapLock);
@@ -44,7 +44,7 @@ class NvmFSNamesystem extends FSNamesystem {
   @Override
   public void writeUnlock() {
     try {
-      NvmNamespace ns = nvmImage.namespace();
+      NvmWriteThrough ns = nvmImage.writeThrough();
       if (ns != null && getWriteHoldCount() == 1) {
         ns.slim().endOfWriteOperation();
       }

@@ -14,7 +14,7 @@ import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
-import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.InodeLine;
@@ -104,10 +104,10 @@ final class NvmImportScan {
 
   private void visit(INode n, String path) throws NvmMigrationRefusedException {
     refuseFeatures(n, path);
-    InodeAttrs a = NvmNamespace.attrs(n);
+    InodeAttrs a = InodeEncoder.attrs(n);
     try {
-      // the root has no name; InodeStore checks every other field of it like any inode's
-      InodeStore.validate(n.getParent() == null ? a.name("r") : a);
+      // the root has no name; InodeLimits checks every other field of it like any inode's
+      InodeLimits.validate(n.getParent() == null ? a.name("r") : a);
     } catch (NvmException e) {
       throw refusal(path + " cannot be stored in a region: " + e.getMessage()
           + ". Change it with the stock NameNode first");
@@ -118,11 +118,11 @@ final class NvmImportScan {
     if (n.isDirectory()) {
       directories++;
       INodeDirectory d = n.asDirectory();
-      long[] q = NvmNamespace.quotas(d);
+      long[] q = InodeEncoder.quotas(d);
       lines.add(InodeLine.directory(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
           n.getModificationTime(), n.getAccessTime(), q[0], q[1],
           Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT), d.getLocalStoragePolicyID() & 0xff));
-      pages += InodeStore.pagesFor(a, 0);
+      pages += InodeLimits.pagesFor(a, 0);
       return;
     }
     files++;
@@ -135,7 +135,7 @@ final class NvmImportScan {
       strings.add(client);
       strings.add(machine);
     }
-    long[] b = NvmNamespace.blockTriples(f);
+    long[] b = InodeEncoder.blockTriples(f);
     for (int i = 0; i < b.length; i += 3) {
       if (blockCount == blockIds.length) {
         blockIds = Arrays.copyOf(blockIds, blockCount * 2);
@@ -145,7 +145,7 @@ final class NvmImportScan {
     lines.add(InodeLine.file(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
         n.getModificationTime(), n.getAccessTime(), f.getFileReplication(), f.getPreferredBlockSize(),
         f.getLocalStoragePolicyID(), client, machine, b));
-    pages += InodeStore.pagesFor(a, b.length / 3);
+    pages += InodeLimits.pagesFor(a, b.length / 3);
   }
 
   /** Features the region has no field for; the message names the path and how to remove it. */

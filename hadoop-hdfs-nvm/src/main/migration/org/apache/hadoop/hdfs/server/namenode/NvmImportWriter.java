@@ -5,13 +5,14 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
  * Writes a namespace the stock loader built into a fresh region, with the NameNode's own
- * encoders ({@link NvmNamespace#attrs}, {@link NvmNamespace#stageState}): the root and the
+ * encoders ({@link InodeEncoder#attrs}, {@link InodeEncoder#stageState}): the root and the
  * counters first, then each directory's children, breadth first. A transaction can only create
  * under a committed page and cannot refer to a page it creates, so children are created in one
  * batch and their block lists written in the next.
@@ -30,11 +31,11 @@ final class NvmImportWriter {
     INodeDirectory root = fsd.getRoot();
     long rootPage = store.format(root.getModificationTime(), root.getFsPermissionShort(), root.getUserName(),
         root.getGroupName());
-    try (InodeStore.Txn t = store.begin()) {
+    try (Txn t = store.begin()) {
       // before any block record: a record is never ahead of the counters (the NameNode's rebuild checks it)
-      NvmNamespace.stageCounters(t, fsn.getBlockIdManager(), fsd.getLastInodeId());
+      InodeEncoder.stageCounters(t, fsn.getBlockIdManager(), fsd.getLastInodeId());
       t.raiseCounter(RegionLayout.SB_LAST_TXID, lastTxId);
-      NvmNamespace.stageState(t, rootPage, root);
+      InodeEncoder.stageState(t, rootPage, root);
       t.commit();
     }
     Deque<INodeDirectory> dirs = new ArrayDeque<INodeDirectory>();
@@ -48,9 +49,9 @@ final class NvmImportWriter {
       for (int from = 0; from < children.size(); from += CREATES_PER_BATCH) {
         int to = Math.min(children.size(), from + CREATES_PER_BATCH);
         long[] created = new long[to - from];
-        try (InodeStore.Txn t = store.begin()) {
+        try (Txn t = store.begin()) {
           for (int i = from; i < to; i++) {
-            created[i - from] = t.create(page, NvmNamespace.attrs(children.get(i)));
+            created[i - from] = t.create(page, InodeEncoder.attrs(children.get(i)));
           }
           t.commit();
         }
@@ -68,7 +69,7 @@ final class NvmImportWriter {
   /** The block lists of the files among {@code children[from, to)}, just created at {@code pages}. */
   private static void writeBlockLists(InodeStore store, ReadOnlyList<INode> children, int from, int to, long[] pages)
       throws IOException {
-    InodeStore.Txn t = null;
+    Txn t = null;
     int staged = 0;
     try {
       for (int i = from; i < to; i++) {
@@ -80,7 +81,7 @@ final class NvmImportWriter {
           t = store.begin();
         }
         // every other field was written by the create, so only the block list differs
-        NvmNamespace.stageState(t, pages[i - from], c);
+        InodeEncoder.stageState(t, pages[i - from], c);
         if (++staged == BLOCK_LISTS_PER_BATCH) {
           t.commit();
           t = null;

@@ -93,10 +93,10 @@ final class NvmSpaceGuard {
       return;
     }
     FSImage image = fsn.getFSImage();
-    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).namespace() == null) {
+    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).writeThrough() == null) {
       return; // not loaded yet: the namesystem refuses operations itself then
     }
-    Region region = ((NvmFSImage) image).namespace().store().region();
+    Region region = ((NvmFSImage) image).writeThrough().store().region();
     RegionUsage u = region.usage();
     long available = u.pagesFree() + u.pagesReserved();
     if (available - pages >= reserve) {

@@ -18,7 +18,7 @@ import org.apache.hadoop.util.GSet;
  * live in their pages and in the bounded {@link InodeCache}; a closed file's blocks point
  * at an {@link NvmFileRef}, not at its INodeFile. Ids map to pages in a primitive map.
  *
- * <p>Lifecycle of objects, driven by {@link NvmNamespace} after each persisted change:
+ * <p>Lifecycle of objects, driven by {@link NvmWriteThrough} after each persisted change:
  * <ul>
  * <li>a directory the stock code creates (mkdirs, the parents of a create) is a plain
  * INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends
@@ -189,7 +189,7 @@ final class SlimNamespace {
     return new NvmFileRef(id, null, this);
   }
 
-  // ---- changes (NvmNamespace calls these after the change is persisted)
+  // ---- changes (NvmWriteThrough calls these after the change is persisted)
 
   /** A new inode was persisted: files are already in the cache (INodeMap.put); directories wait for the end. */
   void created(INode n) {

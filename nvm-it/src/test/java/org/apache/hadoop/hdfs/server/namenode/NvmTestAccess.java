@@ -15,33 +15,33 @@ public final class NvmTestAccess {
 
   /** The region of a NameNode running in NVM mode in this JVM. */
   public static Region region(NameNode nn) {
-    return namespace(nn).store().region();
+    return writeThrough(nn).store().region();
   }
 
-  private static NvmNamespace namespace(NameNode nn) {
+  private static NvmWriteThrough writeThrough(NameNode nn) {
     FSImage image = nn.getNamesystem().getFSImage();
-    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).namespace() == null) {
+    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).writeThrough() == null) {
       throw new IllegalStateException("NameNode is not in NVM mode: " + image.getClass().getName());
     }
-    return ((NvmFSImage) image).namespace();
+    return ((NvmFSImage) image).writeThrough();
   }
 
   /** Counters of the slim namespace: files materialized from pages, and page reads. */
   public static long materialized(NameNode nn) {
-    return namespace(nn).slim().materialized();
+    return writeThrough(nn).slim().materialized();
   }
 
   public static long pageReads(NameNode nn) {
-    return namespace(nn).slim().pageReads();
+    return writeThrough(nn).slim().pageReads();
   }
 
   /** Inode cache: objects held, evictions so far, capacity. */
   public static int cachedFiles(NameNode nn) {
-    return (int) namespace(nn).slim().cache().size();
+    return (int) writeThrough(nn).slim().cache().size();
   }
 
   public static long cacheEvictions(NameNode nn) {
-    return namespace(nn).slim().cache().evictions();
+    return writeThrough(nn).slim().cache().evictions();
   }
 
   /** True when the directory at {@code path} is a slim (indexed) directory. */

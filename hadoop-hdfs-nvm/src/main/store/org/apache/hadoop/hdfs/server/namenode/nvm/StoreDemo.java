@@ -2,16 +2,18 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code make demo} (store part): builds a small namespace in an emulated region, renames
- * through the undo log, deletes a subtree, simulates a crash in the middle of a rename,
- * recovers both crash images, and finally reopens the region and shows that the listing
- * is unchanged. Prints what it does so a reader can follow along.
+ * {@code make store-demo}: builds a small namespace in an emulated region, renames through the
+ * undo log, deletes a subtree, simulates a crash in the middle of a rename, recovers both crash
+ * images, and finally reopens the region and shows that the listing is unchanged. Prints what
+ * it does so a reader can follow along. Every change is one {@link Txn}, staged as the
+ * NameNode's write-through stages the same operation.
  *
  * Usage: StoreDemo &lt;work dir (tmpfs)&gt;
  */
@@ -38,11 +40,39 @@ public final class StoreDemo {
     return clock += 1000;
   }
 
+  private interface Staging {
+    void stage(Txn t) throws NvmException;
+  }
+
+  /** One operation: staged, then applied as one batch (one native call). */
+  private static void apply(InodeStore s, Staging op) throws NvmException {
+    try (Txn t = s.begin()) {
+      op.stage(t);
+      t.commit();
+    }
+  }
+
+  /** A new inode and its parent's mtime, as a create or mkdir persists them. */
   private long create(InodeStore s, long parent, InodeAttrs a) throws NvmException {
-    long t = tick();
-    long page = s.createInode(parent, a.times(t, t));
-    live.add(page);
-    return page;
+    long time = tick();
+    long[] page = new long[1];
+    apply(s, t -> {
+      page[0] = t.create(parent, a.times(time, time));
+      t.setMtime(parent, time);
+    });
+    live.add(page[0]);
+    return page[0];
+  }
+
+  /** A rename to another directory: the new name and parent, both parents' mtimes. */
+  private void rename(InodeStore s, long page, long newParent, String newName) throws NvmException {
+    long time = tick();
+    long oldParent = s.inode(page).parentPage();
+    apply(s, t -> {
+      t.move(page, newParent, newName.getBytes(StandardCharsets.UTF_8));
+      t.setMtime(newParent, time);
+      t.setMtime(oldParent, time);
+    });
   }
 
   private void run() throws Exception {
@@ -68,15 +98,23 @@ public final class StoreDemo {
       data = create(s, alice, InodeAttrs.directory("data").mode(0750).owner("alice", "staff"));
       logs = create(s, alice, InodeAttrs.directory("logs").mode(0750).owner("alice", "staff"));
       archive = create(s, alice, InodeAttrs.directory("archive").mode(0700).owner("alice", "staff"));
-      s.setQuota(alice, 10_000, 1L << 40);
+      apply(s, t -> t.setQuota(alice, 10_000, 1L << 40));
       long blockId = 1_073_741_825L;
       int mutations = 6;
       for (int i = 0; i < 200; i++) {
         long f = create(s, i % 4 == 0 ? logs : data, InodeAttrs.file(String.format("part-%05d", i)).mode(0640)
             .owner("alice", "staff").replication(3).preferredBlockSize(128L << 20));
         mutations++;
+        // addBlock as the NameNode persists it: the whole block list, the previous block now full
+        long[] blocks = new long[3 * (1 + i % 6)];
         for (int b = 0; b <= i % 6; b++) {
-          s.addBlock(f, blockId++, 1001, b == 0 ? -1 : 128L << 20);
+          blocks[3 * b] = blockId++;
+          blocks[3 * b + 2] = 1001;
+          if (b > 0) {
+            blocks[3 * (b - 1) + 1] = 128L << 20;
+          }
+          int n = b + 1;
+          apply(s, t -> t.setBlocks(f, blocks, n));
           mutations++;
         }
       }
@@ -84,7 +122,8 @@ public final class StoreDemo {
           .mode(0644).owner("alice", "staff").replication(2).preferredBlockSize(64L << 20));
       long open = create(s, data, InodeAttrs.file("still-writing.log").mode(0644).owner("alice", "staff")
           .replication(3).preferredBlockSize(128L << 20).underConstruction("DFSClient_NONMAPREDUCE_42_1", "10.0.0.7"));
-      s.addBlock(open, blockId++, 1001, -1);
+      long[] openBlock = {blockId++, 0, 1001};
+      apply(s, t -> t.setBlocks(open, openBlock, 1));
       mutations += 3;
       say("2. built /user/alice/{data,logs,archive}: %d inodes, %d pages in use", live.size(), r.usage().pagesUsed());
       say("   %d mutations cost %d native write calls (1 per mutation + page-pool refills) and %d persist barriers",
@@ -92,7 +131,7 @@ public final class StoreDemo {
 
       victim = findChild(s, data, "part-00007");
       long b0 = r.barrierCount();
-      s.rename(victim, archive, "part-00007-moved-to-the-archive-with-a-name-over-48-bytes", tick());
+      rename(s, victim, archive, "part-00007-moved-to-the-archive-with-a-name-over-48-bytes");
       say("3. rename /user/alice/data/part-00007 -> /user/alice/archive/part-00007-moved-...: one undo-logged batch,"
           + " %d persist barriers (undo record, valid flag, new values, clear)", r.barrierCount() - b0);
 
@@ -104,7 +143,11 @@ public final class StoreDemo {
       }
       long used = r.usage().pagesUsed();
       b0 = r.barrierCount();
-      s.delete(logs, toArray(subtree), alice, tick());
+      long time = tick();
+      apply(s, t -> {
+        t.setMtime(alice, time);
+        t.remove(logs, toArray(subtree));
+      });
       live.remove(logs);
       live.removeAll(subtree);
       say("4. delete -r /user/alice/logs (%d inodes): one store invalidates the subtree root, %d pages freed,"
@@ -145,7 +188,7 @@ public final class StoreDemo {
       victim = findChild(s, data, oldName);
       s.region().debugCrashAt(3, prefix);
       try {
-        s.rename(victim, archive, "renamed-while-the-power-failed-with-a-long-name", tick());
+        rename(s, victim, archive, "renamed-while-the-power-failed-with-a-long-name");
         throw new IllegalStateException("the crash hook did not fire");
       } catch (NvmException e) {
         say("5. crash in the middle of a rename: the test hook simulated a power failure at persist barrier 3 of 4"

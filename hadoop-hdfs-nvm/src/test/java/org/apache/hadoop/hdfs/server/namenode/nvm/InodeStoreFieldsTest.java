@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.Arrays;
@@ -17,8 +18,8 @@ public class InodeStoreFieldsTest {
 
   private InodeStore createTree() throws Exception {
     InodeStore s = shm.createStore("r", ShmDir.MEDIUM);
-    dir = s.createInode(s.rootPage(), InodeAttrs.directory("dir").times(2000, 2000).mode(0750).owner("bob", "eng"));
-    file = s.createInode(dir, InodeAttrs.file("data.bin").times(3000, 3001).mode(0640).owner("alice", "staff")
+    dir = createInode(s, s.rootPage(), InodeAttrs.directory("dir").times(2000, 2000).mode(0750).owner("bob", "eng"));
+    file = createInode(s, dir, InodeAttrs.file("data.bin").times(3000, 3001).mode(0640).owner("alice", "staff")
         .replication(3).preferredBlockSize(128L << 20).storagePolicy(7));
     return s;
   }
@@ -64,15 +65,15 @@ public class InodeStoreFieldsTest {
   @Test
   public void timesPermissionOwnerAndFileHeaderUpdatesSurviveReopen() throws Exception {
     try (InodeStore s = createTree()) {
-      s.setMtime(file, 5000);
-      s.setAtime(file, 5001);
-      s.setTimes(dir, 6000, 6001);
-      s.setPermission(file, 0600);
-      s.setOwner(file, "carol", null);
-      s.setOwner(dir, null, "ops");
-      s.setReplication(file, 5);
-      s.setStoragePolicy(file, 12);
-      s.setPreferredBlockSize(file, 256L << 20);
+      setMtime(s, file, 5000);
+      setAtime(s, file, 5001);
+      setTimes(s, dir, 6000, 6001);
+      setPermission(s, file, 0600);
+      setOwner(s, file, "carol", null);
+      setOwner(s, dir, null, "ops");
+      setReplication(s, file, 5);
+      setStoragePolicy(s, file, 12);
+      setPreferredBlockSize(s, file, 256L << 20);
     }
     try (InodeStore s = shm.reopen("r")) {
       InodeView f = s.inode(file);
@@ -95,9 +96,9 @@ public class InodeStoreFieldsTest {
   @Test
   public void quotasSurviveReopen() throws Exception {
     try (InodeStore s = createTree()) {
-      s.setQuota(dir, 1000, 1L << 40);
-      s.setStorageTypeQuota(dir, 1, 1L << 30);
-      s.setStorageTypeQuota(dir, 3, 7);
+      setQuota(s, dir, 1000, 1L << 40);
+      setStorageTypeQuota(s, dir, 1, 1L << 30);
+      setStorageTypeQuota(s, dir, 3, 7);
     }
     try (InodeStore s = shm.reopen("r")) {
       InodeView d = s.inode(dir);
@@ -115,8 +116,8 @@ public class InodeStoreFieldsTest {
   public void underConstructionSetAndClearSurviveReopen() throws Exception {
     long other;
     try (InodeStore s = createTree()) {
-      s.setUnderConstruction(file, "DFSClient_NONMAPREDUCE_1", "10.0.0.7");
-      other = s.createInode(dir, InodeAttrs.file("uc").underConstruction("DFSClient_2", "10.0.0.8"));
+      setUnderConstruction(s, file, "DFSClient_NONMAPREDUCE_1", "10.0.0.7");
+      other = createInode(s, dir, InodeAttrs.file("uc").underConstruction("DFSClient_2", "10.0.0.8"));
     }
     try (InodeStore s = shm.reopen("r")) {
       assertTrue(s.inode(file).isUnderConstruction());
@@ -124,7 +125,7 @@ public class InodeStoreFieldsTest {
       assertEquals("10.0.0.7", s.clientMachine(file));
       assertEquals("DFSClient_2", s.clientName(other));
       assertEquals("10.0.0.8", s.clientMachine(other));
-      s.clearUnderConstruction(file);
+      clearUnderConstruction(s, file);
     }
     try (InodeStore s = shm.reopen("r")) {
       assertFalse(s.inode(file).isUnderConstruction());
@@ -136,10 +137,10 @@ public class InodeStoreFieldsTest {
   @Test
   public void inlineBlocksSurviveReopen() throws Exception {
     try (InodeStore s = createTree()) {
-      assertEquals(0, s.addBlock(file, 1001, 1));
-      assertEquals(1, s.addBlock(file, 1002, 2, 128L << 20));
-      s.addBlock(file, 1003, 3, 100);
-      s.updateBlock(file, 2, 55, 9);
+      assertEquals(0, addBlock(s, file, 1001, 1));
+      assertEquals(1, addBlock(s, file, 1002, 2, 128L << 20));
+      addBlock(s, file, 1003, 3, 100);
+      updateBlock(s, file, 2, 55, 9);
     }
     try (InodeStore s = shm.reopen("r")) {
       InodeView f = s.inode(file);
@@ -163,7 +164,7 @@ public class InodeStoreFieldsTest {
     try (InodeStore s = createTree()) {
       afterCreate = s.region().usage();
       for (int i = 0; i < n; i++) {
-        assertEquals(i, s.addBlock(file, 5000 + i, 100 + i, i == 0 ? -1 : 1000 + i));
+        assertEquals(i, addBlock(s, file, 5000 + i, 100 + i, i == 0 ? -1 : 1000 + i));
       }
       assertEquals(afterCreate.pagesUsed() + 3, s.region().usage().pagesUsed());
     }
@@ -179,10 +180,10 @@ public class InodeStoreFieldsTest {
       assertEquals(0, s.region().recovery().extReclaimed());
       // Remove down to 4 blocks: every ext page is unlinked and freed.
       for (int i = n; i > 4; i--) {
-        s.removeLastBlock(file);
+        removeLastBlock(s, file);
       }
       assertEquals(afterCreate.pagesUsed(), s.region().usage().pagesUsed());
-      s.updateBlock(file, 3, 77, 78);
+      updateBlock(s, file, 3, 77, 78);
     }
     try (InodeStore s = shm.reopen("r")) {
       InodeView f = s.inode(file);
@@ -205,9 +206,9 @@ public class InodeStoreFieldsTest {
     String unicode = "\u00e9t\u00e9-\u6587\u4ef6-\ud83d\ude00-" + max.substring(0, 60);
     long p1, p2, p3;
     try (InodeStore s = createTree()) {
-      p1 = s.createInode(dir, InodeAttrs.file(max));
-      p2 = s.createInode(dir, InodeAttrs.directory(mid));
-      p3 = s.createInode(p2, InodeAttrs.file(unicode));
+      p1 = createInode(s, dir, InodeAttrs.file(max));
+      p2 = createInode(s, dir, InodeAttrs.directory(mid));
+      p3 = createInode(s, p2, InodeAttrs.file(unicode));
       assertEquals(5, s.inode(p1).nameExtPages().length);
       assertEquals(2, s.inode(p2).nameExtPages().length);
     }
@@ -223,12 +224,12 @@ public class InodeStoreFieldsTest {
   @Test
   public void superblockCountersSurviveReopen() throws Exception {
     try (InodeStore s = createTree()) {
-      s.setGenerationStampV1(1000);
-      s.setGenerationStampV2(2000);
-      s.setGenerationStampV1Limit(3000);
-      s.setLastAllocatedBlockId(1L << 30);
-      s.setLastInodeId(99999);
-      s.setLastTxId(123456789L);
+      setGenerationStampV1(s, 1000);
+      setGenerationStampV2(s, 2000);
+      setGenerationStampV1Limit(s, 3000);
+      setLastAllocatedBlockId(s, 1L << 30);
+      setLastInodeId(s, 99999);
+      setLastTxId(s, 123456789L);
     }
     try (InodeStore s = shm.reopen("r")) {
       Region r = s.region();
@@ -238,7 +239,7 @@ public class InodeStoreFieldsTest {
       assertEquals(1L << 30, r.lastAllocatedBlockId());
       assertEquals(99999, r.lastInodeId());
       assertEquals(123456789L, r.lastTxId());
-      long next = s.createInode(s.rootPage(), InodeAttrs.file("next"));
+      long next = createInode(s, s.rootPage(), InodeAttrs.file("next"));
       assertEquals(100000, s.inode(next).id());
     }
   }
@@ -246,7 +247,7 @@ public class InodeStoreFieldsTest {
   @Test
   public void explicitInodeIdIsKeptAndRaisesLastInodeId() throws Exception {
     try (InodeStore s = createTree()) {
-      long p = s.createInode(dir, InodeAttrs.file("x").id(50000));
+      long p = createInode(s, dir, InodeAttrs.file("x").id(50000));
       assertEquals(50000, s.inode(p).id());
       assertEquals(50000, s.region().lastInodeId());
     }

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import org.apache.hadoop.conf.Configuration;
@@ -47,7 +48,7 @@ public class NvmNamespaceMetricsTest {
 
       int n = 50;
       for (int i = 0; i < n; i++) {
-        s.createInode(s.rootPage(), InodeAttrs.directory("d" + i));
+        createInode(s, s.rootPage(), InodeAttrs.directory("d" + i));
       }
       RecordingCollector b = snapshot(m);
       assertEquals(1 + n, b.value("LiveInodes"));
@@ -101,7 +102,7 @@ public class NvmNamespaceMetricsTest {
   public void recoveryMetricsComeFromTheRecoveryOfAReopenedRegion() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
       for (int i = 0; i < 30; i++) {
-        s.createInode(s.rootPage(), InodeAttrs.file("f" + i));
+        createInode(s, s.rootPage(), InodeAttrs.file("f" + i));
       }
     }
     try (InodeStore s = shm.reopen("r")) {

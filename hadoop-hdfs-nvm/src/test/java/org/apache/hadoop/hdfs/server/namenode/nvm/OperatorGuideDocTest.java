@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
@@ -95,7 +96,7 @@ public class OperatorGuideDocTest {
     TreeSet<String> published = new TreeSet<>();
     Map<String, Boolean> kinds = new TreeMap<>();
     try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
-      s.createInode(s.rootPage(), InodeAttrs.directory("d"));
+      createInode(s, s.rootPage(), InodeAttrs.directory("d"));
     }
     try (InodeStore s = shm.reopen("r")) {
       Configuration conf = new Configuration(false);

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ public class RegionFullTest {
       RegionFullException full = null;
       for (int i = 0; i < total + 10 && full == null; i++) {
         try {
-          acked.add(s.createInode(s.rootPage(), InodeAttrs.file("f" + i).times(i, i)));
+          acked.add(createInode(s, s.rootPage(), InodeAttrs.file("f" + i).times(i, i)));
         } catch (RegionFullException e) {
           full = e;
         }
@@ -36,7 +37,7 @@ public class RegionFullTest {
       assertEquals(0, u.pagesFree());
       // A multi-page create (long name) also fails and leaves nothing reserved.
       try {
-        s.createInode(s.rootPage(), InodeAttrs.file(RenameDeleteTest.longName(500, 'z')));
+        createInode(s, s.rootPage(), InodeAttrs.file(RenameDeleteTest.longName(500, 'z')));
         fail();
       } catch (RegionFullException expected) {
       }
@@ -48,11 +49,11 @@ public class RegionFullTest {
       assertEquals(0, s.region().recovery().pendingDiscarded());
       long last = acked.get(acked.size() - 1);
       assertEquals("f" + (acked.size() - 1), s.inode(last).name());
-      s.delete(last, null, s.rootPage(), 1);
-      long again = s.createInode(s.rootPage(), InodeAttrs.file("again"));
+      delete(s, last, null, s.rootPage(), 1);
+      long again = createInode(s, s.rootPage(), InodeAttrs.file("again"));
       assertEquals(last, again);
       try {
-        s.createInode(s.rootPage(), InodeAttrs.file("one-too-many"));
+        createInode(s, s.rootPage(), InodeAttrs.file("one-too-many"));
         fail();
       } catch (RegionFullException expected) {
       }
@@ -65,13 +66,13 @@ public class RegionFullTest {
       long total = s.region().usage().pagesTotal();
       // leave exactly one page the store can still use (free, or reserved in its pool)
       for (int i = 0; available(s) > 1 && i < total; i++) {
-        s.createInode(s.rootPage(), InodeAttrs.file("g" + i));
+        createInode(s, s.rootPage(), InodeAttrs.file("g" + i));
       }
       assertEquals(1, available(s));
       int stringsBefore = s.strings().size();
       long lastStringId = s.region().lastStringId();
       try {
-        s.createInode(s.rootPage(), InodeAttrs.file("x").owner("newuser", "newgroup"));
+        createInode(s, s.rootPage(), InodeAttrs.file("x").owner("newuser", "newgroup"));
         fail();
       } catch (RegionFullException expected) {
       }
@@ -79,7 +80,7 @@ public class RegionFullTest {
       assertEquals(lastStringId, s.region().lastStringId());
       assertEquals(1, available(s));
       // known strings need no page
-      s.createInode(s.rootPage(), InodeAttrs.file("y").owner("hdfs", "supergroup"));
+      createInode(s, s.rootPage(), InodeAttrs.file("y").owner("hdfs", "supergroup"));
       assertEquals(0, available(s));
     }
   }

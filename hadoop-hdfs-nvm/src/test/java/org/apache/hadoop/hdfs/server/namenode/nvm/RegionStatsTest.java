@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import org.junit.Rule;
@@ -47,16 +48,16 @@ public class RegionStatsTest {
       Region r = s.region();
       final long[] p = new long[3];
       check(r, "format", () -> s.format(1, 0755, "hdfs", "supergroup"));
-      check(r, "mkdir", () -> p[0] = s.createInode(s.rootPage(), InodeAttrs.directory("d")));
-      check(r, "create", () -> p[1] = s.createInode(p[0], InodeAttrs.file("f").underConstruction("c", "m")));
-      check(r, "setMtime (one word)", () -> s.setMtime(p[1], 5));
-      check(r, "setPermission (one word)", () -> s.setPermission(p[1], 0600));
-      check(r, "setTimes (two words)", () -> s.setTimes(p[1], 6, 7));
-      check(r, "addBlock", () -> s.addBlock(p[1], 1001, 1));
-      check(r, "clearUnderConstruction", () -> s.clearUnderConstruction(p[1]));
-      check(r, "rename", () -> s.rename(p[1], s.rootPage(), "g", 8));
-      check(r, "genstamp (one word)", () -> s.setGenerationStampV2(99));
-      check(r, "delete", () -> s.delete(p[0], new long[0], s.rootPage(), 9));
+      check(r, "mkdir", () -> p[0] = createInode(s, s.rootPage(), InodeAttrs.directory("d")));
+      check(r, "create", () -> p[1] = createInode(s, p[0], InodeAttrs.file("f").underConstruction("c", "m")));
+      check(r, "setMtime (one word)", () -> setMtime(s, p[1], 5));
+      check(r, "setPermission (one word)", () -> setPermission(s, p[1], 0600));
+      check(r, "setTimes (two words)", () -> setTimes(s, p[1], 6, 7));
+      check(r, "addBlock", () -> addBlock(s, p[1], 1001, 1));
+      check(r, "clearUnderConstruction", () -> clearUnderConstruction(s, p[1]));
+      check(r, "rename", () -> rename(s, p[1], s.rootPage(), "g", 8));
+      check(r, "genstamp (one word)", () -> setGenerationStampV2(s, 99));
+      check(r, "delete", () -> delete(s, p[0], new long[0], s.rootPage(), 9));
       RegionStats st = r.stats();
       assertTrue("some undo-logged, some not: " + st.undoLoggedPersists() + " of " + st.persists(),
           st.undoLoggedPersists() > 0 && st.undoLoggedPersists() < st.persists());
@@ -69,19 +70,19 @@ public class RegionStatsTest {
     long live;
     try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
       assertEquals("the root", 1, s.liveInodes());
-      long d = s.createInode(s.rootPage(), InodeAttrs.directory("d"));
+      long d = createInode(s, s.rootPage(), InodeAttrs.directory("d"));
       long[] kids = new long[20];
       for (int i = 0; i < kids.length; i++) {
-        kids[i] = s.createInode(d, InodeAttrs.file("f" + i));
+        kids[i] = createInode(s, d, InodeAttrs.file("f" + i));
       }
-      long e = s.createInode(s.rootPage(), InodeAttrs.directory("e"));
+      long e = createInode(s, s.rootPage(), InodeAttrs.directory("e"));
       assertEquals(1 + 1 + 20 + 1, s.liveInodes());
-      s.delete(d, kids, s.rootPage(), 5);
+      delete(s, d, kids, s.rootPage(), 5);
       assertEquals(2, s.liveInodes());
-      long g = s.createInode(e, InodeAttrs.file("g"));
-      s.rename(g, s.rootPage(), "h".getBytes(), 6, 0, null);
+      long g = createInode(s, e, InodeAttrs.file("g"));
+      rename(s, g, s.rootPage(), "h".getBytes(), 6, 0, null);
       assertEquals("a rename moves, it does not create", 3, s.liveInodes());
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.create(e, InodeAttrs.file("abandoned"));
       } // never committed
       assertEquals("an abandoned transaction changes nothing", 3, s.liveInodes());

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
@@ -69,7 +70,7 @@ public class RegionTest {
   @Test
   public void readOnlyOpenMapsAReadOnlyViewAndRefusesWrites() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
-      s.createInode(s.rootPage(), InodeAttrs.file("f").owner("alice", "staff").replication(3));
+      createInode(s, s.rootPage(), InodeAttrs.file("f").owner("alice", "staff").replication(3));
     }
     try (Region r = Region.openReadOnly(shm.file("r")); InodeStore s = InodeStore.open(r)) {
       assertTrue(r.isReadOnly());
@@ -114,7 +115,7 @@ public class RegionTest {
   public void segmentedViewReadsTheSameBytesAcrossSegmentBoundaries() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
       for (int i = 0; i < 300; i++) {
-        s.createInode(s.rootPage(), InodeAttrs.file("file-" + i));
+        createInode(s, s.rootPage(), InodeAttrs.file("file-" + i));
       }
     }
     byte[] whole;

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
@@ -67,12 +68,12 @@ public class RenameCrashTest {
 
   private File base(String oldName, String dstName) throws Exception {
     try (InodeStore s = shm.createStore("base", ShmDir.SMALL)) {
-      a = s.createInode(s.rootPage(), InodeAttrs.directory("a").times(10, 10));
-      b = s.createInode(s.rootPage(), InodeAttrs.directory("b").times(20, 20));
-      f = s.createInode(a, InodeAttrs.file(oldName).times(30, 30).owner("alice", "staff"));
-      dst = dstName == null ? 0 : s.createInode(b, InodeAttrs.file(dstName).times(40, 40));
-      s.setMtime(a, 10);
-      s.setMtime(b, 20);
+      a = createInode(s, s.rootPage(), InodeAttrs.directory("a").times(10, 10));
+      b = createInode(s, s.rootPage(), InodeAttrs.directory("b").times(20, 20));
+      f = createInode(s, a, InodeAttrs.file(oldName).times(30, 30).owner("alice", "staff"));
+      dst = dstName == null ? 0 : createInode(s, b, InodeAttrs.file(dstName).times(40, 40));
+      setMtime(s, a, 10);
+      setMtime(s, b, 20);
     }
     return shm.file("base");
   }
@@ -146,7 +147,7 @@ public class RenameCrashTest {
     crashAtEveryBarrier(base, new Rename() {
       @Override
       public void run(InodeStore s) throws NvmException {
-        s.rename(f, b, "new", 500);
+        rename(s, f, b, "new", 500);
       }
     });
   }
@@ -157,7 +158,7 @@ public class RenameCrashTest {
     crashAtEveryBarrier(base, new Rename() {
       @Override
       public void run(InodeStore s) throws NvmException {
-        s.rename(f, b, RenameDeleteTest.longName(600, 'a'), 500);
+        rename(s, f, b, RenameDeleteTest.longName(600, 'a'), 500);
       }
     });
   }
@@ -168,7 +169,7 @@ public class RenameCrashTest {
     crashAtEveryBarrier(base, new Rename() {
       @Override
       public void run(InodeStore s) throws NvmException {
-        s.rename(f, b, "target".getBytes(), 500, dst, new long[0]);
+        rename(s, f, b, "target".getBytes(), 500, dst, new long[0]);
       }
     });
   }

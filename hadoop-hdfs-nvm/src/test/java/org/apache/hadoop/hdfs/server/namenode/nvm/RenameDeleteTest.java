@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.ArrayList;
@@ -27,9 +28,9 @@ public class RenameDeleteTest {
     String lng = longName(700, 'a');
     long f;
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
-      f = s.createInode(s.rootPage(), InodeAttrs.file("short").times(10, 10));
+      f = createInode(s, s.rootPage(), InodeAttrs.file("short").times(10, 10));
       long used = s.region().usage().pagesUsed();
-      s.rename(f, s.rootPage(), lng, 20);
+      rename(s, f, s.rootPage(), lng, 20);
       assertEquals(used + PageCodec.nameExtPages(lng.length()), s.region().usage().pagesUsed());
     }
     try (InodeStore s = shm.reopen("r")) {
@@ -46,12 +47,12 @@ public class RenameDeleteTest {
     long usedShort;
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
       usedShort = s.region().usage().pagesUsed() + 1;
-      f = s.createInode(s.rootPage(), InodeAttrs.file(lng));
-      s.rename(f, s.rootPage(), "tiny", 30);
+      f = createInode(s, s.rootPage(), InodeAttrs.file(lng));
+      rename(s, f, s.rootPage(), "tiny", 30);
       assertEquals(usedShort, s.region().usage().pagesUsed());
       // long -> other long: a new chain replaces the old one
-      s.rename(f, s.rootPage(), longName(260, 'k'), 31);
-      s.rename(f, s.rootPage(), "tiny", 32);
+      rename(s, f, s.rootPage(), longName(260, 'k'), 31);
+      rename(s, f, s.rootPage(), "tiny", 32);
       assertEquals(usedShort, s.region().usage().pagesUsed());
     }
     try (InodeStore s = shm.reopen("r")) {
@@ -66,11 +67,11 @@ public class RenameDeleteTest {
   public void renameAcrossDirectoriesSurvivesReopen() throws Exception {
     long a, b, f, child;
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
-      a = s.createInode(s.rootPage(), InodeAttrs.directory("a").times(1, 1));
-      b = s.createInode(s.rootPage(), InodeAttrs.directory("b").times(2, 2));
-      f = s.createInode(a, InodeAttrs.directory("sub").times(3, 3));
-      child = s.createInode(f, InodeAttrs.file("leaf").times(4, 4));
-      s.rename(f, b, "moved", 100);
+      a = createInode(s, s.rootPage(), InodeAttrs.directory("a").times(1, 1));
+      b = createInode(s, s.rootPage(), InodeAttrs.directory("b").times(2, 2));
+      f = createInode(s, a, InodeAttrs.directory("sub").times(3, 3));
+      child = createInode(s, f, InodeAttrs.file("leaf").times(4, 4));
+      rename(s, f, b, "moved", 100);
     }
     try (InodeStore s = shm.reopen("r")) {
       InodeView v = s.inode(f);
@@ -90,15 +91,15 @@ public class RenameDeleteTest {
     long a, b, src, dst;
     long usedBefore;
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
-      a = s.createInode(s.rootPage(), InodeAttrs.directory("a"));
-      b = s.createInode(s.rootPage(), InodeAttrs.directory("b"));
-      src = s.createInode(a, InodeAttrs.file("src"));
-      dst = s.createInode(b, InodeAttrs.file(longName(400, 'd')));
+      a = createInode(s, s.rootPage(), InodeAttrs.directory("a"));
+      b = createInode(s, s.rootPage(), InodeAttrs.directory("b"));
+      src = createInode(s, a, InodeAttrs.file("src"));
+      dst = createInode(s, b, InodeAttrs.file(longName(400, 'd')));
       for (int i = 0; i < 6; i++) {
-        s.addBlock(dst, 700 + i, 1);
+        addBlock(s, dst, 700 + i, 1);
       }
       usedBefore = s.region().usage().pagesUsed();
-      s.rename(src, b, longName(400, 'd').getBytes("UTF-8"), 200, dst, new long[0]);
+      rename(s, src, b, longName(400, 'd').getBytes("UTF-8"), 200, dst, new long[0]);
       // dst page, its two NAME_EXT pages and one BLOCK_EXT page are free; src got two NAME_EXT pages
       assertEquals(usedBefore - 4 + 2, s.region().usage().pagesUsed());
     }
@@ -126,20 +127,20 @@ public class RenameDeleteTest {
     long top;
     RegionUsage before;
     try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM)) {
-      long keep = s.createInode(s.rootPage(), InodeAttrs.file("keep").owner("u1", "g1"));
+      long keep = createInode(s, s.rootPage(), InodeAttrs.file("keep").owner("u1", "g1"));
       before = s.region().usage();
-      top = s.createInode(s.rootPage(), InodeAttrs.directory(longName(100, 'x')));
+      top = createInode(s, s.rootPage(), InodeAttrs.directory(longName(100, 'x')));
       List<Long> sub = new ArrayList<Long>();
       List<Long> dirs = new ArrayList<Long>();
       dirs.add(top);
       for (int d = 0; d < 3; d++) {
-        long dir = s.createInode(dirs.get(d), InodeAttrs.directory("d" + d));
+        long dir = createInode(s, dirs.get(d), InodeAttrs.directory("d" + d));
         sub.add(dir);
         dirs.add(dir);
         for (int i = 0; i < 5; i++) {
-          long f = s.createInode(dir, InodeAttrs.file(i == 0 ? longName(300, 'f') : "f" + i));
+          long f = createInode(s, dir, InodeAttrs.file(i == 0 ? longName(300, 'f') : "f" + i));
           for (int k = 0; k < 6; k++) {
-            s.addBlock(f, d * 100 + i * 10 + k, 1);
+            addBlock(s, f, d * 100 + i * 10 + k, 1);
           }
           sub.add(f);
         }
@@ -149,7 +150,7 @@ public class RenameDeleteTest {
       for (int i = 0; i < pages.length; i++) {
         pages[i] = sub.get(i);
       }
-      s.delete(top, pages, s.rootPage(), 999);
+      delete(s, top, pages, s.rootPage(), 999);
       assertEquals(before.pagesUsed(), s.region().usage().pagesUsed());
       assertEquals(available(before), available(s.region().usage()));
       assertEquals(999, s.inode(s.rootPage()).mtime());
@@ -169,8 +170,8 @@ public class RenameDeleteTest {
   public void deleteOfAFileWithoutSubtreeFreesItsPages() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
       RegionUsage before = s.region().usage();
-      long f = s.createInode(s.rootPage(), InodeAttrs.file(longName(60, 'q')));
-      s.delete(f, null, s.rootPage(), 5);
+      long f = createInode(s, s.rootPage(), InodeAttrs.file(longName(60, 'q')));
+      delete(s, f, null, s.rootPage(), 5);
       assertEquals(before.pagesUsed(), s.region().usage().pagesUsed());
       assertEquals(available(before), available(s.region().usage()));
     }

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.Random;
@@ -7,7 +8,7 @@ import java.util.Random;
 import org.junit.Rule;
 import org.junit.Test;
 
-/** InodeStore.Txn: several operations in one atomic batch; state sync of whole inodes. */
+/** Txn: several operations in one atomic batch; state sync of whole inodes. */
 public class TxnTest {
   @Rule
   public ShmDir shm = new ShmDir();
@@ -24,7 +25,7 @@ public class TxnTest {
 
   static void assertBlocks(InodeStore s, long page, long[] b, int n) {
     assertEquals(n, s.inode(page).blockCount());
-    assertArrayEquals(java.util.Arrays.copyOf(b, 3 * n), s.blocks(page, 0));
+    assertArrayEquals(java.util.Arrays.copyOf(b, 3 * n), StoreOps.blocks(s, page, 0));
   }
 
   @Test
@@ -32,9 +33,9 @@ public class TxnTest {
     long old;
     long fresh;
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
-      old = s.createInode(s.rootPage(), InodeAttrs.file("f").times(1, 1));
+      old = createInode(s, s.rootPage(), InodeAttrs.file("f").times(1, 1));
       long calls = s.region().nativeWriteCalls();
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.remove(old, new long[0]);
         fresh = t.create(s.rootPage(), InodeAttrs.file("f").times(2, 2).underConstruction("c", "m"));
         t.setMtime(s.rootPage(), 2);
@@ -55,13 +56,13 @@ public class TxnTest {
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
       long used = s.region().usage().pagesUsed();
       long calls = s.region().nativeWriteCalls();
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.create(s.rootPage(), InodeAttrs.directory("d").owner("newuser", "newgroup"));
       }
       assertEquals(calls, s.region().nativeWriteCalls());
       assertEquals(used, s.region().usage().pagesUsed());
       assertEquals(0, s.strings().lookup("newuser"));
-      s.createInode(s.rootPage(), InodeAttrs.directory("d2").owner("newuser", "g"));
+      createInode(s, s.rootPage(), InodeAttrs.directory("d2").owner("newuser", "g"));
       assertEquals(1, s.strings().lookup("newuser") > 0 ? 1 : 0);
     }
   }
@@ -71,13 +72,13 @@ public class TxnTest {
     long f;
     long[] b = blocks(40, 7);
     try (InodeStore s = shm.createStore("t", ShmDir.MEDIUM)) {
-      f = s.createInode(s.rootPage(), InodeAttrs.file("f"));
+      f = createInode(s, s.rootPage(), InodeAttrs.file("f"));
       long used = s.region().usage().pagesUsed();
       Random r = new Random(1);
       int[] sizes = {1, 4, 5, 13, 14, 40, 22, 4, 0, 31, 3, 9};
       for (int n : sizes) {
         b[3 * (n > 0 ? n - 1 : 0) + 1] = r.nextInt(1000); // a changed length too
-        try (InodeStore.Txn t = s.begin()) {
+        try (Txn t = s.begin()) {
           t.setBlocks(f, b, n);
           t.commit();
         }
@@ -95,10 +96,10 @@ public class TxnTest {
   @Test
   public void unchangedStateStagesNothing() throws Exception {
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
-      long f = s.createInode(s.rootPage(), InodeAttrs.file("f").times(5, 6).mode(0644).owner("u", "g")
+      long f = createInode(s, s.rootPage(), InodeAttrs.file("f").times(5, 6).mode(0644).owner("u", "g")
           .preferredBlockSize(1 << 20).replication(3));
       long calls = s.region().nativeWriteCalls();
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.setMtime(f, 5);
         t.setAtime(f, 6);
         t.setPermission(f, 0644, "u", "g");
@@ -117,13 +118,13 @@ public class TxnTest {
     long a;
     long keep;
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
-      a = s.createInode(s.rootPage(), InodeAttrs.directory("a"));
-      long b = s.createInode(a, InodeAttrs.directory("b"));
-      long c = s.createInode(b, InodeAttrs.file("c"));
-      long x = s.createInode(s.rootPage(), InodeAttrs.file("x"));
-      keep = s.createInode(s.rootPage(), InodeAttrs.file("keep"));
+      a = createInode(s, s.rootPage(), InodeAttrs.directory("a"));
+      long b = createInode(s, a, InodeAttrs.directory("b"));
+      long c = createInode(s, b, InodeAttrs.file("c"));
+      long x = createInode(s, s.rootPage(), InodeAttrs.file("x"));
+      keep = createInode(s, s.rootPage(), InodeAttrs.file("keep"));
       long used = s.region().usage().pagesUsed();
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.removeAll(new long[] {c, b, x, a}, 4);
         t.commit();
       }
@@ -140,9 +141,9 @@ public class TxnTest {
   public void directoryStoragePolicySurvivesReopen() throws Exception {
     long d;
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
-      d = s.createInode(s.rootPage(), InodeAttrs.directory("d").storagePolicy(12));
+      d = createInode(s, s.rootPage(), InodeAttrs.directory("d").storagePolicy(12));
       assertEquals(12, s.inode(d).directoryStoragePolicy());
-      s.setStoragePolicy(d, 7);
+      setStoragePolicy(s, d, 7);
     }
     try (InodeStore s = shm.reopen("t")) {
       assertEquals(7, s.inode(d).directoryStoragePolicy());

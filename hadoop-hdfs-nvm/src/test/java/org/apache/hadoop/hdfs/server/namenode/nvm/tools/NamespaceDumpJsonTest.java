@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.List;
@@ -73,7 +74,7 @@ public class NamespaceDumpJsonTest extends SampleNamespaceFixture {
   public void awkwardNamesSurviveJsonEscaping() throws Exception {
     String name = "q\"uote\\tab\tnl\nü";
     try (InodeStore s = shm.reopen("r")) {
-      s.createInode(n.tmp, InodeAttrs.file(name).owner("o", "g"));
+      createInode(s, n.tmp, InodeAttrs.file(name).owner("o", "g"));
     }
     JsonNode doc = mapper.readTree(NamespaceDump.json(n.file));
     inode(doc, "/tmp/" + name);

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
@@ -9,6 +10,7 @@ import java.util.List;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.junit.Test;
 
@@ -80,34 +82,34 @@ public class NamespaceDumpTest extends SampleNamespaceFixture {
   /** The sample's namespace built again in another order (so on other pages, with other string ids). */
   private void rebuildElsewhere(String name) throws Exception {
     try (InodeStore s = shm.createStore(name, SampleNamespace.REGION_SIZE)) {
-      s.createInode(s.rootPage(), InodeAttrs.directory("padding").owner("zed", "zed")); // shifts every page
-      long tmp = s.createInode(s.rootPage(), InodeAttrs.directory("tmp").id(n.id(n.tmp)).times(8000, 8001)
+      createInode(s, s.rootPage(), InodeAttrs.directory("padding").owner("zed", "zed")); // shifts every page
+      long tmp = createInode(s, s.rootPage(), InodeAttrs.directory("tmp").id(n.id(n.tmp)).times(8000, 8001)
           .mode(01777).owner("hdfs", "supergroup"));
-      long user = s.createInode(s.rootPage(), InodeAttrs.directory("user").id(n.id(n.user)).times(2000, 2001)
+      long user = createInode(s, s.rootPage(), InodeAttrs.directory("user").id(n.id(n.user)).times(2000, 2001)
           .mode(0755).owner("hdfs", "supergroup").quota(100, 1L << 30).typeQuota(1, 5000).storagePolicy(7));
-      long alice = s.createInode(user, InodeAttrs.directory("alice").id(n.id(n.alice)).times(3000, 3001)
+      long alice = createInode(s, user, InodeAttrs.directory("alice").id(n.id(n.alice)).times(3000, 3001)
           .mode(0700).owner("alice", "staff"));
-      long writing = s.createInode(alice, InodeAttrs.file("writing.log").id(n.id(n.writing)).times(7000, 7001)
+      long writing = createInode(s, alice, InodeAttrs.file("writing.log").id(n.id(n.writing)).times(7000, 7001)
           .mode(0644).owner("bob", "staff").replication(3).preferredBlockSize(128L << 20)
           .underConstruction("DFSClient_NONMAPREDUCE_1", "10.0.0.7"));
-      s.addBlock(writing, SampleNamespace.BLOCK_BASE + 40, 1050);
-      s.addBlock(writing, SampleNamespace.BLOCK_BASE + 41, 1100, 128L << 20);
-      s.createInode(alice, InodeAttrs.file(SampleNamespace.LONG_NAME).id(n.id(n.longName)).times(6000, 6001)
+      addBlock(s, writing, SampleNamespace.BLOCK_BASE + 40, 1050);
+      addBlock(s, writing, SampleNamespace.BLOCK_BASE + 41, 1100, 128L << 20);
+      createInode(s, alice, InodeAttrs.file(SampleNamespace.LONG_NAME).id(n.id(n.longName)).times(6000, 6001)
           .mode(0600).owner("alice", "staff").replication(1).preferredBlockSize(1L << 20));
-      long big = s.createInode(alice, InodeAttrs.file("big.bin").id(n.id(n.big)).times(5000, 5001).mode(0640)
+      long big = createInode(s, alice, InodeAttrs.file("big.bin").id(n.id(n.big)).times(5000, 5001).mode(0640)
           .owner("alice", "staff").replication(2).preferredBlockSize(64L << 20).storagePolicy(5));
-      try (InodeStore.Txn t = s.begin()) {
+      try (Txn t = s.begin()) {
         t.setBlocks(big, n.bigBlocks, SampleNamespace.BIG_BLOCKS);
         t.commit();
       }
-      long small = s.createInode(alice, InodeAttrs.file("small.txt").id(n.id(n.small)).times(4000, 4001)
+      long small = createInode(s, alice, InodeAttrs.file("small.txt").id(n.id(n.small)).times(4000, 4001)
           .mode(0644).owner("alice", "staff").replication(3).preferredBlockSize(128L << 20));
-      s.addBlock(small, SampleNamespace.BLOCK_BASE + 1, 1001);
-      s.updateBlock(small, 0, 1234, 1001);
-      s.setTimes(s.rootPage(), 1000, 1001);
-      s.setTimes(user, 2000, 2001);
-      s.setTimes(alice, 3000, 3001);
-      s.setTimes(tmp, 8000, 8001);
+      addBlock(s, small, SampleNamespace.BLOCK_BASE + 1, 1001);
+      updateBlock(s, small, 0, 1234, 1001);
+      setTimes(s, s.rootPage(), 1000, 1001);
+      setTimes(s, user, 2000, 2001);
+      setTimes(s, alice, 3000, 3001);
+      setTimes(s, tmp, 8000, 8001);
       assertNotEquals(n.small, small);
     }
   }
@@ -123,7 +125,7 @@ public class NamespaceDumpTest extends SampleNamespaceFixture {
     assertEquals(mine, other);
     // one changed field changes exactly one line
     try (InodeStore s = shm.reopen("r")) {
-      s.setAtime(n.big, 5002);
+      setAtime(s, n.big, 5002);
     }
     List<String> changed = NamespaceDump.lines(n.file);
     int differ = 0;
@@ -137,7 +139,7 @@ public class NamespaceDumpTest extends SampleNamespaceFixture {
   @Test
   public void separatorsInNamesAndStringsAreEscaped() throws Exception {
     try (InodeStore s = shm.reopen("r")) {
-      s.createInode(n.tmp, InodeAttrs.file("a b=c\\d").times(1, 2).owner("x:y", "-").replication(1));
+      createInode(s, n.tmp, InodeAttrs.file("a b=c\\d").times(1, 2).owner("x:y", "-").replication(1));
     }
     String line = NamespaceDump.lines(n.file).get(2); // after "/" and "/tmp"
     assertTrue(line, line.startsWith("/tmp/a\\x20b=c\\x5cd id="));

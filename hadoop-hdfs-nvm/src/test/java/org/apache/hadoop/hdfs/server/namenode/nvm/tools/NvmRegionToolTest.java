@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.ByteArrayOutputStream;
@@ -33,7 +34,7 @@ public class NvmRegionToolTest extends SampleNamespaceFixture {
     assertEquals(0, run("check", region()));
     assertTrue(out, out.endsWith("consistent (exit 0)\n"));
     try (InodeStore s = shm.reopen("r")) {
-      s.setOwner(n.writing, "carol", null); // leaves the string "bob" unreferenced
+      setOwner(s, n.writing, "carol", null); // leaves the string "bob" unreferenced
     }
     assertEquals(2, run("check", region()));
     assertTrue(out, out.startsWith("RECOVERABLE at offset "));

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
@@ -51,7 +52,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   public void armedUndoRecordIsRecoverableAndShownRolledBack() throws Exception {
     List<String> before = NamespaceDump.lines(n.file);
     // barrier 3 of an undo-logged rename: record armed, new values written in place
-    File image = crashImage("rename", 3, ".present", s -> s.rename(n.small, n.tmp, "moved", 9000));
+    File image = crashImage("rename", 3, ".present", s -> rename(s, n.small, n.tmp, "moved", 9000));
     assertNotEquals("the image holds the rename's in-place writes", RegionFiles.sha256(n.file),
         RegionFiles.sha256(image));
     CheckReport r = CheckAssert.check(image);
@@ -69,7 +70,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   @Test
   public void undoRecordWithABadChecksumIsRefused() throws Exception {
-    File image = crashImage("rename", 3, ".lost", s -> s.rename(n.small, n.tmp, "moved", 9000));
+    File image = crashImage("rename", 3, ".lost", s -> rename(s, n.small, n.tmp, "moved", 9000));
     assertEquals(2, CheckAssert.check(image).exitCode());
     RegionFiles.flipBit(image, UNDO_PAYLOAD + 20, 3);
     Finding f = CheckAssert.onlyError(CheckAssert.check(image), Finding.Kind.REFUSED, UNDO_CRC);
@@ -78,7 +79,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   @Test
   public void undoRecordWithAnOversizedPayloadIsRefused() throws Exception {
-    File image = crashImage("rename", 3, ".lost", s -> s.rename(n.small, n.tmp, "moved", 9000));
+    File image = crashImage("rename", 3, ".lost", s -> rename(s, n.small, n.tmp, "moved", 9000));
     RegionFiles.write(image, UNDO_PAYLOAD_BYTES, new byte[] {0, 0x40, 0, 0});
     CheckAssert.onlyError(CheckAssert.check(image), Finding.Kind.REFUSED, UNDO_PAYLOAD_BYTES);
   }
@@ -87,7 +88,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   public void crashWhileFreeingADeletedSubtreeLeavesRecoverableOrphans() throws Exception {
     long[] below = {n.small, n.big, n.longName, n.writing};
     // a delete is one undo-logged batch (4 barriers); barrier 5 invalidates the freed pages
-    File image = crashImage("delete", 5, ".lost", s -> s.delete(n.alice, below, n.user, 9000));
+    File image = crashImage("delete", 5, ".lost", s -> delete(s, n.alice, below, n.user, 9000));
     CheckReport r = CheckAssert.check(image);
     for (long page : below) {
       Finding f = CheckAssert.find(r, Finding.Kind.ORPHAN, page);
@@ -100,7 +101,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     assertEquals(0, CheckAssert.check(rec).exitCode());
     File clean = RegionFiles.copy(n.file, shm.file("clean-delete"));
     try (InodeStore s = InodeStore.open(Region.open(clean, PersistMode.EMULATED))) {
-      s.delete(n.alice, below, n.user, 9000);
+      delete(s, n.alice, below, n.user, 9000);
     }
     assertEquals(NamespaceDump.lines(clean), NamespaceDump.lines(image));
   }
@@ -109,7 +110,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   public void extensionPagesWrittenButNeverLinkedAreRecoverable() throws Exception {
     String longName = SampleNamespace.LONG_NAME + SampleNamespace.LONG_NAME; // 600 bytes: 3 NAME_EXT pages
     // barrier 1: the new name's pages are written (LIVE, out of place), the undo record is not armed yet
-    File image = crashImage("rename", 1, ".present", s -> s.rename(n.small, n.tmp, longName, 9000));
+    File image = crashImage("rename", 1, ".present", s -> rename(s, n.small, n.tmp, longName, 9000));
     CheckReport r = CheckAssert.check(image);
     assertEquals(r.format(), 3, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
     assertEquals(r.format(), 3, r.findings().size());
@@ -120,7 +121,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   @Test
   public void pendingPagesAreFreeSpaceThatRecoveryLeavesAlone() throws Exception {
     File image = crashImage("create", 1, ".present",
-        s -> s.createInode(n.tmp, InodeAttrs.file("never").times(1, 1).owner("hdfs", "supergroup")));
+        s -> createInode(s, n.tmp, InodeAttrs.file("never").times(1, 1).owner("hdfs", "supergroup")));
     CheckReport r = CheckAssert.check(image);
     assertTrue(r.format(), r.findings().isEmpty());
     assertEquals(0, r.exitCode());

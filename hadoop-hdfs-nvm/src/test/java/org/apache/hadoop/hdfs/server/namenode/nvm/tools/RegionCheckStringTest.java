@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
@@ -53,7 +54,7 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
   @Test
   public void stringNobodyUsesIsRecoverableAndRecoveryReclaimsIt() throws Exception {
     try (InodeStore s = shm.reopen("r")) {
-      s.setOwner(n.writing, "carol", null); // bob owned only writing.log
+      setOwner(s, n.writing, "carol", null); // bob owned only writing.log
     }
     long bob = RegionFiles.stringPage(n.file, "bob");
     CheckReport r = CheckAssert.check(n.file);

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
@@ -57,7 +58,7 @@ public class RegionStatTest extends SampleNamespaceFixture {
   public void deleteLeavesInvalidPagesBelowTheHighWaterMark() throws Exception {
     long[] below = {n.small, n.big, n.longName, n.writing};
     try (InodeStore s = shm.reopen("r")) {
-      s.delete(n.alice, below, n.user, 9000);
+      delete(s, n.alice, below, n.user, 9000);
     }
     StatReport s = RegionStat.run(n.file);
     assertEquals(3, s.dirs());

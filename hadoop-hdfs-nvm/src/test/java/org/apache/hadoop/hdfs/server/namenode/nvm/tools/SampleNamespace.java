@@ -1,10 +1,12 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import java.io.File;
 import java.io.IOException;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
@@ -59,40 +61,40 @@ final class SampleNamespace {
 
   private void build(InodeStore s) throws NvmException {
     root = s.rootPage();
-    user = s.createInode(root, InodeAttrs.directory("user").times(2000, 2001).mode(0755).owner("hdfs", "supergroup")
+    user = createInode(s, root, InodeAttrs.directory("user").times(2000, 2001).mode(0755).owner("hdfs", "supergroup")
         .quota(100, 1L << 30).typeQuota(1, 5000).storagePolicy(7));
-    alice = s.createInode(user, InodeAttrs.directory("alice").times(3000, 3001).mode(0700).owner("alice", "staff"));
-    small = s.createInode(alice, InodeAttrs.file("small.txt").times(4000, 4001).mode(0644).owner("alice", "staff")
+    alice = createInode(s, user, InodeAttrs.directory("alice").times(3000, 3001).mode(0700).owner("alice", "staff"));
+    small = createInode(s, alice, InodeAttrs.file("small.txt").times(4000, 4001).mode(0644).owner("alice", "staff")
         .replication(3).preferredBlockSize(128L << 20));
-    s.addBlock(small, BLOCK_BASE + 1, 1001);
-    s.updateBlock(small, 0, 1234, 1001);
-    big = s.createInode(alice, InodeAttrs.file("big.bin").times(5000, 5001).mode(0640).owner("alice", "staff")
+    addBlock(s, small, BLOCK_BASE + 1, 1001);
+    updateBlock(s, small, 0, 1234, 1001);
+    big = createInode(s, alice, InodeAttrs.file("big.bin").times(5000, 5001).mode(0640).owner("alice", "staff")
         .replication(2).preferredBlockSize(64L << 20).storagePolicy(5));
     for (int i = 0; i < BIG_BLOCKS; i++) {
       bigBlocks[3 * i] = BLOCK_BASE + 10 + i;
       bigBlocks[3 * i + 1] = i < BIG_BLOCKS - 1 ? 64L << 20 : 777;
       bigBlocks[3 * i + 2] = 1002;
     }
-    try (InodeStore.Txn t = s.begin()) {
+    try (Txn t = s.begin()) {
       t.setBlocks(big, bigBlocks, BIG_BLOCKS);
       t.commit();
     }
-    longName = s.createInode(alice, InodeAttrs.file(LONG_NAME).times(6000, 6001).mode(0600).owner("alice", "staff")
+    longName = createInode(s, alice, InodeAttrs.file(LONG_NAME).times(6000, 6001).mode(0600).owner("alice", "staff")
         .replication(1).preferredBlockSize(1L << 20));
-    writing = s.createInode(alice, InodeAttrs.file("writing.log").times(7000, 7001).mode(0644).owner("bob", "staff")
+    writing = createInode(s, alice, InodeAttrs.file("writing.log").times(7000, 7001).mode(0644).owner("bob", "staff")
         .replication(3).preferredBlockSize(128L << 20).underConstruction("DFSClient_NONMAPREDUCE_1", "10.0.0.7"));
-    s.addBlock(writing, BLOCK_BASE + 40, 1050);
-    s.addBlock(writing, BLOCK_BASE + 41, 1100, 128L << 20);
-    tmp = s.createInode(root, InodeAttrs.directory("tmp").times(8000, 8001).mode(01777).owner("hdfs", "supergroup"));
+    addBlock(s, writing, BLOCK_BASE + 40, 1050);
+    addBlock(s, writing, BLOCK_BASE + 41, 1100, 128L << 20);
+    tmp = createInode(s, root, InodeAttrs.directory("tmp").times(8000, 8001).mode(01777).owner("hdfs", "supergroup"));
     // Creating a child sets the parent's mtime; put the directories' times back.
-    s.setTimes(root, 1000, 1001);
-    s.setTimes(user, 2000, 2001);
-    s.setTimes(alice, 3000, 3001);
-    s.setGenerationStampV1(1000);
-    s.setGenerationStampV1Limit(1000);
-    s.setGenerationStampV2(1100);
-    s.setLastAllocatedBlockId(BLOCK_BASE + 41);
-    s.setLastTxId(42);
+    setTimes(s, root, 1000, 1001);
+    setTimes(s, user, 2000, 2001);
+    setTimes(s, alice, 3000, 3001);
+    setGenerationStampV1(s, 1000);
+    setGenerationStampV1Limit(s, 1000);
+    setGenerationStampV2(s, 1100);
+    setLastAllocatedBlockId(s, BLOCK_BASE + 41);
+    setLastTxId(s, 42);
     InodeView b = s.inode(big);
     bigExtPages = b.blockExtPages();
     longNameExtPages = s.inode(longName).nameExtPages();

@@ -1,0 +1,430 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits.invalid;
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.util.Arrays;
+
+/**
+ * One atomic batch under construction, from {@link InodeStore#begin()}: any number of staged
+ * changes, applied by {@link #commit()} with one native call and one commit point. Each
+ * staging method validates its arguments and reserves the pages it needs before it stages
+ * anything, so a refusal leaves the batch as it was; if anything fails before or during the
+ * apply, the reserved pages go back and nothing is written. The native side orders the
+ * persists (FRESH pages first, then the undo-logged or single-word commit, then FREEs).
+ *
+ * <p>Staging methods read the committed state of the region (not what earlier calls of the
+ * same transaction staged), so a transaction must not stage two changes of the same field,
+ * nor refer to a page it creates. Nothing is written before {@link #commit()}. Not
+ * thread-safe: the NameNode stages under its namesystem write lock.
+ */
+public final class Txn implements AutoCloseable {
+  private final InodeStore store;
+  private final Region region;
+  private final StringTable strings;
+  private final MutationBatch batch;
+  private final Reservation res;
+  private long lastInodeId;
+  /** Inodes this transaction creates minus those it removes. */
+  private long inodeDelta;
+  private boolean done;
+
+  Txn(InodeStore store, Region region, StringTable strings, MutationBatch batch, PagePool pool) {
+    this.store = store;
+    this.region = region;
+    this.strings = strings;
+    this.batch = batch;
+    this.res = new Reservation(pool);
+    batch.clear();
+    strings.abortStaged();
+    lastInodeId = region.lastInodeId();
+  }
+
+  /** Entries staged so far. */
+  public int size() {
+    return batch.entryCount();
+  }
+
+  /** Applies everything staged as one batch. An empty transaction writes nothing. */
+  public void commit() throws NvmException {
+    check();
+    boolean ok = false;
+    try {
+      if (lastInodeId > region.lastInodeId()) {
+        batch.putLong(SB_LAST_INODE_ID, lastInodeId, Field.COUNTER);
+      }
+      strings.stageCounter(batch);
+      if (!batch.isEmpty()) {
+        region.apply(batch);
+      }
+      ok = true;
+    } finally {
+      end(ok);
+    }
+  }
+
+  /** Abandons an uncommitted transaction (no-op after commit). */
+  @Override
+  public void close() {
+    if (!done) {
+      end(false);
+    }
+  }
+
+  private void end(boolean committed) {
+    done = true;
+    batch.clear();
+    if (committed) {
+      strings.commitStaged();
+      res.committed();
+    } else {
+      strings.abortStaged();
+      res.abandon();
+    }
+    store.ended(committed ? inodeDelta : 0);
+  }
+
+  private void check() {
+    if (done) {
+      throw new IllegalStateException("transaction already finished");
+    }
+  }
+
+  // ---- words
+
+  /** Stages an 8-byte store. */
+  public void putWord(long target, long value, Field field) {
+    check();
+    batch.putLong(target, value, field);
+  }
+
+  /** Stages an 8-byte store only if the committed value differs. */
+  public void updateWord(long target, long value, Field field) {
+    check();
+    if (region.getLong(target) != value) {
+      batch.putLong(target, value, field);
+    }
+  }
+
+  /** Stages a store of several adjacent fields inside one page (undo-logged as one range). */
+  void putBytes(long target, byte[] data, Field field) {
+    check();
+    batch.putBytes(target, data, field);
+  }
+
+  /** Stages a superblock counter only if it grows (counters never decrease). */
+  public void raiseCounter(long sbOffset, long value) {
+    check();
+    if (sbOffset == SB_LAST_INODE_ID) {
+      lastInodeId = Math.max(lastInodeId, value);
+    } else if (value > region.getLong(sbOffset)) {
+      batch.putLong(sbOffset, value, Field.COUNTER);
+    }
+  }
+
+  public void setCounter(long sbOffset, long value) {
+    check();
+    batch.putLong(sbOffset, value, Field.COUNTER);
+  }
+
+  // ---- strings
+
+  private long stringId(String s) throws NvmException {
+    return s == null ? 0 : strings.idFor(s, batch, res);
+  }
+
+  /** Owner and group ids share the perm word with 24 bits each. */
+  private long permStringId(String s) throws NvmException {
+    long id = stringId(s);
+    if (id > PERM_STRING_ID_MAX) {
+      throw invalid("string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
+    }
+    return id;
+  }
+
+  // ---- inodes
+
+  /**
+   * Creates the root directory (id ROOT_INODE_ID) of an empty region and points SB_ROOT_PAGE
+   * at it (see {@link InodeStore#format}). Returns the root page.
+   */
+  long createRoot(long mtime, int mode, String owner, String group) throws NvmException {
+    check();
+    long page = res.next();
+    InodeAttrs a = InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
+    long perm = PageCodec.perm(mode, permStringId(group), permStringId(owner));
+    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
+    // Commit: the root becomes LIVE and reachable in one undo-logged step.
+    batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
+    batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
+    raiseCounter(SB_LAST_INODE_ID, ROOT_INODE_ID);
+    inodeDelta++;
+    return page;
+  }
+
+  /**
+   * Stages a new inode under {@code parentPage} (the parent's mtime is not touched; stage it
+   * separately). Returns the new page's offset, valid once committed.
+   */
+  public long create(long parentPage, InodeAttrs a) throws NvmException {
+    check();
+    InodeView parent = store.requireDir(parentPage);
+    InodeLimits.validate(a);
+    long id = a.id != 0 ? a.id : lastInodeId + 1;
+    if (id <= 0) {
+      throw invalid("inode id " + id);
+    }
+    long page = res.next();
+    long perm = PageCodec.perm(a.mode, permStringId(a.group), permStringId(a.owner));
+    long uc = 0;
+    if (!a.directory && a.clientName != null) {
+      uc = PageCodec.uc(stringId(a.clientName), stringId(a.clientMachine));
+    }
+    long firstExt = stageNameExt(id, a.name);
+    // The image is PENDING: a crash before the commit below leaves a page recovery discards.
+    batch.fresh(page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
+    batch.putLong(page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
+    lastInodeId = Math.max(lastInodeId, id);
+    inodeDelta++;
+    return page;
+  }
+
+  public void setMtime(long page, long mtime) {
+    updateWord(page + IN_MTIME, mtime, Field.MTIME);
+  }
+
+  public void setAtime(long page, long atime) {
+    updateWord(page + IN_ATIME, atime, Field.ATIME);
+  }
+
+  /** Mode, owner and group in one word (null owner/group: keep the current one). */
+  public void setPermission(long page, int mode, String owner, String group) throws NvmException {
+    check();
+    InodeView v = store.requireInode(page);
+    InodeLimits.checkMode(mode);
+    StringTable.check(owner);
+    StringTable.check(group);
+    long perm = v.permWord();
+    long o = owner == null ? PageCodec.permOwner(perm) : permStringId(owner);
+    long g = group == null ? PageCodec.permGroup(perm) : permStringId(group);
+    updateWord(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
+  }
+
+  public void setFileHeader(long page, long blockSize, int replication, int policy) throws NvmException {
+    check();
+    store.requireFile(page);
+    InodeLimits.checkFileHeader(blockSize, replication, policy);
+    updateWord(page + FI_HEADER, PageCodec.fileHeader(blockSize, replication, policy), Field.FILE_HEADER);
+  }
+
+  /** Client name and machine of an under-construction file; both null = complete. */
+  public void setUnderConstruction(long page, String client, String machine) throws NvmException {
+    check();
+    store.requireFile(page);
+    if ((client == null) != (machine == null)) {
+      throw invalid("an under-construction file needs both client name and client machine");
+    }
+    StringTable.check(client);
+    StringTable.check(machine);
+    long uc = client == null ? 0 : PageCodec.uc(stringId(client), stringId(machine));
+    updateWord(page + FI_UC, uc, Field.UC);
+  }
+
+  public void setQuota(long page, long nsQuota, long dsQuota) throws NvmException {
+    check();
+    store.requireDir(page);
+    updateWord(page + DI_NS_QUOTA, nsQuota, Field.QUOTA);
+    updateWord(page + DI_DS_QUOTA, dsQuota, Field.QUOTA);
+  }
+
+  public void setTypeQuota(long page, int storageType, long quota) throws NvmException {
+    check();
+    store.requireDir(page);
+    InodeLimits.checkStorageType(storageType);
+    updateWord(page + DI_TYPE_QUOTA + 8L * storageType, quota, Field.QUOTA);
+  }
+
+  public void setDirectoryStoragePolicy(long page, int policy) throws NvmException {
+    check();
+    store.requireDir(page);
+    if (policy < 0 || policy > 255) {
+      throw invalid("storage policy " + policy + " outside 0..255");
+    }
+    updateWord(page + DI_STORAGE_POLICY, policy, Field.FILE_HEADER);
+  }
+
+  /**
+   * Makes the block list of a file {@code blocks} (triples id, numBytes, genstamp; {@code n}
+   * blocks): changed records are rewritten, new BLOCK_EXT pages are written out of place and
+   * linked, pages no longer needed are unlinked and freed.
+   */
+  public void setBlocks(long page, long[] blocks, int n) throws NvmException {
+    check();
+    InodeView v = store.requireFile(page);
+    if (n < 0 || blocks.length < 3 * n) {
+      throw invalid("block list of " + n + " blocks in an array of " + blocks.length);
+    }
+    int c = v.blockCount();
+    long[] ext = v.blockExtPages();
+    for (int i = 0; i < Math.min(n, BLOCKS_INLINE_MAX); i++) {
+      stageRecord(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i, i < c, blocks, i);
+    }
+    int need = InodeLimits.blockExtPages(n);
+    int have = ext.length;
+    for (int j = 0; j < Math.min(need, have); j++) {
+      int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
+      int count = Math.min(BLOCKS_EXT_MAX, n - first);
+      for (int s = 0; s < count; s++) {
+        stageRecord(ext[j] + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s, first + s < c, blocks, first + s);
+      }
+      updateWord(ext[j] + EXT_COUNT, count, Field.BLOCK_COUNT);
+    }
+    if (need > have) {
+      long[] fresh = new long[need - have];
+      for (int j = 0; j < fresh.length; j++) {
+        fresh[j] = res.next();
+      }
+      for (int j = have; j < need; j++) {
+        int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
+        int count = Math.min(BLOCKS_EXT_MAX, n - first);
+        long next = j + 1 < need ? fresh[j + 1 - have] : 0;
+        // Written LIVE out of place; the link below (inside the commit) makes it reachable.
+        batch.fresh(fresh[j - have], PageCodec.blockExt(v.id(), next, blocks, first, count), Field.PAGE);
+      }
+      long link = have == 0 ? page + FI_BLOCK_EXT : ext[have - 1] + EXT_NEXT;
+      batch.putLong(link, fresh[0], Field.EXT_LINK);
+    } else if (need < have) {
+      long link = need == 0 ? page + FI_BLOCK_EXT : ext[need - 1] + EXT_NEXT;
+      batch.putLong(link, 0, Field.EXT_LINK);
+      for (int j = need; j < have; j++) {
+        batch.free(ext[j]);
+      }
+    }
+    if (n != c) {
+      batch.putLong(page + FI_BLOCK_COUNT, n, Field.BLOCK_COUNT);
+    }
+  }
+
+  private void stageRecord(long rec, boolean exists, long[] blocks, int i) {
+    long id = blocks[3 * i];
+    long len = blocks[3 * i + 1];
+    long gs = blocks[3 * i + 2];
+    if (exists && region.getLong(rec + BR_ID) == id && region.getLong(rec + BR_NUM_BYTES) == len
+        && region.getLong(rec + BR_GENSTAMP) == gs) {
+      return;
+    }
+    if (exists && region.getLong(rec + BR_ID) == id) {
+      if (region.getLong(rec + BR_GENSTAMP) == gs) {
+        batch.putLong(rec + BR_NUM_BYTES, len, Field.BLOCK);
+      } else {
+        batch.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(len, gs), Field.BLOCK);
+      }
+      return;
+    }
+    batch.putBytes(rec, PageCodec.blockRecord(id, len, gs), Field.BLOCK);
+  }
+
+  /**
+   * Moves {@code page} under {@code newParentPage} as {@code newName} (parents' mtimes are not
+   * touched; stage them separately).
+   */
+  public void move(long page, long newParentPage, byte[] newName) throws NvmException {
+    check();
+    InodeView v = store.requireNotRoot(page);
+    InodeView newParent = store.requireDir(newParentPage);
+    InodeLimits.checkName(newName);
+    for (long p = newParentPage; p != 0; p = store.inode(p).parentPage()) {
+      if (p == page) {
+        throw invalid("cannot move inode " + v.id() + " under its own subtree");
+      }
+    }
+    if (!Arrays.equals(v.nameBytes(), newName)) {
+      // A new chain is written out of place; the inode switches to it inside the
+      // undo-logged commit and the old chain is freed only after that commit.
+      long firstExt = stageNameExt(v.id(), newName);
+      batch.putBytes(page + IN_NAME_LEN, PageCodec.nameArea(newName, firstExt), Field.NAME);
+      for (long p : v.nameExtPages()) {
+        batch.free(p);
+      }
+    }
+    if (v.parentPage() != newParentPage) {
+      batch.putBytes(page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
+    }
+  }
+
+  /**
+   * Removes a subtree: the root page becomes INVALID inside the commit, so after it no recovery
+   * can attach it (or, through it, its descendants); it and {@code subtree} (its descendants)
+   * are freed after the commit. A crash in between leaves orphans that recovery reclaims.
+   */
+  public void remove(long rootPage, long[] subtree) throws NvmException {
+    check();
+    InodeView root = store.requireNotRoot(rootPage);
+    invalidate(root);
+    for (long p : subtree) {
+      batch.free(p);
+      freeExtPages(store.inode(p));
+    }
+    inodeDelta -= 1 + subtree.length;
+  }
+
+  /**
+   * Removes a set of inodes given in any order (e.g. a deleted subtree as HDFS lists it): those
+   * whose parent is not in the set are the subtree roots and are invalidated in the commit;
+   * every page is freed after it.
+   */
+  public void removeAll(long[] pages, int n) throws NvmException {
+    check();
+    LongLongMap set = new LongLongMap(Math.max(16, n * 2));
+    for (int i = 0; i < n; i++) {
+      store.requireInode(pages[i]);
+      set.put(pages[i], 1);
+    }
+    for (int i = 0; i < n; i++) {
+      InodeView v = store.inode(pages[i]);
+      if (!set.containsKey(v.parentPage())) {
+        store.requireNotRoot(pages[i]);
+        invalidate(v);
+      } else {
+        batch.free(pages[i]);
+        freeExtPages(v);
+      }
+    }
+    inodeDelta -= n;
+  }
+
+  private void invalidate(InodeView root) {
+    batch.putLong(root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
+    batch.free(root.page());
+    freeExtPages(root);
+  }
+
+  // ---- extension chains
+
+  /** Stages FRESH NAME_EXT pages for name bytes past the inline part; returns the first page (0 if none). */
+  private long stageNameExt(long ownerId, byte[] name) throws NvmException {
+    int n = PageCodec.nameExtPages(name.length);
+    long[] pages = new long[n];
+    for (int i = 0; i < n; i++) {
+      pages[i] = res.next();
+    }
+    for (int i = 0; i < n; i++) {
+      int off = NAME_INLINE_MAX + i * NAME_EXT_MAX;
+      int len = Math.min(NAME_EXT_MAX, name.length - off);
+      batch.fresh(pages[i], PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, name, off, len), Field.PAGE);
+    }
+    return n == 0 ? 0 : pages[0];
+  }
+
+  /** FREEs an inode page's extension pages (name and block chains). */
+  private void freeExtPages(InodeView v) {
+    for (long p : v.nameExtPages()) {
+      batch.free(p);
+    }
+    if (v.isFile()) {
+      for (long p : v.blockExtPages()) {
+        batch.free(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+
+/**
+ * The one place that turns the NameNode's in-memory state into what a region page holds: an
+ * INode's fields as {@link InodeAttrs} for a new page, its whole state staged as the changed
+ * words of an existing page, and the namesystem's counters as superblock words. The
+ * write-through ({@link NvmWriteThrough}) and the import ({@link NvmImportWriter}) both encode
+ * with it, so an imported namespace and a written-through one are the same pages.
+ */
+final class InodeEncoder {
+  private InodeEncoder() {
+  }
+
+  /** Every page field of {@code n} except its parent and blocks. */
+  static InodeAttrs attrs(INode n) {
+    InodeAttrs a = n.isDirectory() ? InodeAttrs.directory("") : InodeAttrs.file("");
+    a.name(n.getLocalNameBytes()).id(n.getId()).times(n.getModificationTime(), n.getAccessTime())
+        .mode(n.getFsPermissionShort()).owner(n.getUserName(), n.getGroupName());
+    if (n.isFile()) {
+      INodeFile f = n.asFile();
+      a.preferredBlockSize(f.getPreferredBlockSize()).replication(f.getFileReplication())
+          .storagePolicy(f.getLocalStoragePolicyID());
+      FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
+      if (uc != null) {
+        a.underConstruction(uc.getClientName(), uc.getClientMachine());
+      }
+    } else {
+      INodeDirectory d = n.asDirectory();
+      long[] q = quotas(d);
+      a.quota(q[0], q[1]);
+      for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
+        a.typeQuota(i, q[2 + i]);
+      }
+      a.storagePolicy(d.getLocalStoragePolicyID() & 0xff);
+    }
+    return a;
+  }
+
+  /** ns, ds, then one per storage type (RegionLayout order = StorageType ordinal). */
+  static long[] quotas(INodeDirectory d) {
+    long[] q = new long[2 + RegionLayout.DI_TYPE_QUOTA_COUNT];
+    Arrays.fill(q, -1);
+    DirectoryWithQuotaFeature f = d.getDirectoryWithQuotaFeature();
+    if (f != null) {
+      QuotaCounts c = f.getQuota();
+      q[0] = c.getNameSpace();
+      q[1] = c.getStorageSpace();
+      for (StorageType t : StorageType.values()) {
+        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
+          q[2 + t.ordinal()] = c.getTypeSpaces().get(t);
+        }
+      }
+    }
+    return q;
+  }
+
+  /** The blocks of {@code f} as triples (id, numBytes, generation stamp), the form {@link Txn#setBlocks} takes. */
+  static long[] blockTriples(INodeFile f) {
+    BlockInfoContiguous[] blocks = f.getBlocks();
+    int n = blocks == null ? 0 : blocks.length;
+    long[] b = new long[3 * n];
+    for (int i = 0; i < n; i++) {
+      b[3 * i] = blocks[i].getBlockId();
+      b[3 * i + 1] = blocks[i].getNumBytes();
+      b[3 * i + 2] = blocks[i].getGenerationStamp();
+    }
+    return b;
+  }
+
+  /** Stages every field of {@code n} that differs from {@code page}. */
+  static void stageState(Txn t, long page, INode n) throws IOException {
+    t.setMtime(page, n.getModificationTime());
+    t.setAtime(page, n.getAccessTime());
+    t.setPermission(page, n.getFsPermissionShort(), n.getUserName(), n.getGroupName());
+    if (n.isFile()) {
+      INodeFile f = n.asFile();
+      t.setFileHeader(page, f.getPreferredBlockSize(), f.getFileReplication(), f.getLocalStoragePolicyID());
+      FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
+      t.setUnderConstruction(page, uc == null ? null : uc.getClientName(), uc == null ? null : uc.getClientMachine());
+      long[] b = blockTriples(f);
+      t.setBlocks(page, b, b.length / 3);
+    } else {
+      INodeDirectory d = n.asDirectory();
+      long[] q = quotas(d);
+      t.setQuota(page, q[0], q[1]);
+      for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
+        t.setTypeQuota(page, i, q[2 + i]);
+      }
+      t.setDirectoryStoragePolicy(page, d.getLocalStoragePolicyID() & 0xff);
+    }
+  }
+
+  /** Stages the generation stamps, the last block id and the last inode id. */
+  static void stageCounters(Txn t, BlockIdManager ids, long lastInodeId) {
+    t.setCounter(RegionLayout.SB_GENSTAMP_V1, ids.getGenerationStampV1());
+    t.setCounter(RegionLayout.SB_GENSTAMP_V2, ids.getGenerationStampV2());
+    t.setCounter(RegionLayout.SB_GENSTAMP_V1_LIMIT, ids.getGenerationStampV1Limit());
+    t.setCounter(RegionLayout.SB_LAST_BLOCK_ID, ids.getLastAllocatedBlockId());
+    t.raiseCounter(RegionLayout.SB_LAST_INODE_ID, lastInodeId);
+  }
+}
