@@ -27,21 +27,31 @@ extern "C" {
 #endif
 
 /* ---- error codes ---- */
-enum nvm_error {
-  NVM_OK = 0,
-  NVM_EIO = 1,        /* a system call failed; the message carries errno text */
-  NVM_ENOTREGION = 2, /* the file is not an NVM namespace region (bad magic / too small for a header) */
-  NVM_EVERSION = 3,   /* a region of an unsupported format version or page size */
-  NVM_ECORRUPT = 4,   /* checksum mismatch or a broken structural invariant */
-  NVM_ETRUNCATED = 5, /* the file is shorter than the region size in its header */
-  NVM_EFULL = 6,      /* no free page left; the message has used/total pages */
-  NVM_EINVAL = 7,     /* a bad argument or a malformed mutation batch; nothing was written */
-  NVM_EEXIST = 8,     /* create: the file already exists */
-  NVM_EMODE = 9,      /* the requested persistence mode is not available for this file */
-  NVM_ECRASHED = 10,  /* test hook: the simulated crash point was reached; the handle is dead */
-  NVM_ETOOLONG = 11,  /* a name or string over the format's limit */
-  NVM_EBUSY = 12,     /* another process holds the region open (flock) */
-};
+/*
+ * X(name, value, meaning): every error code, the one list of them. C names them
+ * NVM_<name>, NvmException.ErrorCode <name>; nvm_strerror() gives "NVM_<name>";
+ * nvm_layout_table() exports "ERROR_<name>=value meaning" and FormatFactsTest
+ * checks ErrorCode against it both ways; docs/region-format.md §10 lists them.
+ * A meaning is one line of plain text (no '|', no backquote, no newline).
+ */
+#define NVM_ERRORS(X)                                                                              \
+  X(OK, 0, "success")                                                                              \
+  X(EIO, 1, "a system call failed; the message carries the errno text")                            \
+  X(ENOTREGION, 2, "the file is not an NVM namespace region (bad magic, or too small for a header)") \
+  X(EVERSION, 3, "a region of another format version or geometry (header size, page size, data offset)") \
+  X(ECORRUPT, 4, "a checksum mismatch or a broken structural invariant")                           \
+  X(ETRUNCATED, 5, "the file is shorter than the region size in its header")                       \
+  X(EFULL, 6, "not enough free pages; the message has the used and total pages")                   \
+  X(EINVAL, 7, "a bad argument or a malformed mutation batch; nothing was written")                \
+  X(EEXIST, 8, "create: the file already exists")                                                  \
+  X(EMODE, 9, "the requested persistence mode is not available for this file")                     \
+  X(ECRASHED, 10, "test hook: the simulated crash point was reached; the handle is dead")          \
+  X(ETOOLONG, 11, "a name or string over the format's limit")                                      \
+  X(EBUSY, 12, "another process holds the region open (flock)")
+
+#define NVM_X_ENUM(name, value, meaning) NVM_##name = (value),
+enum nvm_error { NVM_ERRORS(NVM_X_ENUM) };
+#undef NVM_X_ENUM
 
 /* The message for the last error on this thread ("" if none). */
 const char *nvm_errormsg(void);
@@ -155,17 +165,45 @@ int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
  * The batch is validated completely before the first store; on NVM_EINVAL
  * nothing was written. Returns NVM_ECRASHED if the test crash hook fired.
  */
-enum nvm_op { NVM_OP_FRESH = 1, NVM_OP_INPLACE = 2, NVM_OP_FREE = 3 };
+/*
+ * X(name, value, meaning): the batch ops (NVM_OP_<name>; MutationBatch.Op in
+ * Java) and the logical field ids (NVM_F_<name>; Field in Java), exported by
+ * nvm_layout_table() as "OP_<name>=value meaning" and "FIELD_<name>=value
+ * meaning", with BATCH_HEADER and BATCH_ENTRY_HEADER; FormatFactsTest checks
+ * the Java side against them both ways, docs/region-format.md §4 and §10 list them.
+ */
+#define NVM_OPS(X)                                                                                 \
+  X(FRESH, 1, "write data into a reserved page that is not live; needs no undo")                   \
+  X(INPLACE, 2, "overwrite bytes in place, inside one page or the writable superblock counters")   \
+  X(FREE, 3, "after the commit, mark a page INVALID and return it to the free list")
 
-enum nvm_field {
-  NVM_F_NONE = 0, NVM_F_PAGE = 1 /* a whole page */, NVM_F_STATE = 2, NVM_F_PARENT = 3,
-  NVM_F_MTIME = 4, NVM_F_ATIME = 5, NVM_F_PERM = 6, NVM_F_NAME = 7, NVM_F_FILE_HEADER = 8,
-  NVM_F_UC = 9, NVM_F_BLOCK_COUNT = 10, NVM_F_BLOCK = 11, NVM_F_EXT_LINK = 12,
-  NVM_F_QUOTA = 13, NVM_F_COUNTER = 14, NVM_F_STRING = 15,
-};
+#define NVM_FIELDS(X)                                                                              \
+  X(NONE, 0, "no field named")                                                                     \
+  X(PAGE, 1, "a whole page")                                                                       \
+  X(STATE, 2, "a page state word")                                                                 \
+  X(PARENT, 3, "parent page and parent id")                                                        \
+  X(MTIME, 4, "modification time")                                                                 \
+  X(ATIME, 5, "access time")                                                                       \
+  X(PERM, 6, "the permission word (mode, group, owner)")                                           \
+  X(NAME, 7, "name length, name extension link and inline name bytes")                             \
+  X(FILE_HEADER, 8, "a file's header word, or a directory's storage policy")                       \
+  X(UC, 9, "a file's under-construction word")                                                     \
+  X(BLOCK_COUNT, 10, "a file's block count")                                                       \
+  X(BLOCK, 11, "a block record or part of one")                                                    \
+  X(EXT_LINK, 12, "a link to the first or next extension page")                                    \
+  X(QUOTA, 13, "a directory quota")                                                                \
+  X(COUNTER, 14, "a superblock counter")                                                           \
+  X(STRING, 15, "a string page field")
 
-#define NVM_BATCH_HEADER 8
-#define NVM_BATCH_ENTRY_HEADER 24
+#define NVM_X_ENUM(name, value, meaning) NVM_OP_##name = (value),
+enum nvm_op { NVM_OPS(NVM_X_ENUM) };
+#undef NVM_X_ENUM
+#define NVM_X_ENUM(name, value, meaning) NVM_F_##name = (value),
+enum nvm_field { NVM_FIELDS(NVM_X_ENUM) };
+#undef NVM_X_ENUM
+
+#define NVM_BATCH_HEADER 8        /* u32 entry_count, u32 reserved */
+#define NVM_BATCH_ENTRY_HEADER 24 /* u32 op, u32 field_id, u64 target, u32 length, u32 reserved */
 
 int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
 
@@ -224,7 +262,10 @@ int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *capt
 int nvm_debug_crashed(const nvm_region *r);
 
 /* ---- layout export ---- */
-/* "NAME=value\n" for every layout constant and magic; static storage. */
+/* One line per format fact, static storage: "NAME=value\n" for every layout
+ * constant and magic, BATCH_HEADER and BATCH_ENTRY_HEADER, and
+ * "PREFIX_NAME=value meaning\n" for every entry of NVM_ERRORS (ERROR_),
+ * NVM_OPS (OP_) and NVM_FIELDS (FIELD_). */
 const char *nvm_layout_table(void);
 const char *nvm_version_string(void); /* library + libpmem versions */
 

@@ -5,9 +5,19 @@
  * on-media format. docs/region-format.md describes the same numbers in prose;
  * the Java constants (RegionLayout.java) are checked against the table that
  * nvm_layout_table() exports from this list, and a test checks the doc table.
+ * The facts derived from these numbers (regions in order, fields inside their
+ * page, packing shifts, alignment) are compile-time checks in
+ * src/layout_asserts.c. The error codes, batch ops and field ids are lists in
+ * nvmns.h; page kinds and states are here (KIND_*, STATE_*).
  *
- * All multi-byte integers are little-endian. Every field of 8 bytes or less is
- * 8-byte aligned so that it can be updated with one atomic store.
+ * All multi-byte integers are little-endian. Every scalar field that a batch
+ * may update in place (the page fields, the superblock counters) is an 8-byte
+ * word at an 8-aligned offset, and so is UNDO_STATE, so that one atomic store
+ * replaces it; wider ranges (name bytes, block records, a pair of words) are
+ * written in place only by undo-logged batches. The u32 fields of the header
+ * and of the undo record are only 4-aligned and are never updated in place:
+ * the header is immutable after creation, and the undo record's u32s are
+ * written and persisted before UNDO_STATE makes the record valid.
  */
 #ifndef NVMNS_LAYOUT_H
 #define NVMNS_LAYOUT_H

@@ -26,21 +26,13 @@ int nvm_fail(int code, const char *fmt, ...) {
   return code;
 }
 
+/* Generated from NVM_ERRORS (nvmns.h); a duplicate value is a duplicate case
+ * label, which does not compile. */
 const char *nvm_strerror(int code) {
   switch (code) {
-    case NVM_OK: return "NVM_OK";
-    case NVM_EIO: return "NVM_EIO";
-    case NVM_ENOTREGION: return "NVM_ENOTREGION";
-    case NVM_EVERSION: return "NVM_EVERSION";
-    case NVM_ECORRUPT: return "NVM_ECORRUPT";
-    case NVM_ETRUNCATED: return "NVM_ETRUNCATED";
-    case NVM_EFULL: return "NVM_EFULL";
-    case NVM_EINVAL: return "NVM_EINVAL";
-    case NVM_EEXIST: return "NVM_EEXIST";
-    case NVM_EMODE: return "NVM_EMODE";
-    case NVM_ECRASHED: return "NVM_ECRASHED";
-    case NVM_ETOOLONG: return "NVM_ETOOLONG";
-    case NVM_EBUSY: return "NVM_EBUSY";
+#define NVM_X_CASE(name, value, meaning) case NVM_##name: return "NVM_" #name;
+    NVM_ERRORS(NVM_X_CASE)
+#undef NVM_X_CASE
     default: return "NVM_EUNKNOWN";
   }
 }

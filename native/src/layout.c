@@ -1,5 +1,7 @@
-/* layout.c — the exported layout table and version string. */
+/* layout.c — the exported table of format facts (nvm_layout_table) and the
+ * version string. */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "nvm_internal.h"
@@ -11,25 +13,45 @@
 static char table_buf[8192];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-static size_t put(size_t at, const char *name, long long v) {
-  int n = snprintf(table_buf + at, sizeof table_buf - at, "%s=%lld\n", name, v);
-  return at + (size_t)n;
-}
-
-static size_t put_u(size_t at, const char *name, unsigned long long v) {
-  int n = snprintf(table_buf + at, sizeof table_buf - at, "%s=%llu\n", name, v);
+/* Appends one line. A line that does not fit ends the table there (never a
+ * partial line); test_layout_table checks that the last line is present. */
+static size_t put_line(size_t at, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static size_t put_line(size_t at, const char *fmt, ...) {
+  if (at >= sizeof table_buf) return at;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(table_buf + at, sizeof table_buf - at, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof table_buf - at) {
+    table_buf[at] = '\0';
+    return sizeof table_buf;
+  }
   return at + (size_t)n;
 }
 
 static void build_table(void) {
   size_t at = 0;
-#define NVM_X_PUT(name, value) at = put(at, #name, (long long)(value));
+#define NVM_X_PUT(name, value) at = put_line(at, "%s=%lld\n", #name, (long long)(value));
   NVM_LAYOUT_CONSTANTS(NVM_X_PUT)
 #undef NVM_X_PUT
-  at = put_u(at, "REGION_MAGIC", NVM_REGION_MAGIC);
-  at = put_u(at, "SUPER_MAGIC", NVM_SUPER_MAGIC);
-  at = put_u(at, "PAGE_MAGIC", NVM_PAGE_MAGIC);
-  put_u(at, "MAX_PAGE_COUNT", NVM_MAX_PAGE_COUNT);
+  at = put_line(at, "REGION_MAGIC=%llu\n", NVM_REGION_MAGIC);
+  at = put_line(at, "SUPER_MAGIC=%llu\n", NVM_SUPER_MAGIC);
+  at = put_line(at, "PAGE_MAGIC=%llu\n", NVM_PAGE_MAGIC);
+  at = put_line(at, "MAX_PAGE_COUNT=%llu\n", NVM_MAX_PAGE_COUNT);
+  at = put_line(at, "BATCH_HEADER=%d\n", NVM_BATCH_HEADER);
+  at = put_line(at, "BATCH_ENTRY_HEADER=%d\n", NVM_BATCH_ENTRY_HEADER);
+#define NVM_X_PUT(prefix, name, value, meaning) \
+  at = put_line(at, "%s%s=%d %s\n", prefix, #name, (int)(value), meaning);
+#define NVM_X_ERROR(name, value, meaning) NVM_X_PUT("ERROR_", name, value, meaning)
+#define NVM_X_OP(name, value, meaning) NVM_X_PUT("OP_", name, value, meaning)
+#define NVM_X_FIELD(name, value, meaning) NVM_X_PUT("FIELD_", name, value, meaning)
+  NVM_ERRORS(NVM_X_ERROR)
+  NVM_OPS(NVM_X_OP)
+  NVM_FIELDS(NVM_X_FIELD)
+#undef NVM_X_FIELD
+#undef NVM_X_OP
+#undef NVM_X_ERROR
+#undef NVM_X_PUT
 }
 
 const char *nvm_layout_table(void) {

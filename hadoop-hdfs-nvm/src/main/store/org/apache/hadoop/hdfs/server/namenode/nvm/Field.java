@@ -1,8 +1,9 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * The logical field a batch entry writes (enum nvm_field in nvmns.h). It labels the
- * undo record and the checker's view; it does not change how bytes are written.
+ * The logical field a batch entry writes (NVM_FIELDS in nvmns.h; FormatFactsTest checks the
+ * ids both ways). It labels the undo record and the checker's view; it does not change how
+ * bytes are written.
  */
 public enum Field {
   NONE(0), PAGE(1), STATE(2), PARENT(3), MTIME(4), ATIME(5), PERM(6), NAME(7), FILE_HEADER(8), UC(9),

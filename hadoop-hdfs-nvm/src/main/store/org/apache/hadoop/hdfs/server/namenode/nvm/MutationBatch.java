@@ -15,10 +15,18 @@ import java.nio.ByteOrder;
  * FREE last). Not thread-safe.
  */
 public final class MutationBatch {
-  static final int OP_FRESH = 1;
-  static final int OP_INPLACE = 2;
-  static final int OP_FREE = 3;
+  /** The op of an entry: NVM_OPS in nvmns.h (FormatFactsTest checks the codes). */
+  enum Op {
+    FRESH(1), INPLACE(2), FREE(3);
 
+    final int code;
+
+    Op(int code) {
+      this.code = code;
+    }
+  }
+
+  /** NVM_BATCH_HEADER and NVM_BATCH_ENTRY_HEADER (FormatFactsTest checks them). */
   static final int HEADER = 8;
   static final int ENTRY_HEADER = 24;
 
@@ -86,7 +94,7 @@ public final class MutationBatch {
 
   /** Writes {@code data[off, off+len)} into a reserved, not live page at {@code target}. */
   public MutationBatch fresh(long target, byte[] data, int off, int len, Field field) {
-    entry(OP_FRESH, field, target, len);
+    entry(Op.FRESH, field, target, len);
     buf.put(data, off, len);
     pad();
     return this;
@@ -99,7 +107,7 @@ public final class MutationBatch {
   /** Writes the remaining bytes of {@code data} (its position is not changed). */
   public MutationBatch fresh(long target, ByteBuffer data, Field field) {
     ByteBuffer d = data.duplicate();
-    entry(OP_FRESH, field, target, d.remaining());
+    entry(Op.FRESH, field, target, d.remaining());
     buf.put(d);
     pad();
     return this;
@@ -110,14 +118,14 @@ public final class MutationBatch {
     if ((target & 7) != 0) {
       throw new IllegalArgumentException("8-byte field at unaligned offset " + target);
     }
-    entry(OP_INPLACE, field, target, 8);
+    entry(Op.INPLACE, field, target, 8);
     buf.putLong(value);
     return this;
   }
 
   /** Overwrites live bytes inside one page or inside the superblock. */
   public MutationBatch putBytes(long target, byte[] data, int off, int len, Field field) {
-    entry(OP_INPLACE, field, target, len);
+    entry(Op.INPLACE, field, target, len);
     buf.put(data, off, len);
     pad();
     return this;
@@ -129,11 +137,11 @@ public final class MutationBatch {
 
   /** After the batch committed, marks {@code page} INVALID and returns it to the free list. */
   public MutationBatch free(long page) {
-    entry(OP_FREE, Field.PAGE, page, 0);
+    entry(Op.FREE, Field.PAGE, page, 0);
     return this;
   }
 
-  private void entry(int op, Field field, long target, int len) {
+  private void entry(Op op, Field field, long target, int len) {
     if (len < 0) {
       throw new IllegalArgumentException("negative length " + len);
     }
@@ -141,9 +149,9 @@ public final class MutationBatch {
       throw new IllegalArgumentException("bad target offset " + target);
     }
     ensure(ENTRY_HEADER + ((len + 7) & ~7));
-    buf.putInt(op).putInt(field.id()).putLong(target).putInt(len).putInt(0);
+    buf.putInt(op.code).putInt(field.id()).putLong(target).putInt(len).putInt(0);
     entries++;
-    if (op == OP_INPLACE) {
+    if (op == Op.INPLACE) {
       inplaceEntries++;
       if (len == 8 && (target & 7) == 0) {
         inplaceWords++;

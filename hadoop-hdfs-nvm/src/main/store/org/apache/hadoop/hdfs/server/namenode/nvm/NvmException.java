@@ -11,7 +11,7 @@ import java.io.IOException;
 public class NvmException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  /** Mirrors enum nvm_error in nvmns.h; the ordinal-independent value is {@link #value()}. */
+  /** NVM_ERRORS in nvmns.h (FormatFactsTest checks both ways); the value is {@link #value()}. */
   public enum ErrorCode {
     OK(0), EIO(1), ENOTREGION(2), EVERSION(3), ECORRUPT(4), ETRUNCATED(5), EFULL(6),
     EINVAL(7), EEXIST(8), EMODE(9), ECRASHED(10), ETOOLONG(11), EBUSY(12),

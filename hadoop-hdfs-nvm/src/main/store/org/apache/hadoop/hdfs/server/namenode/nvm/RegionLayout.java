@@ -2,8 +2,8 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
  * The on-media layout of a region, mirroring native/include/nvmns_layout.h name for
- * name. TestRegionLayout checks every constant against nvm_layout_table() in both
- * directions and against the tables of docs/region-format.md.
+ * name. RegionLayoutTest checks every constant against nvm_layout_table() in both
+ * directions, RegionFormatDocTest the tables of docs/region-format.md against them.
  */
 public final class RegionLayout {
   private RegionLayout() {

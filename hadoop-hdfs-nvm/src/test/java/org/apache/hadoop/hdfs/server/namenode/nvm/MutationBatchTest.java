@@ -21,16 +21,16 @@ public class MutationBatchTest {
     ByteBuffer x = b.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(3, x.getInt(0));
     assertEquals(0, x.getInt(4));
-    assertEquals(MutationBatch.OP_INPLACE, x.getInt(8));
+    assertEquals(MutationBatch.Op.INPLACE.code, x.getInt(8));
     assertEquals(Field.COUNTER.id(), x.getInt(12));
     assertEquals(4104, x.getLong(16));
     assertEquals(8, x.getInt(24));
     assertEquals(77, x.getLong(32));
-    assertEquals(MutationBatch.OP_FRESH, x.getInt(40));
+    assertEquals(MutationBatch.Op.FRESH.code, x.getInt(40));
     assertEquals(3, x.getInt(56));
     assertEquals(1, x.get(64));
     assertEquals(0, x.get(67));
-    assertEquals(MutationBatch.OP_FREE, x.getInt(72));
+    assertEquals(MutationBatch.Op.FREE.code, x.getInt(72));
     assertEquals(0, x.getInt(88));
     assertTrue(b.buffer().isDirect());
   }

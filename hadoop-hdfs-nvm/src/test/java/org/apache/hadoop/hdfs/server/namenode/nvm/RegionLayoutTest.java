@@ -24,20 +24,9 @@ public class RegionLayoutTest {
     return m;
   }
 
+  /** The layout constants of nvm_layout_table() (the enumerated lists are FormatFactsTest's). */
   static Map<String, Long> nativeConstants() {
-    Map<String, Long> m = new TreeMap<String, Long>();
-    for (String line : NvmNative.layoutTable().split("\n")) {
-      if (line.isEmpty()) {
-        continue;
-      }
-      int eq = line.indexOf('=');
-      assertTrue("malformed layout table line: " + line, eq > 0);
-      String v = line.substring(eq + 1).trim();
-      long value = v.startsWith("0x") ? Long.parseUnsignedLong(v.substring(2), 16)
-          : v.startsWith("-") ? Long.parseLong(v) : Long.parseUnsignedLong(v);
-      assertNull("duplicate name " + line, m.put(line.substring(0, eq), value));
-    }
-    return m;
+    return NativeTable.layout();
   }
 
   @Test
