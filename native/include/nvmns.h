@@ -59,14 +59,27 @@ const char *nvm_errormsg(void);
 const char *nvm_strerror(int code);
 
 /* ---- persistence modes ---- */
-enum nvm_mode {
-  NVM_MODE_AUTO = 0,     /* pmem if pmem_is_pmem(), emulated if that was forced, msync otherwise */
-  NVM_MODE_PMEM = 1,     /* cache-line flush + fence; requires pmem_is_pmem() */
-  NVM_MODE_EMULATED = 2, /* cache-line flush + fence on a non-DAX file (e.g. tmpfs): survives a
-                            process crash, not a power loss */
-  NVM_MODE_MSYNC = 3,    /* pmem_msync() per flushed range: durable on an ordinary file system */
-};
-const char *nvm_mode_name(int mode); /* "pmem", "emulated", "msync", "auto" */
+/*
+ * X(name, value, config name): NVM_MODE_<name>; PersistMode in Java, whose
+ * configuration value (dfs.namenode.nvm.persist.mode) is the config name;
+ * nvm_mode_name() returns it; nvm_layout_table() exports "MODE_<name>=value
+ * config name" and FormatFactsTest checks PersistMode against it both ways.
+ *  AUTO      pmem if pmem_is_pmem(), emulated if that was forced, msync otherwise
+ *  PMEM      cache-line flush + fence; requires pmem_is_pmem()
+ *  EMULATED  cache-line flush + fence on a non-DAX file (e.g. tmpfs): survives a
+ *            process crash, not a power loss
+ *  MSYNC     pmem_msync() per flushed range: durable on an ordinary file system
+ */
+#define NVM_MODES(X)          \
+  X(AUTO, 0, "auto")          \
+  X(PMEM, 1, "pmem")          \
+  X(EMULATED, 2, "emulated")  \
+  X(MSYNC, 3, "msync")
+
+#define NVM_X_ENUM(name, value, config) NVM_MODE_##name = (value),
+enum nvm_mode { NVM_MODES(NVM_X_ENUM) };
+#undef NVM_X_ENUM
+const char *nvm_mode_name(int mode); /* the config name: "auto", "pmem", "emulated", "msync" */
 
 /* ---- region lifetime ---- */
 typedef struct nvm_region nvm_region;
@@ -265,7 +278,8 @@ int nvm_debug_crashed(const nvm_region *r);
 /* One line per format fact, static storage: "NAME=value\n" for every layout
  * constant and magic, BATCH_HEADER and BATCH_ENTRY_HEADER, and
  * "PREFIX_NAME=value meaning\n" for every entry of NVM_ERRORS (ERROR_),
- * NVM_OPS (OP_) and NVM_FIELDS (FIELD_). */
+ * NVM_OPS (OP_) and NVM_FIELDS (FIELD_), and "MODE_NAME=value config name\n"
+ * for every entry of NVM_MODES. */
 const char *nvm_layout_table(void);
 const char *nvm_version_string(void); /* library + libpmem versions */
 

@@ -45,9 +45,12 @@ static void build_table(void) {
 #define NVM_X_ERROR(name, value, meaning) NVM_X_PUT("ERROR_", name, value, meaning)
 #define NVM_X_OP(name, value, meaning) NVM_X_PUT("OP_", name, value, meaning)
 #define NVM_X_FIELD(name, value, meaning) NVM_X_PUT("FIELD_", name, value, meaning)
+#define NVM_X_MODE(name, value, config) NVM_X_PUT("MODE_", name, value, config)
   NVM_ERRORS(NVM_X_ERROR)
   NVM_OPS(NVM_X_OP)
   NVM_FIELDS(NVM_X_FIELD)
+  NVM_MODES(NVM_X_MODE)
+#undef NVM_X_MODE
 #undef NVM_X_FIELD
 #undef NVM_X_OP
 #undef NVM_X_ERROR

@@ -12,12 +12,12 @@
 
 #include "nvm_internal.h"
 
+/* Generated from NVM_MODES (nvmns.h). */
 const char *nvm_mode_name(int mode) {
   switch (mode) {
-    case NVM_MODE_AUTO: return "auto";
-    case NVM_MODE_PMEM: return "pmem";
-    case NVM_MODE_EMULATED: return "emulated";
-    case NVM_MODE_MSYNC: return "msync";
+#define NVM_X_CASE(name, value, config) case NVM_MODE_##name: return config;
+    NVM_MODES(NVM_X_CASE)
+#undef NVM_X_CASE
     default: return "unknown";
   }
 }

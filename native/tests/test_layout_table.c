@@ -79,6 +79,13 @@ int main(void) {
   CHECK(NVM_F_##name == (value));
   NVM_FIELDS(X)
 #undef X
+#define X(name, value, config)                    \
+  check_entry(t, "MODE_", #name, value, config);  \
+  CHECK(NVM_MODE_##name == (value));              \
+  CHECK(strcmp(nvm_mode_name(value), config) == 0);
+  NVM_MODES(X)
+#undef X
+  CHECK(strcmp(nvm_mode_name(99), "unknown") == 0);
   CHECK(strcmp(nvm_strerror(NVM_EFULL), "NVM_EFULL") == 0);
   CHECK(strcmp(nvm_strerror(-1), "NVM_EUNKNOWN") == 0);
   CHECK(strcmp(nvm_strerror(1000), "NVM_EUNKNOWN") == 0);

@@ -2,7 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 import java.util.Locale;
 
-/** How stores are made durable; mirrors enum nvm_mode in nvmns.h. */
+/** How stores are made durable: NVM_MODES in nvmns.h, checked both ways by FormatFactsTest. */
 public enum PersistMode {
   /** pmem if the mapping is persistent memory, otherwise as the library decides. */
   AUTO(0, "auto"),

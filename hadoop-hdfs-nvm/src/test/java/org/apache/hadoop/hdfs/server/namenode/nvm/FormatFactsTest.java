@@ -15,7 +15,7 @@ import org.junit.Test;
  * nvm_layout_table() exports: every native entry exists in Java with the same value, and every
  * Java entry exists natively (as {@link RegionLayoutTest} does for the layout constants).
  * NVM_ERRORS is {@link NvmException.ErrorCode}, NVM_OPS {@link MutationBatch.Op}, NVM_FIELDS
- * {@link Field}; NVM_BATCH_HEADER and NVM_BATCH_ENTRY_HEADER are {@link MutationBatch#HEADER} and
+ * {@link Field}, NVM_MODES {@link PersistMode} (with its configuration names); NVM_BATCH_HEADER and NVM_BATCH_ENTRY_HEADER are {@link MutationBatch#HEADER} and
  * {@link MutationBatch#ENTRY_HEADER}. Page kinds and states are layout constants (KIND_*,
  * STATE_*), mirrored by RegionLayout and checked by RegionLayoutTest; here they are checked to be
  * distinct.
@@ -81,6 +81,19 @@ public class FormatFactsTest {
       java.put(f.name(), f.id());
     }
     assertSameBothWays("Field", NativeTable.FIELD, java);
+  }
+
+  @Test
+  public void persistModesMatchNvmModes() {
+    Map<String, Integer> java = new LinkedHashMap<String, Integer>();
+    for (PersistMode m : PersistMode.values()) {
+      java.put(m.name(), m.value());
+    }
+    assertSameBothWays("PersistMode", NativeTable.MODE, java);
+    // the configuration value is the native list's config name, which nvm_mode_name() returns
+    for (Map.Entry<String, NativeTable.Entry> e : NativeTable.list(NativeTable.MODE).entrySet()) {
+      assertEquals("PersistMode." + e.getKey(), e.getValue().meaning, PersistMode.valueOf(e.getKey()).configName());
+    }
   }
 
   @Test

@@ -13,9 +13,9 @@ import java.util.TreeMap;
  */
 final class NativeTable {
   /** The prefixes of the enumerated lists (nvmns.h) and of the batch format constants. */
-  static final String ERROR = "ERROR_", OP = "OP_", FIELD = "FIELD_", BATCH = "BATCH_";
+  static final String ERROR = "ERROR_", OP = "OP_", FIELD = "FIELD_", MODE = "MODE_", BATCH = "BATCH_";
 
-  private static final String[] LIST_PREFIXES = {ERROR, OP, FIELD, BATCH};
+  private static final String[] LIST_PREFIXES = {ERROR, OP, FIELD, MODE, BATCH};
 
   /** One line of the table. */
   static final class Entry {

@@ -14,7 +14,7 @@ import org.junit.Test;
 
 /**
  * Every "| `NAME` | value |" row of docs/region-format.md is true: a layout constant agrees with
- * RegionLayout; an entry of the enumerated lists (ERROR_, OP_, FIELD_, BATCH_) agrees with
+ * RegionLayout; an entry of the enumerated lists (ERROR_, OP_, FIELD_, MODE_, BATCH_) agrees with
  * nvm_layout_table() in value and, where the list has one, in its meaning (the third cell), and
  * every entry of those lists has a row.
  */
