@@ -31,6 +31,17 @@ static int bad(uint32_t i, const char *why, uint64_t target) {
   return nvm_fail(NVM_EINVAL, "batch entry %u: %s (target %llu)", i, why, (unsigned long long)target);
 }
 
+/* A field id of NVM_FIELDS: it labels the undo record the checker reads. */
+static int field_known(uint32_t field) {
+  switch (field) {
+#define NVM_X_CASE(name, value, meaning) case NVM_F_##name:
+    NVM_FIELDS(NVM_X_CASE)
+#undef NVM_X_CASE
+      return 1;
+    default: return 0;
+  }
+}
+
 static int check_fresh(const nvm_region *r, uint32_t i, struct entry *e) {
   if (e->len == 0) return bad(i, "FRESH with length 0", e->target);
   if (!nvm_page_range(r, e->target, e->len, &e->page))
@@ -93,6 +104,7 @@ static int parse(const uint8_t *buf, size_t len, struct batch *b) {
     e->target = rd64(p + 8);
     e->len = rd32(p + 16);
     if (rd32(p + 20) != 0) return bad(i, "reserved field is not 0", e->target);
+    if (!field_known(e->field)) return bad(i, "unknown field id", e->target);
     pos += NVM_BATCH_ENTRY_HEADER;
     if (PAD8(e->len) > len - pos) return bad(i, "data runs past the end of the batch", e->target);
     e->data = buf + pos;
