@@ -28,21 +28,21 @@ test: deps
 
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
-	./benchmarks/bin/namenode-demo.sh
+	./scripts/demo/namenode-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.
 process-crash-test: build
-	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./benchmarks/bin/process-crash-test.sh
+	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./scripts/test/process-crash-test.sh
 
 # docs/migration.md with real processes: stock -> import -> NVM -> saveNamespace -> the stock jar; cost for
 # MIGRATION_BIG=100000 files (0 skips it).
 migration-demo: build
-	MIGRATION_FILES='$(MIGRATION_FILES)' MIGRATION_BIG='$(MIGRATION_BIG)' ./benchmarks/bin/migration-demo.sh
+	MIGRATION_FILES='$(MIGRATION_FILES)' MIGRATION_BIG='$(MIGRATION_BIG)' ./scripts/demo/migration-demo.sh
 
 # The persistent inode store on its own: undo log, crash images, recovery.
 store-demo: build
-	./benchmarks/bin/store-demo.sh
+	./scripts/demo/store-demo.sh
 
 # The benchmark suite's runtime: `package` only (the reactor resolves the modules among
 # themselves; nothing is installed into the local Maven repository).
@@ -69,15 +69,15 @@ nnthroughput: bench-build
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build
-	CLASSES='$(CLASSES)' FORKS='$(FORKS)' FULL='$(FULL)' ./benchmarks/bin/upstream-tests.sh
+	CLASSES='$(CLASSES)' FORKS='$(FORKS)' FULL='$(FULL)' ./scripts/test/upstream-tests.sh
 
 # Every persist point of every NameNode mutation crashed (lost/present images), recovered, checked.
 crash-test: build
-	./benchmarks/bin/crash-test.sh
+	./scripts/test/crash-test.sh
 
 # libFuzzer (clang, ASan+UBSan) over region images through open/recovery; FUZZ_SECONDS=120.
 fuzz: deps
-	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' ./benchmarks/bin/fuzz.sh
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' ./scripts/test/fuzz.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

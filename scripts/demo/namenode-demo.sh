@@ -4,7 +4,7 @@
 # NNBenchWithoutMR, a SIGKILL of the NameNode, a restart, and proof that the namespace
 # came back: counts and a checksum of the full listing before and after.
 set -euo pipefail
-source "$(dirname "$0")/cluster-lib.sh"
+source "$(dirname "$0")/../cluster-lib.sh"
 require_dist
 
 FILES=${DEMO_FILES:-1000}   # ~0.2 s per file: 2.7.3 clients retry complete() after 400 ms when the DataNode's report trails
