@@ -1,8 +1,13 @@
 # The project's front door. `make demo` and `make test` are the README's two commands;
 # each installs what it needs on a fresh machine, then builds with Maven.
+# Builds go through scripts/quiet-build.sh: one line per Maven module, the whole output in
+# build.log, and on failure the errors and the log's path. `make test` is the exception: its
+# build and its tests are one Maven run (ctest inside the native module, JUnit in every module)
+# whose output CI reads, so it prints everything as before.
 SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
+BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
 .PHONY: deps build bench-build test demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz bench-micro clean
 
@@ -17,8 +22,10 @@ deps:
 	  else echo "missing packages:$$missing — run 'sudo apt-get install -y$$missing' first"; exit 1; fi; \
 	fi
 
+# Installs the modules into the local Maven repository: crash-test and upstream-tests run Maven
+# in nvm-it alone, which takes its sibling modules from there.
 build: deps
-	$(MVN) -DskipTests install
+	@$(BUILD) -DskipTests install
 
 # The suite's Python tests (ratios and targets), then the C tests (ctest) and Java tests (JUnit),
 # driven by Maven.
@@ -47,7 +54,7 @@ store-demo: build
 # The benchmark suite's runtime: `package` only (the reactor resolves the modules among
 # themselves; nothing is installed into the local Maven repository).
 bench-build: deps
-	$(MVN) -q -DskipTests package
+	@$(BUILD) -DskipTests package
 
 # The side-by-side benchmark suite (docs/benchmarks.md): five configurations, same jar,
 # interleaved runs, results.csv / ratios.csv / charts under benchmarks/results/<timestamp>/.
@@ -85,3 +92,4 @@ bench-micro: build
 
 clean:
 	$(MVN) -q clean || true
+	rm -f build.log
