@@ -56,12 +56,15 @@ store-demo: build
 bench-build: deps
 	@$(BUILD) -DskipTests package
 
-# The side-by-side benchmark suite (docs/benchmarks.md): five configurations, same jar,
-# interleaved runs, results.csv / ratios.csv / charts under benchmarks/results/<timestamp>/.
+# The side-by-side benchmark suite (docs/benchmarks.md): six of its seven configurations (stock-disk,
+# stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync, nvm-cold; nvm-warm runs only when named in
+# CONFIGS), same jar, interleaved runs, results.csv / ratios.csv / charts under
+# benchmarks/results/<timestamp>/.
 bench: bench-build
 	./benchmarks/suite/bench.sh full
 
-# A subset of the suite: under 6 minutes, build included, on the project's 2-core machine when quiet.
+# A subset of the suite: under 6 minutes, build included, on the project's 2-core machine when quiet;
+# five configurations (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync).
 bench-quick: bench-build
 	./benchmarks/suite/bench.sh quick
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shared by the benchmark suite's workload scripts: the five configurations, the results
+# Shared by the benchmark suite's workload scripts: the seven configurations, the results
 # directory (results.csv rows, raw logs) and progress lines. Source it after `set -euo pipefail`.
 #
 # The configurations use the same jar and differ only in configuration (hdfs-site.xml and, for
