@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make demo (store part): run StoreDemo against an emulated region on tmpfs.
-# Expects `make build` to have installed the modules (the Makefile does that first).
+# make store-demo: run StoreDemo against an emulated region on tmpfs.
+# Expects the build to have made hadoop-hdfs-nvm/target (make store-demo builds first).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 jar="$root/hadoop-hdfs-nvm/target/hadoop-hdfs-nvm-0.1.0-SNAPSHOT.jar"
