@@ -57,7 +57,7 @@ run -ls -R /demo
 run -cat /demo/out/greeting.txt
 
 # ~0.2 s a file (see FILES above): say how long to wait
-wait_s=$(( FILES / 5 )); [ "$wait_s" -lt 120 ] && wait_for="${wait_s} s" || wait_for="$(( (wait_s + 59) / 60 )) min"
+wait_s=$(( FILES / 5 )); [ "$wait_s" -lt 120 ] && wait_for="${wait_s} s" || wait_for="$(( (wait_s + 30) / 60 )) min"
 step "4. upstream NNBenchWithoutMR: create and write $FILES files (1 block each; about $wait_for)"
 t0=$(date +%s.%N)
 hclient "$conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir /bench \
