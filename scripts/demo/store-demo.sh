@@ -10,5 +10,6 @@ work="${DEMO_DIR:-/dev/shm/nvm-store-demo-$$}"
 trap 'rm -rf "$work"' EXIT
 # Emulated persistent memory: libpmem flushes cache lines even though tmpfs is not DAX.
 export PMEM_IS_PMEM_FORCE=1
-exec java -Djava.library.path="$lib" -cp "$jar" \
+# not exec: the EXIT trap must run to remove the region (64 MiB of tmpfs)
+java -Djava.library.path="$lib" -cp "$jar" \
   org.apache.hadoop.hdfs.server.namenode.nvm.StoreDemo "$work"
