@@ -1,8 +1,13 @@
 # The project's front door. `make demo` and `make test` are the README's two commands;
 # each installs what it needs on a fresh machine, then builds with Maven.
+# Builds go through scripts/quiet-build.sh: one line per Maven module, the whole output in
+# build.log, and on failure the errors and the log's path. `make test` is the exception: its
+# build and its tests are one Maven run (ctest inside the native module, JUnit in every module)
+# whose output CI reads, so it prints everything as before.
 SHELL := /bin/bash
 MVN   ?= mvn -B -ntp
 JAVA  ?= java
+BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
 .PHONY: deps build bench-build test demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz bench-micro clean
 
@@ -17,8 +22,10 @@ deps:
 	  else echo "missing packages:$$missing — run 'sudo apt-get install -y$$missing' first"; exit 1; fi; \
 	fi
 
+# Installs the modules into the local Maven repository: crash-test and upstream-tests run Maven
+# in nvm-it alone, which takes its sibling modules from there.
 build: deps
-	$(MVN) -DskipTests install
+	@$(BUILD) -DskipTests install
 
 # The suite's Python tests (ratios and targets), then the C tests (ctest) and Java tests (JUnit),
 # driven by Maven.
@@ -28,33 +35,36 @@ test: deps
 
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
-	./benchmarks/bin/namenode-demo.sh
+	./scripts/demo/namenode-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.
 process-crash-test: build
-	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./benchmarks/bin/process-crash-test.sh
+	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./scripts/test/process-crash-test.sh
 
 # docs/migration.md with real processes: stock -> import -> NVM -> saveNamespace -> the stock jar; cost for
 # MIGRATION_BIG=100000 files (0 skips it).
 migration-demo: build
-	MIGRATION_FILES='$(MIGRATION_FILES)' MIGRATION_BIG='$(MIGRATION_BIG)' ./benchmarks/bin/migration-demo.sh
+	MIGRATION_FILES='$(MIGRATION_FILES)' MIGRATION_BIG='$(MIGRATION_BIG)' ./scripts/demo/migration-demo.sh
 
 # The persistent inode store on its own: undo log, crash images, recovery.
 store-demo: build
-	./benchmarks/bin/store-demo.sh
+	./scripts/demo/store-demo.sh
 
 # The benchmark suite's runtime: `package` only (the reactor resolves the modules among
 # themselves; nothing is installed into the local Maven repository).
 bench-build: deps
-	$(MVN) -q -DskipTests package
+	@$(BUILD) -DskipTests package
 
-# The side-by-side benchmark suite (docs/benchmarks.md): five configurations, same jar,
-# interleaved runs, results.csv / ratios.csv / charts under benchmarks/results/<timestamp>/.
+# The side-by-side benchmark suite (docs/benchmarks.md): six of its seven configurations (stock-disk,
+# stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync, nvm-cold; nvm-warm runs only when named in
+# CONFIGS), same jar, interleaved runs, results.csv / ratios.csv / charts under
+# benchmarks/results/<timestamp>/.
 bench: bench-build
 	./benchmarks/suite/bench.sh full
 
-# A subset of the suite: under 6 minutes, build included, on the project's 2-core machine when quiet.
+# A subset of the suite: under 6 minutes, build included, on the project's 2-core machine when quiet;
+# five configurations (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync).
 bench-quick: bench-build
 	./benchmarks/suite/bench.sh quick
 
@@ -69,15 +79,15 @@ nnthroughput: bench-build
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build
-	CLASSES='$(CLASSES)' FORKS='$(FORKS)' FULL='$(FULL)' ./benchmarks/bin/upstream-tests.sh
+	CLASSES='$(CLASSES)' FORKS='$(FORKS)' FULL='$(FULL)' ./scripts/test/upstream-tests.sh
 
 # Every persist point of every NameNode mutation crashed (lost/present images), recovered, checked.
 crash-test: build
-	./benchmarks/bin/crash-test.sh
+	./scripts/test/crash-test.sh
 
 # libFuzzer (clang, ASan+UBSan) over region images through open/recovery; FUZZ_SECONDS=120.
 fuzz: deps
-	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' ./benchmarks/bin/fuzz.sh
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' ./scripts/test/fuzz.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build
@@ -85,3 +95,4 @@ bench-micro: build
 
 clean:
 	$(MVN) -q clean || true
+	rm -f build.log

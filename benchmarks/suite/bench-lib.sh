@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shared by the benchmark suite's workload scripts: the five configurations, the results
+# Shared by the benchmark suite's workload scripts: the seven configurations, the results
 # directory (results.csv rows, raw logs) and progress lines. Source it after `set -euo pipefail`.
 #
 # The configurations use the same jar and differ only in configuration (hdfs-site.xml and, for
@@ -13,7 +13,7 @@
 #                    miss the cache and materialize files from their pages (docs/slim-namespace.md)
 #   nvm-warm         nvm-emulated with a 4,000,000-file inode cache: every file of a 1M-file
 #                    benchmark stays cached (the "cache warm" case of the read target)
-source "$(dirname "${BASH_SOURCE[0]}")/../bin/cluster-lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/cluster-lib.sh"
 
 ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync nvm-cold nvm-warm"
 DISK_BASE=${DISK_BASE:-/var/tmp}

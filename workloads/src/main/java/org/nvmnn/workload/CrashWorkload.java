@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * The client side of the process-crash test (benchmarks/bin/process-crash-test.sh): several
+ * The client side of the process-crash test (scripts/test/process-crash-test.sh): several
  * workers, each with its own subtree /crash/t<i>, a model and a log, while the driver kills
  * and restarts the NameNode. Main publishes the highest epoch all workers have verified and,
  * when the driver asks to stop, prints the totals. Exit status 0 only if no acknowledged

@@ -4,7 +4,7 @@
 # NNBenchWithoutMR, a SIGKILL of the NameNode, a restart, and proof that the namespace
 # came back: counts and a checksum of the full listing before and after.
 set -euo pipefail
-source "$(dirname "$0")/cluster-lib.sh"
+source "$(dirname "$0")/../cluster-lib.sh"
 require_dist
 
 FILES=${DEMO_FILES:-1000}   # ~0.2 s per file: 2.7.3 clients retry complete() after 400 ms when the DataNode's report trails
@@ -17,6 +17,8 @@ cleanup() { stop_pid "$DN_PID"; stop_pid "$NN_PID"; rm -rf "$shm"; echo "(logs k
 trap cleanup EXIT
 
 step() { printf '\n== %s\n' "$*"; }
+# a NameNode log line without its time, level and class: "NVM region recovered ..."
+logline() { sed -E 's/^[0-9:,]+ [A-Z]+ [A-Za-z0-9$]+: //; s/^/   log: /'; }
 listing() { hdfs_dfs "$conf" -ls -R / | awk '{print $1, $3, $4, $5, $6, $7, $8}' | sort; }
 
 if [ "$NVM" = true ]; then
@@ -24,9 +26,10 @@ if [ "$NVM" = true ]; then
 else
   step "1. configure from conf/: stock NameNode (fsimage + edit log in $work/name)"
 fi
-echo "   $conf = the repository's conf/ with directories and ports moved:"
-conf_from_repo "$conf" "$work/name" "$work/data" "$shm/namespace.region"
-[ "$NVM" = true ] || { conf_put "$conf/hdfs-site.xml" dfs.namenode.nvm.enabled false; echo "   dfs.namenode.nvm.enabled = false"; }
+conf_from_repo "$conf" "$work/name" "$work/data" "$shm/namespace.region" > "$work/conf-changes.txt"
+echo "   $conf: the repository's conf/ with its directories, region and ports moved"
+echo "   (NameNode at $(conf_get "$conf/hdfs-site.xml" dfs.namenode.rpc-address); every change: $work/conf-changes.txt)"
+[ "$NVM" = true ] || conf_put "$conf/hdfs-site.xml" dfs.namenode.nvm.enabled false
 grep -o '<name>dfs.namenode.nvm[^<]*</name><value>[^<]*' "$conf/hdfs-site.xml" | sed 's/<\/name><value>/ = /; s/<name>/   /'
 
 step "2. format the name directory and start the NameNode and a DataNode"
@@ -34,7 +37,7 @@ nn_format "$conf"
 nn_start "$conf"
 secs=$(wait_rpc "$conf" "$NN_PID")
 echo "   NameNode (pid $NN_PID) answering after ${secs}s"
-{ grep -h -E "NVM (region|NameNode)" "$conf/logs/namenode.log" || true; } | sed 's/^/   log: /' | head -5
+{ grep -h -E "NVM (region|NameNode)" "$conf/logs/namenode.log" || true; } | head -5 | logline
 dn_start "$conf"
 dfsadmin "$conf" -safemode wait >/dev/null
 echo "   DataNode (pid $DN_PID) registered; safe mode off"
@@ -53,7 +56,9 @@ run -rm -r /demo/tmp
 run -ls -R /demo
 run -cat /demo/out/greeting.txt
 
-step "4. upstream NNBenchWithoutMR: create and write $FILES files (1 block each)"
+# ~0.2 s a file (see FILES above): say how long to wait
+wait_s=$(( FILES / 5 )); [ "$wait_s" -lt 120 ] && wait_for="${wait_s} s" || wait_for="$(( (wait_s + 30) / 60 )) min"
+step "4. upstream NNBenchWithoutMR: create and write $FILES files (1 block each; about $wait_for)"
 t0=$(date +%s.%N)
 hclient "$conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir /bench \
   -startTime "$(date +%s)" -numFiles "$FILES" -blocksPerFile 1 -bytesPerBlock 1 -bytesPerChecksum 1 \
@@ -69,16 +74,18 @@ step "5. kill -9 the NameNode (no shutdown, no checkpoint) and start it again"
 old=$NN_PID
 kill_hard "$NN_PID"
 echo "   NameNode $old killed (SIGKILL; the process is gone)"
+logged=$(wc -l < "$conf/logs/namenode.log")   # the restart's log lines come after these
 nn_start "$conf"
 secs=$(wait_rpc "$conf" "$NN_PID")
 [ "$NN_PID" != "$old" ] && ! kill -0 "$old" 2>/dev/null || { echo "the old NameNode is still running" >&2; exit 1; }
 echo "   restarted NameNode (pid $NN_PID) answering after ${secs}s (JVM start included)"
 if [ "$NVM" = true ]; then
-  rec=$(grep -h "NVM region recovered" "$conf/logs/namenode.log" | tail -1)
+  rec=$(tail -n +$((logged + 1)) "$conf/logs/namenode.log" | grep -h "NVM region recovered" | tail -1)
   [ -n "$rec" ] || { echo "the restarted NameNode did not recover from the region" >&2; exit 1; }
-  echo "   log: $rec"
+  # the recovery's summary (the RecoveryReport's fields are in the log)
+  echo "$rec" | sed 's/; RecoveryReport{.*//' | logline
 else
-  { grep -h -E "Loaded image|Edits file .* of size|Loaded .* edits" "$conf/logs/namenode.log" || true; } | tail -3 | sed 's/^/   log: /'
+  tail -n +$((logged + 1)) "$conf/logs/namenode.log" | { grep -E "Loaded image|Edits file .* of size|Loaded .* edits" || true; } | tail -3 | logline
 fi
 dfsadmin "$conf" -safemode wait >/dev/null
 echo "   block reports received; safe mode off"
@@ -92,7 +99,7 @@ echo "   after restart:   $n_after entries, sha256 $sum_after"
 echo "   \$ hdfs dfs -cat /demo/out/greeting.txt"; hdfs_dfs "$conf" -cat /demo/out/greeting.txt | sed 's/^/     /'
 lines=$(hdfs_dfs "$conf" -cat /demo/in/numbers.txt | wc -l)
 echo "   /demo/in/numbers.txt has $lines lines (expected 20000)"
-{ hclient "$conf" org.apache.hadoop.hdfs.tools.DFSck / || true; } | { grep -E "Status|Total files|Total blocks" || true; } | sed 's/^/   fsck: /'
+{ hclient "$conf" org.apache.hadoop.hdfs.tools.DFSck / || true; } | { grep -E "Status|Total files|Total blocks" || true; } | sed -E 's/^\.*//; s/^ *//; s/^/   fsck: /'
 if [ "$NVM" = true ]; then
   step "7. monitoring: the NvmNamespace bean at the NameNode's /jmx (docs/operator-guide.md, Monitoring)"
   http=$(conf_get "$conf/hdfs-site.xml" dfs.namenode.http-address)

@@ -32,5 +32,5 @@ elapsed=$(( $(date +%s) - start ))
 echo "ran in $elapsed s (log: nvm-it/target/upstream-tests.log)"
 nclasses=$(echo "$CLASSES" | tr ',' '\n' | grep -c .)
 info="$(date -u +%Y-%m-%d), $nclasses classes, $elapsed s for both modes with ${FORKS:-2} test JVMs per mode, $(nproc) CPUs"
-python3 "$root/benchmarks/bin/upstream-report.py" "$root/nvm-it/target/upstream-reports" \
+python3 "$root/scripts/test/upstream-report.py" "$root/nvm-it/target/upstream-reports" \
   "$root/nvm-it/src/test/upstream/classification.tsv" "$out" "$info"

@@ -3,7 +3,7 @@
 # loopback, from nvm-dist/target/lib (the drop-in jar + Hadoop 2.7.3 runtime).
 # Source it; it defines functions and expects `set -euo pipefail` in the caller.
 
-NVM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+NVM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NVM_LIB="$NVM_ROOT/nvm-dist/target/lib"
 
 require_dist() {

@@ -8,7 +8,7 @@
 #           them on a stock NameNode): import, NVM start, offline export, stock start.
 #   MIGRATION_FILES=200 MIGRATION_BIG=100000 (0 skips part 2)
 set -euo pipefail
-source "$(dirname "$0")/cluster-lib.sh"
+source "$(dirname "$0")/../cluster-lib.sh"
 require_dist
 
 FILES=${MIGRATION_FILES:-200}

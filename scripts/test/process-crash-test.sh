@@ -15,7 +15,7 @@
 # taken at the previous kill, i.e. a NameNode that forgets acknowledged operations; the test
 # must then report them as lost and fail (docs/process-crash-test.md).
 set -euo pipefail
-source "$(dirname "$0")/cluster-lib.sh"
+source "$(dirname "$0")/../cluster-lib.sh"
 require_dist
 
 KILLS=${KILLS:-20}
