@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark suite (docs/benchmarks.md).
 #   bench.sh quick|full|targets|nnthroughput [WORKLOAD...]
-# Profiles: quick (a subset that finishes in under 10 minutes on the project's 2-core machine),
+# Profiles: quick (a subset that finishes in under 6 minutes, build included, on the project's 2-core machine),
 # full (everything, hours), targets (what every performance target of docs/benchmarks.md is
 # judged on: the write and read ops at 2 and 8 threads, restart at 100k and 1M files; about an
 # hour on a quiet 2-core machine), nnthroughput (the NNThroughputBenchmark part alone, 100k ops, what
