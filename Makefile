@@ -9,11 +9,12 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz bench-micro clean
+.PHONY: deps build bench-build test format format-check demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
-# Python 3 (the benchmark suite's ratios and charts, and their tests).
-APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven python3
+# Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
+# the formatter configuration, checked by make test).
+APT_PACKAGES := libpmem-dev pkg-config cmake gcc make openjdk-17-jdk-headless maven python3 clang-format
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -32,6 +33,14 @@ build: deps
 test: deps
 	python3 -B -m unittest discover -s benchmarks/suite -p 'test_*.py'
 	$(MVN) install
+
+# The one formatter configuration (root pom.xml: google-java-format for Java, clang-format with
+# .clang-format for C): format applies it, format-check fails on any file that differs.
+format: deps
+	$(MVN) -q spotless:apply
+
+format-check: deps
+	@$(MVN) -q spotless:check || { echo "format-check: run 'make format' (google-java-format, clang-format)"; exit 1; }
 
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
