@@ -55,6 +55,17 @@ enum nvm_error { NVM_ERRORS(NVM_X_ENUM) };
 
 /* The message for the last error on this thread ("" if none). */
 const char *nvm_errormsg(void);
+/*
+ * Where in the file the last error on this thread points: the absolute byte offset
+ * of the field that failed validation (open and recovery: header, geometry,
+ * superblock, undo record, a page's state word, parent link, chain link, name or
+ * string reference; docs/region-format.md §2 and §7.6), or of the page when the
+ * page as a whole is bad; for a truncated file, its length (the first missing
+ * byte). NVM_NO_OFFSET when the error has no place in the file (I/O, lock, bad
+ * argument, a full region) or there was no error.
+ */
+#define NVM_NO_OFFSET ((int64_t)-1)
+int64_t nvm_erroroffset(void);
 /* A stable symbolic name for an error code, e.g. "NVM_EFULL". */
 const char *nvm_strerror(int code);
 

@@ -70,12 +70,13 @@ static uint64_t lower_bound(const uint64_t *keys, uint64_t n, uint64_t parent) {
 static int root_page(nvm_region *r, uint32_t *root) {
   uint64_t off = nvm_ld64(r, NVM_SB_ROOT_PAGE), idx;
   if (!nvm_is_page_off(r, off, &idx))
-    return nvm_fail(NVM_ECORRUPT, "%s: superblock root page %llu is not a data page", r->path,
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE, "%s: superblock root page %llu is not a data page", r->path,
                     (unsigned long long)off);
   uint64_t word = nvm_ld64(r, off);
-  if (word != NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_LIVE))
-    return nvm_fail(NVM_ECORRUPT, "%s: root page %llu is not a live directory (state word 0x%016llx)", r->path,
-                    (unsigned long long)off, (unsigned long long)word);
+  if (word != NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_LIVE)) /* the pointer or the page: the pointer, as the checker */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE,
+                       "%s: root page %llu is not a live directory (state word 0x%016llx)", r->path,
+                       (unsigned long long)off, (unsigned long long)word);
   *root = (uint32_t)idx;
   return NVM_OK;
 }
@@ -102,9 +103,14 @@ static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_
   }
 }
 
-static int duplicate_id(nvm_region *r, uint64_t id) {
-  return nvm_fail(NVM_ECORRUPT, "%s: inode id %llu appears on two attached inode pages", r->path,
-                  (unsigned long long)id);
+/* Reported at the IN_ID of the attached page with that id at the highest offset: which
+ * of the two is damaged cannot be known (the checker reports the same place). */
+static int duplicate_id(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
+  uint32_t last = 0;
+  for (uint64_t i = 0; i < s->norder; i++)
+    if (in_id(r, s->order[i]) == id && s->order[i] > last) last = s->order[i];
+  return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(last) + NVM_IN_ID,
+                     "%s: inode id %llu appears on two attached inode pages", r->path, (unsigned long long)id);
 }
 
 /* Inode ids are handed out in increasing order, so n live ids usually span a range not much
@@ -123,14 +129,14 @@ static int check_unique_ids(nvm_region *r, const struct nvm_scan *s) {
   uint8_t *seen = n > 1 && hi - lo < 64 * n ? calloc((hi - lo) / 8 + 1, 1) : NULL;
   if (seen) {
     for (uint64_t i = 0; rc == NVM_OK && i < n; i++) {
-      if (nvm_bit_get(seen, ids[i] - lo)) rc = duplicate_id(r, ids[i]);
+      if (nvm_bit_get(seen, ids[i] - lo)) rc = duplicate_id(r, s, ids[i]);
       nvm_bit_set(seen, ids[i] - lo);
     }
     free(seen);
   } else {
     rc = radix_sort_u64(ids, n, 0);
     for (uint64_t i = 1; rc == NVM_OK && i < n; i++)
-      if (ids[i] == ids[i - 1]) rc = duplicate_id(r, ids[i]);
+      if (ids[i] == ids[i - 1]) rc = duplicate_id(r, s, ids[i]);
   }
   free(ids);
   return rc;

@@ -8,44 +8,50 @@
 
 struct chain {
   uint64_t inode_off, owner;
+  uint64_t link; /* the word pointing at the page being checked: the inode's link or the previous EXT_NEXT */
   unsigned kind;
   uint64_t needed, per_page; /* bytes or records still to cover; max per page */
   const char *what;
 };
 
-static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t page_off, const char *why) {
-  return nvm_fail(NVM_ECORRUPT, "%s: %s chain of inode %llu (page %llu): page %llu %s", r->path, c->what,
-                  (unsigned long long)c->owner, (unsigned long long)c->inode_off,
-                  (unsigned long long)page_off, why);
+/* Reported at `at`: the link to the bad page, or the page's own field (owner id, count). */
+static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, uint64_t page_off, const char *why) {
+  return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of inode %llu (page %llu): page %llu %s", r->path, c->what,
+                     (unsigned long long)c->owner, (unsigned long long)c->inode_off, (unsigned long long)page_off,
+                     why);
 }
 
 /* One page of a chain: in the data area, live, right kind and owner, sane
  * count, not seen before (so the walk is acyclic and pages are not shared). */
 static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64_t *count) {
   uint64_t idx;
-  if (!nvm_is_page_off(r, off, &idx)) return chain_fail(r, c, off, "is not a data page");
+  if (!nvm_is_page_off(r, off, &idx)) return chain_fail(r, c, c->link, off, "is not a data page");
   if (nvm_ld64(r, off) != NVM_STATE_WORD(c->kind, NVM_STATE_LIVE))
-    return chain_fail(r, c, off, "is not a live extension page of the right kind");
-  if (nvm_ld64(r, off + NVM_EXT_OWNER_ID) != c->owner) return chain_fail(r, c, off, "has a wrong owner id");
+    return chain_fail(r, c, c->link, off, "is not a live extension page of the right kind");
+  if (nvm_ld64(r, off + NVM_EXT_OWNER_ID) != c->owner)
+    return chain_fail(r, c, off + NVM_EXT_OWNER_ID, off, "has a wrong owner id");
   *count = nvm_ld64(r, off + NVM_EXT_COUNT);
   if (*count == 0 || *count > c->per_page || *count > c->needed)
-    return chain_fail(r, c, off, "has a bad count");
-  if (nvm_bit_get(r->used_bits, idx)) return chain_fail(r, c, off, "is reached twice (shared or cyclic)");
+    return chain_fail(r, c, off + NVM_EXT_COUNT, off, "has a bad count");
+  if (nvm_bit_get(r->used_bits, idx)) return chain_fail(r, c, c->link, off, "is reached twice (shared or cyclic)");
   nvm_bit_set(r->used_bits, idx);
   return NVM_OK;
 }
 
-static int walk_chain(nvm_region *r, struct chain *c, uint64_t first) {
-  uint64_t off = first, count = 0;
-  if (c->needed == 0 && first != 0) return chain_fail(r, c, first, "is linked but no extension is needed");
+/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word. */
+static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
+  uint64_t off = nvm_ld64(r, first_link), count = 0;
+  c->link = first_link;
+  if (c->needed == 0 && off != 0) return chain_fail(r, c, c->link, off, "is linked but no extension is needed");
   while (c->needed > 0) {
-    if (off == 0) return chain_fail(r, c, 0, "ends before covering the data");
+    if (off == 0) return chain_fail(r, c, c->link, 0, "ends before covering the data");
     int rc = chain_page(r, c, off, &count);
     if (rc) return rc;
     c->needed -= count;
-    off = nvm_ld64(r, off + NVM_EXT_NEXT);
+    c->link = off + NVM_EXT_NEXT;
+    off = nvm_ld64(r, c->link);
   }
-  if (off != 0) return chain_fail(r, c, off, "follows the last needed page");
+  if (off != 0) return chain_fail(r, c, c->link, off, "follows the last needed page");
   return NVM_OK;
 }
 
@@ -71,21 +77,22 @@ static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
   }
   if (!why && first2[0] == '.' && (len == 1 || (len == 2 && first2[1] == '.'))) why = "is \".\" or \"..\"";
   if (!why) return NVM_OK;
-  return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) has a name that %s, which no HDFS operation writes: "
-                  "the page is damaged", r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID),
-                  (unsigned long long)off, why);
+  return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_NAME_LEN,
+                     "%s: inode %llu (page %llu) has a name that %s, which no HDFS operation writes: the page is "
+                     "damaged", r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
+                     why);
 }
 
 static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   uint64_t off = nvm_page_off(page);
-  struct chain c = {off, nvm_ld64(r, off + NVM_IN_ID), NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX, "name"};
+  struct chain c = {off, nvm_ld64(r, off + NVM_IN_ID), 0, NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX, "name"};
   uint64_t name_len = nvm_ld64(r, off + NVM_IN_NAME_LEN);
-  if (name_len > NVM_NAME_MAX)
-    return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) has name length %llu > %d", r->path,
-                    (unsigned long long)c.owner, (unsigned long long)off, (unsigned long long)name_len,
-                    NVM_NAME_MAX);
+  if (name_len > NVM_NAME_MAX) /* the root's too: the format stores no longer name */
+    return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_NAME_LEN, "%s: inode %llu (page %llu) has name length %llu > %d",
+                       r->path, (unsigned long long)c.owner, (unsigned long long)off, (unsigned long long)name_len,
+                       NVM_NAME_MAX);
   c.needed = name_len > NVM_NAME_INLINE_MAX ? name_len - NVM_NAME_INLINE_MAX : 0;
-  int rc = walk_chain(r, &c, nvm_ld64(r, off + NVM_IN_NAME_EXT));
+  int rc = walk_chain(r, &c, off + NVM_IN_NAME_EXT);
   if (rc == NVM_OK) rc = check_name(r, off, name_len, is_root);
   if (rc || NVM_KIND_OF(nvm_ld64(r, off)) != NVM_KIND_FILE) return rc;
   uint64_t blocks = nvm_ld64(r, off + NVM_FI_BLOCK_COUNT);
@@ -93,7 +100,7 @@ static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   c.per_page = NVM_BLOCKS_EXT_MAX;
   c.needed = blocks > NVM_BLOCKS_INLINE_MAX ? blocks - NVM_BLOCKS_INLINE_MAX : 0;
   c.what = "block";
-  return walk_chain(r, &c, nvm_ld64(r, off + NVM_FI_BLOCK_EXT));
+  return walk_chain(r, &c, off + NVM_FI_BLOCK_EXT);
 }
 
 int nvm_check_chains(nvm_region *r, const struct nvm_scan *s) {
@@ -136,9 +143,10 @@ static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page)
   }
   for (int k = 0; k < 4; k++)
     if (ids[k] && !mark_string(r, s, ids[k]))
-      return nvm_fail(NVM_ECORRUPT, "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
-                      r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
-                      (unsigned long long)ids[k]);
+      return nvm_fail_at(NVM_ECORRUPT, off + (k < 2 ? NVM_IN_PERM : NVM_FI_UC), /* owner, group | client, machine */
+                         "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
+                         r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
+                         (unsigned long long)ids[k]);
   return NVM_OK;
 }
 

@@ -67,6 +67,8 @@ struct nvm_region {
 
 /* errors.c */
 int nvm_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* As nvm_fail, for a failure that points at a place in the file (nvm_erroroffset). */
+int nvm_fail_at(int code, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void nvm_clear_error(void);
 
 /* persist.c */

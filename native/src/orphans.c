@@ -35,6 +35,16 @@ static int deleted_parent(const nvm_region *r, uint64_t poff, uint64_t pid) {
          nvm_ld64(r, poff + NVM_IN_ID) == pid;
 }
 
+/* The field of a damaged parent link to report: the parent id if the parent page is a
+ * directory page with another id, else the parent page pointer (also for a cycle). */
+static uint64_t bad_link_field(const nvm_region *r, uint64_t poff, uint64_t pid) {
+  uint64_t idx;
+  if (!nvm_is_page_off(r, poff, &idx)) return NVM_IN_PARENT_PAGE;
+  uint64_t word = nvm_ld64(r, poff);
+  int dir = NVM_MAGIC_OF(word) == NVM_PAGE_MAGIC && NVM_KIND_OF(word) == NVM_KIND_DIR;
+  return dir && nvm_ld64(r, poff + NVM_IN_ID) != pid ? NVM_IN_PARENT_ID : NVM_IN_PARENT_PAGE;
+}
+
 int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
   if (nvm_ld64(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* no tree yet (as nvm_attach_tree) */
   uint8_t *ok = calloc((r->page_count + 7) / 8 + 1, 1); /* pages already judged leftovers */
@@ -48,12 +58,12 @@ int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
       uint64_t poff = ld(r, cur, NVM_IN_PARENT_PAGE), pid = ld(r, cur, NVM_IN_PARENT_ID);
       if (nvm_bit_get(ok, cur) || deleted_parent(r, poff, pid)) break;
       if (!detached_parent(r, poff, pid, &up) || ++steps > s->ninodes) {
-        rc = nvm_fail(NVM_ECORRUPT,
-                      "%s: inode %llu (page %llu) is not attached to the tree and its parent link (page %llu, "
-                      "parent id %llu) does not name a deleted directory: a damaged parent link, not a crash "
-                      "leftover; refusing to reclaim it (NvmRegionTool check lists the damage)",
-                      r->path, (unsigned long long)ld(r, cur, NVM_IN_ID), (unsigned long long)nvm_page_off(cur),
-                      (unsigned long long)poff, (unsigned long long)pid);
+        rc = nvm_fail_at(NVM_ECORRUPT, nvm_page_off(cur) + bad_link_field(r, poff, pid),
+                         "%s: inode %llu (page %llu) is not attached to the tree and its parent link (page %llu, "
+                         "parent id %llu) does not name a deleted directory: a damaged parent link, not a crash "
+                         "leftover; refusing to reclaim it (NvmRegionTool check lists the damage)",
+                         r->path, (unsigned long long)ld(r, cur, NVM_IN_ID), (unsigned long long)nvm_page_off(cur),
+                         (unsigned long long)poff, (unsigned long long)pid);
         break;
       }
       cur = up;

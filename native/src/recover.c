@@ -34,8 +34,8 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
     case NVM_KIND_BLOCK_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
     case NVM_KIND_STRING: return push32(r, &s->spages, &s->nstrs, &s->scap, i);
     default:
-      return nvm_fail(NVM_ECORRUPT, "%s: live page at offset %llu has unknown kind %u", r->path,
-                      (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
+      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i), "%s: live page at offset %llu has unknown kind %u",
+                         r->path, (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
   }
 }
 
@@ -45,8 +45,8 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
     if (word == 0) continue; /* never used */
     s->high_water = i + 1;
     if (NVM_MAGIC_OF(word) != NVM_PAGE_MAGIC || NVM_STATE_OF(word) > NVM_STATE_INVALID)
-      return nvm_fail(NVM_ECORRUPT, "%s: page at offset %llu has a bad state word 0x%016llx", r->path,
-                      (unsigned long long)nvm_page_off(i), (unsigned long long)word);
+      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i), "%s: page at offset %llu has a bad state word 0x%016llx",
+                         r->path, (unsigned long long)nvm_page_off(i), (unsigned long long)word);
     if (NVM_STATE_OF(word) == NVM_STATE_PENDING) s->pending++;
     if (NVM_STATE_OF(word) != NVM_STATE_LIVE) continue;
     int rc = scan_live(r, s, (uint32_t)i, word);

@@ -202,36 +202,41 @@ static uint64_t get64(const uint8_t *h, int off) { uint64_t v; memcpy(&v, h + of
 static int check_format(const char *path, const uint8_t *h) {
   uint64_t magic = get64(h, NVM_HDR_MAGIC);
   if (magic != NVM_REGION_MAGIC)
-    return nvm_fail(NVM_ENOTREGION, "%s: not an NVM namespace region (bad magic 0x%016llx)", path,
+    return nvm_fail_at(NVM_ENOTREGION, NVM_HDR_MAGIC, "%s: not an NVM namespace region (bad magic 0x%016llx)", path,
                     (unsigned long long)magic);
   uint32_t ver = get32(h, NVM_HDR_VERSION), ps = get32(h, NVM_HDR_PAGE_SIZE);
   uint32_t hs = get32(h, NVM_HDR_HEADER_SIZE);
   uint64_t dof = get64(h, NVM_HDR_DATA_OFFSET);
   if (ver != NVM_FORMAT_VERSION || ps != NVM_PAGE_SIZE || hs != NVM_HEADER_SIZE || dof != NVM_DATA_OFFSET)
-    return nvm_fail(NVM_EVERSION,
+    return nvm_fail_at(NVM_EVERSION, /* the first field that differs */
+                    ver != NVM_FORMAT_VERSION ? NVM_HDR_VERSION
+                    : ps != NVM_PAGE_SIZE     ? NVM_HDR_PAGE_SIZE
+                    : hs != NVM_HEADER_SIZE   ? NVM_HDR_HEADER_SIZE
+                                              : NVM_HDR_DATA_OFFSET,
                     "%s: unsupported region format (version %u, page size %u, header size %u, data "
                     "offset %llu; this library supports version %d, page size %d, header size %d, "
                     "data offset %d)", path, ver, ps, hs, (unsigned long long)dof,
                     NVM_FORMAT_VERSION, NVM_PAGE_SIZE, NVM_HEADER_SIZE, NVM_DATA_OFFSET);
   uint32_t stored = get32(h, NVM_HDR_CRC), crc = nvm_crc32c(0, h, NVM_HDR_CRC_COVERED);
-  if (stored != crc)
-    return nvm_fail(NVM_ECORRUPT, "%s: header checksum mismatch (stored 0x%08x, computed 0x%08x)", path,
-                    stored, crc);
+  if (stored != crc) /* a CRC cannot tell which covered byte changed: the CRC field */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_CRC, "%s: header checksum mismatch (stored 0x%08x, computed 0x%08x)",
+                       path, stored, crc);
   return NVM_OK;
 }
 
 static int check_geometry(const char *path, const uint8_t *h, uint64_t file_size) {
   uint64_t size = get64(h, NVM_HDR_REGION_SIZE), pages = get64(h, NVM_HDR_PAGE_COUNT);
-  if (size > file_size)
-    return nvm_fail(NVM_ETRUNCATED, "%s: truncated: header says %llu bytes, file has %llu", path,
-                    (unsigned long long)size, (unsigned long long)file_size);
+  if (size > file_size) /* at the first missing byte */
+    return nvm_fail_at(NVM_ETRUNCATED, file_size, "%s: truncated: header says %llu bytes, file has %llu", path,
+                       (unsigned long long)size, (unsigned long long)file_size);
   if (size < file_size)
-    return nvm_fail(NVM_ECORRUPT, "%s: header says %llu bytes but the file has %llu", path,
-                    (unsigned long long)size, (unsigned long long)file_size);
-  if (size < NVM_MIN_REGION_SIZE || size % NVM_PAGE_SIZE ||
-      pages != (size - NVM_DATA_OFFSET) / NVM_PAGE_SIZE || pages > NVM_MAX_PAGE_COUNT)
-    return nvm_fail(NVM_ECORRUPT, "%s: page count %llu inconsistent with region size %llu", path,
-                    (unsigned long long)pages, (unsigned long long)size);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_REGION_SIZE, "%s: header says %llu bytes but the file has %llu",
+                       path, (unsigned long long)size, (unsigned long long)file_size);
+  int bad_size = size < NVM_MIN_REGION_SIZE || size % NVM_PAGE_SIZE;
+  if (bad_size || pages != (size - NVM_DATA_OFFSET) / NVM_PAGE_SIZE || pages > NVM_MAX_PAGE_COUNT)
+    return nvm_fail_at(NVM_ECORRUPT, bad_size ? NVM_HDR_REGION_SIZE : NVM_HDR_PAGE_COUNT,
+                       "%s: page count %llu inconsistent with region size %llu", path, (unsigned long long)pages,
+                       (unsigned long long)size);
   return NVM_OK;
 }
 
@@ -240,9 +245,10 @@ static int check_header(nvm_region *r) {
   struct stat st;
   if (fstat(r->fd, &st) != 0) return nvm_fail(NVM_EIO, "%s: fstat failed", r->path);
   uint64_t fsize = (uint64_t)st.st_size;
-  if (fsize < 256)
-    return nvm_fail(NVM_ENOTREGION, "%s: not an NVM namespace region (file is %llu bytes, smaller than a header)",
-                    r->path, (unsigned long long)fsize);
+  if (fsize < 256) /* too short to be a region: reported at the magic, like a wrong one */
+    return nvm_fail_at(NVM_ENOTREGION, NVM_HDR_MAGIC,
+                       "%s: not an NVM namespace region (file is %llu bytes, smaller than a header)", r->path,
+                       (unsigned long long)fsize);
   uint8_t h[256];
   ssize_t n = pread(r->fd, h, sizeof h, 0);
   if (n != (ssize_t)sizeof h) return nvm_fail(NVM_EIO, "%s: cannot read the header", r->path);
@@ -262,7 +268,7 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   if (rc) return rc;
   uint64_t sb = nvm_ld64(r, NVM_SB_MAGIC);
   if (sb != NVM_SUPER_MAGIC)
-    return nvm_fail(NVM_ECORRUPT, "%s: bad superblock magic 0x%016llx", r->path, (unsigned long long)sb);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path, (unsigned long long)sb);
   if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_undo_check(r))) return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;

@@ -1,5 +1,6 @@
-/* Structural corruption found by recovery -> NVM_ECORRUPT naming it, with the
- * file byte-identical (no reclaim write happened). Scenario in argv[1]:
+/* Structural corruption found by recovery -> NVM_ECORRUPT naming it, pointing at
+ * the damaged field (nvm_erroroffset), with the file byte-identical (no reclaim
+ * write happened). Scenario in argv[1]:
  *   owner       a BLOCK_EXT page with a wrong owner id
  *   string      an inode refers to a string id with no live string page
  *   namelen     a name length over NAME_MAX
@@ -7,7 +8,9 @@
  *   dupid_sparse  the same, ids far apart (found by sorting them)
  *   slash, dotdot, nul_ext  names no HDFS operation writes ('/', "..", a NUL
  *               byte in a name-extension page)
- *   root        the superblock root page is not a live directory */
+ *   root        the superblock root page is not a live directory
+ *   link        a file's block chain link names an offset inside a page
+ *   word        a page's state word without the page magic */
 #include "test_util.h"
 
 static const uint64_t R = NVM_ROOT_INODE_ID;
@@ -26,31 +29,39 @@ int main(int argc, char **argv) {
   tu_batch b;
   tb_init(&b);
   const char *needle = NULL;
+  uint64_t at = 0; /* the offset the refusal must point at */
   if (!strcmp(argv[1], "owner")) {
-    tb_add64(&b, NVM_F_EXT_LINK, tu_ld64(r, f + NVM_FI_BLOCK_EXT) + NVM_EXT_OWNER_ID, R + 7);
+    at = tu_ld64(r, f + NVM_FI_BLOCK_EXT) + NVM_EXT_OWNER_ID;
+    tb_add64(&b, NVM_F_EXT_LINK, at, R + 7);
     needle = "block chain of inode 16386";
   } else if (!strcmp(argv[1], "string")) {
     tb_add64(&b, NVM_F_PERM, f + NVM_IN_PERM, 0644 | 5ull << NVM_PERM_OWNER_SHIFT);
     needle = "string id 5";
+    at = f + NVM_IN_PERM;
   } else if (!strcmp(argv[1], "namelen")) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, NVM_NAME_MAX + 1);
     needle = "name length 1025";
+    at = f + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "dupid")) {
-    tu_make_dir(r, R + 1, root, R, "dup");
+    uint64_t dup = tu_make_dir(r, R + 1, root, R, "dup");
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
     needle = "inode id 16386 appears on two";
+    at = (dup > f ? dup : f) + NVM_IN_ID; /* the page at the higher offset */
   } else if (!strcmp(argv[1], "dupid_sparse")) {
-    tu_make_dir(r, R + 1000000, root, R, "far1");
-    tu_make_dir(r, R + 1000000, root, R, "far2");
+    uint64_t far1 = tu_make_dir(r, R + 1000000, root, R, "far1");
+    uint64_t far2 = tu_make_dir(r, R + 1000000, root, R, "far2");
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1);
     needle = "inode id 1016385 appears on two";
+    at = (far1 > far2 ? far1 : far2) + NVM_IN_ID;
   } else if (!strcmp(argv[1], "slash")) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_INLINE, '/'); /* "f" becomes "/" */
     needle = "has a name that contains '/'";
+    at = f + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "dotdot")) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_INLINE, '.' | '.' << 8);
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, 2);
     needle = "is \".\" or \"..\"";
+    at = f + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "nul_ext")) {
     char longname[120];
     memset(longname, 'q', sizeof longname - 1);
@@ -60,9 +71,19 @@ int main(int argc, char **argv) {
     uint64_t ext = tu_ld64(r, lf + NVM_IN_NAME_EXT);
     tb_add64(&b, NVM_F_NAME, ext + NVM_EXT_PAYLOAD + 8, 0x7171717100717171ull); /* a NUL in the extension */
     needle = "contains a NUL byte";
+    at = lf + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "root")) {
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_ROOT_PAGE, f);
     needle = "is not a live directory";
+    at = NVM_SB_ROOT_PAGE;
+  } else if (!strcmp(argv[1], "link")) {
+    at = f + NVM_FI_BLOCK_EXT;
+    tb_add64(&b, NVM_F_EXT_LINK, at, tu_ld64(r, at) + 8);
+    needle = "is not a data page";
+  } else if (!strcmp(argv[1], "word")) {
+    at = f;
+    tb_add64(&b, NVM_F_STATE, f + NVM_PG_STATE, NVM_STATE_WORD(NVM_KIND_FILE, NVM_STATE_LIVE) ^ 1ull << 40);
+    needle = "bad state word";
   } else {
     CHECK(!"unknown scenario");
   }
@@ -73,7 +94,8 @@ int main(int argc, char **argv) {
   tu_copy(p, copy);
   CHECK_RC(nvm_region_open(p, NVM_MODE_AUTO, 0, &r), NVM_ECORRUPT);
   CHECK_MSG(needle);
-  printf("  %s\n", nvm_errormsg());
+  CHECK_OFFSET(at);
+  printf("  at %llu: %s\n", (unsigned long long)at, nvm_errormsg());
   CHECK(tu_same_file(p, copy));
   /* a read-only open still works for the checker */
   CHECK_OK(nvm_region_open(p, NVM_MODE_AUTO, NVM_OPEN_READONLY, &r));

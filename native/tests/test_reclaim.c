@@ -85,12 +85,13 @@ static void parent_reuse(void) {
   CHECK_RC(nvm_region_open(path, NVM_MODE_AUTO, 0, &r2), NVM_ECORRUPT);
   CHECK_MSG("not attached to the tree");
   CHECK_MSG("damaged parent link");
+  CHECK_OFFSET(child + NVM_IN_PARENT_ID); /* the parent page is a directory, with another id */
   CHECK(tu_same_file(path, copy));
-  (void)child;
 }
 
-/* Applies `b` to a copy of `base`, closes it, and checks that open refuses it unchanged. */
-static void damaged_is_refused(const char *base, tu_batch *b, const char *what) {
+/* Applies `b` to a copy of `base`, closes it, and checks that open refuses it unchanged,
+ * pointing at `at` or `or_at`. */
+static void damaged_is_refused(const char *base, tu_batch *b, const char *what, uint64_t at, uint64_t or_at) {
   const char *work = tu_path("reclaim-damaged"), *copy = tu_path("reclaim-damaged-copy");
   tu_copy(base, work);
   nvm_region *w = tu_open(work);
@@ -100,8 +101,9 @@ static void damaged_is_refused(const char *base, tu_batch *b, const char *what) 
   nvm_region *r2 = NULL;
   CHECK_RC(nvm_region_open(work, NVM_MODE_AUTO, 0, &r2), NVM_ECORRUPT);
   CHECK_MSG("damaged parent link");
+  CHECK(nvm_erroroffset() == (int64_t)at || nvm_erroroffset() == (int64_t)or_at);
   CHECK(tu_same_file(work, copy));
-  printf("  %s: refused, file unchanged\n", what);
+  printf("  %s: refused at %lld, file unchanged\n", what, (long long)nvm_erroroffset());
 }
 
 static void broken_link(void) {
@@ -114,11 +116,11 @@ static void broken_link(void) {
   tb_init(&b);
   /* the file's parent page field names a page that was never used */
   tb_add64(&b, NVM_F_PARENT, f + NVM_IN_PARENT_PAGE, f + 64 * NVM_PAGE_SIZE);
-  damaged_is_refused(path, &b, "parent page never used");
+  damaged_is_refused(path, &b, "parent page never used", f + NVM_IN_PARENT_PAGE, f + NVM_IN_PARENT_PAGE);
   /* d1 and d2 name each other as parent: a cycle, detached from the root */
   tb_add64(&b, NVM_F_PARENT, d1 + NVM_IN_PARENT_PAGE, d2);
   tb_add64(&b, NVM_F_PARENT, d1 + NVM_IN_PARENT_ID, R + 2);
-  damaged_is_refused(path, &b, "parent cycle");
+  damaged_is_refused(path, &b, "parent cycle", d1 + NVM_IN_PARENT_PAGE, d2 + NVM_IN_PARENT_PAGE);
   tb_free(&b);
   /* the undamaged region still opens */
   r = tu_open(path);

@@ -41,6 +41,17 @@
     }                                                                                   \
   } while (0)
 
+/* The last error points at `want` (nvm_erroroffset; NVM_NO_OFFSET for none). */
+#define CHECK_OFFSET(want)                                                                  \
+  do {                                                                                      \
+    int64_t off_ = nvm_erroroffset(), want_ = (int64_t)(want);                              \
+    if (off_ != want_) {                                                                    \
+      fprintf(stderr, "%s:%d: error offset %lld, expected %lld (message: %s)\n", __FILE__, \
+              __LINE__, (long long)off_, (long long)want_, nvm_errormsg());                 \
+      exit(1);                                                                              \
+    }                                                                                       \
+  } while (0)
+
 #define TU_REGION_SIZE (4u << 20)
 
 /* temp files (under $TMPDIR or /dev/shm), removed at exit */
