@@ -3,9 +3,10 @@
  * and the libhdfsnvm C API (nvmns.h). Nothing here knows the region format; every
  * call is a thin translation. A handle is the nvm_region pointer as a jlong.
  *
- * Every failure becomes a Java exception in ONE place, throw_error(): it calls
- * NvmException.fromNative(code, message), which picks the subclass (e.g.
- * RegionFullException for NVM_EFULL).
+ * Every failure becomes a Java exception in ONE place, throw_at(): it calls
+ * NvmException.fromNative(code, message, offset), which picks the subclass (e.g.
+ * RegionFullException for NVM_EFULL). A failing C call passes the offset the
+ * library recorded (nvm_erroroffset); the glue's own errors have none (-1).
  */
 #include <jni.h>
 #include <stdint.h>
@@ -19,7 +20,7 @@
 #define NVM_JNI_MAX_SEGMENT (1LL << 30)
 
 static jclass exception_class;      /* global ref to NvmException */
-static jmethodID exception_factory; /* static NvmException fromNative(int, String) */
+static jmethodID exception_factory; /* static NvmException fromNative(int, String, long) */
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   (void)reserved;
@@ -31,7 +32,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   (*env)->DeleteLocalRef(env, c);
   if (!exception_class) return JNI_ERR;
   exception_factory = (*env)->GetStaticMethodID(env, exception_class, "fromNative",
-                                                "(ILjava/lang/String;)Lorg/apache/hadoop/hdfs/server/namenode/nvm/NvmException;");
+                                                "(ILjava/lang/String;J)Lorg/apache/hadoop/hdfs/server/namenode/nvm/NvmException;");
   return exception_factory ? JNI_VERSION_1_6 : JNI_ERR;
 }
 
@@ -45,17 +46,20 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved) {
 
 /* The one place errors become exceptions. If building the exception itself fails,
  * the pending OutOfMemoryError (or similar) is left to propagate. */
-static void throw_error(JNIEnv *env, int code, const char *message) {
+static void throw_at(JNIEnv *env, int code, int64_t offset, const char *message) {
   if ((*env)->ExceptionCheck(env)) return;
   jstring msg = (*env)->NewStringUTF(env, message ? message : "");
   if (!msg) return;
-  jobject ex = (*env)->CallStaticObjectMethod(env, exception_class, exception_factory, (jint)code, msg);
+  jobject ex = (*env)->CallStaticObjectMethod(env, exception_class, exception_factory, (jint)code, msg, (jlong)offset);
   if (ex && !(*env)->ExceptionCheck(env)) (*env)->Throw(env, (jthrowable)ex);
 }
 
-/* A failing C API call: the message is the calling thread's nvm_errormsg(). */
+/* An error of the glue itself (a bad argument, out of memory): no place in the file. */
+static void throw_error(JNIEnv *env, int code, const char *message) { throw_at(env, code, NVM_NO_OFFSET, message); }
+
+/* A failing C API call: the calling thread's nvm_errormsg() and nvm_erroroffset(). */
 static int check(JNIEnv *env, int rc) {
-  if (rc != NVM_OK) throw_error(env, rc, nvm_errormsg());
+  if (rc != NVM_OK) throw_at(env, rc, nvm_erroroffset(), nvm_errormsg());
   return rc;
 }
 

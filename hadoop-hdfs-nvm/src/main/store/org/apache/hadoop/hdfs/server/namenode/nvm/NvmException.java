@@ -5,8 +5,9 @@ import java.io.IOException;
 /**
  * An error reported by libhdfsnvm (or a refusal detected on the Java side before
  * anything was handed to it). The native glue creates every instance through
- * {@link #fromNative(int, String)}, so native errors become Java exceptions in
- * exactly one place.
+ * {@link #fromNative(int, String, long)}, so native errors become Java exceptions in
+ * exactly one place. A refusal of the region carries the file offset it points at
+ * ({@link #offset()}).
  */
 public class NvmException extends IOException {
   private static final long serialVersionUID = 1L;
@@ -38,21 +39,26 @@ public class NvmException extends IOException {
     }
   }
 
+  /** {@link #offset()} of an error that has no place in the region file (nvm_erroroffset's NVM_NO_OFFSET). */
+  public static final long NO_OFFSET = -1;
+
   private final ErrorCode code;
   private final int rawCode;
+  private final long offset;
 
   public NvmException(ErrorCode code, String message) {
-    this(code, code.value(), message);
+    this(code, code.value(), message, NO_OFFSET);
   }
 
   public NvmException(int rawCode, String message) {
-    this(ErrorCode.of(rawCode), rawCode, message);
+    this(ErrorCode.of(rawCode), rawCode, message, NO_OFFSET);
   }
 
-  private NvmException(ErrorCode code, int rawCode, String message) {
+  private NvmException(ErrorCode code, int rawCode, String message, long offset) {
     super("NVM_" + (code == ErrorCode.UNKNOWN ? "E" + rawCode : code.name()) + ": " + message);
     this.code = code;
     this.rawCode = rawCode;
+    this.offset = offset < 0 ? NO_OFFSET : offset;
   }
 
   public ErrorCode code() {
@@ -64,11 +70,26 @@ public class NvmException extends IOException {
     return rawCode;
   }
 
-  /** Called by the JNI glue (nvm_jni.c, throw_nvm) for every failing native call. */
-  static NvmException fromNative(int code, String message) {
+  /**
+   * Where in the region file the error points (nvm_erroroffset): the first byte of the field
+   * the native open or recovery found bad (a header or superblock field, the undo record, a
+   * page's state word, a parent link, a chain link, a name length, a string reference, ...),
+   * of the page when the page as a whole is bad, or for a truncated file its length (the
+   * first missing byte); {@link #NO_OFFSET} when the error has no place in the file (I/O, a
+   * lock, a bad argument, a full region, errors detected on the Java side).
+   */
+  public long offset() {
+    return offset;
+  }
+
+  /**
+   * Called by the JNI glue (nvm_jni.c, throw_at) for every failing native call; the one place
+   * native errors become exceptions.
+   */
+  static NvmException fromNative(int code, String message, long offset) {
     if (code == ErrorCode.EFULL.value()) {
       return new RegionFullException(message);
     }
-    return new NvmException(code, message);
+    return new NvmException(ErrorCode.of(code), code, message, offset);
   }
 }

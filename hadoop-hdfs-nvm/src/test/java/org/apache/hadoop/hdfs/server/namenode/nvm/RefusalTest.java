@@ -18,7 +18,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 import org.junit.Rule;
 import org.junit.Test;
 
-/** Every refusal surfaces as an NvmException with the right code, and the file is unchanged. */
+/**
+ * Every refusal surfaces as an NvmException with the right code and the offset it points at,
+ * and the file is unchanged.
+ */
 public class RefusalTest {
   @Rule
   public ShmDir shm = new ShmDir();
@@ -37,17 +40,19 @@ public class RefusalTest {
     }
   }
 
-  private static void assertOpenRefused(File f, ErrorCode code) throws Exception {
+  private static void assertOpenRefused(File f, ErrorCode code, long offset) throws Exception {
     byte[] before = ShmDir.read(f);
     try (Region r = Region.open(f, PersistMode.EMULATED)) {
       fail("opened " + f);
     } catch (NvmException e) {
       assertEquals(e.getMessage(), code, e.code());
+      assertEquals(e.getMessage(), offset, e.offset());
     }
     try (Region r = Region.openReadOnly(f)) {
       fail("opened read-only " + f);
     } catch (NvmException e) {
       assertEquals(e.getMessage(), code, e.code());
+      assertEquals(e.getMessage(), offset, e.offset());
     }
     assertArrayEquals("refused file was modified", before, ShmDir.read(f));
   }
@@ -58,37 +63,57 @@ public class RefusalTest {
     byte[] junk = new byte[1 << 20];
     new Random(7).nextBytes(junk);
     Files.write(f.toPath(), junk);
-    assertOpenRefused(f, ErrorCode.ENOTREGION);
+    assertOpenRefused(f, ErrorCode.ENOTREGION, RegionLayout.HDR_MAGIC);
   }
 
   @Test
   public void fileShorterThanAHeaderIsRefusedAsNotARegion() throws Exception {
     File f = shm.file("tiny");
     Files.write(f.toPath(), "hello".getBytes(StandardCharsets.UTF_8));
-    assertOpenRefused(f, ErrorCode.ENOTREGION);
+    assertOpenRefused(f, ErrorCode.ENOTREGION, RegionLayout.HDR_MAGIC);
   }
 
   @Test
   public void wrongVersionIsRefused() throws Exception {
     File f = region();
     patch(f, RegionLayout.HDR_VERSION, new byte[] {1, 0, 0, 0});
-    assertOpenRefused(f, ErrorCode.EVERSION);
+    assertOpenRefused(f, ErrorCode.EVERSION, RegionLayout.HDR_VERSION);
   }
 
   @Test
   public void badHeaderCrcIsRefusedAsCorrupt() throws Exception {
     File f = region();
     patch(f, RegionLayout.HDR_CLUSTER_ID, new byte[] {'X'});
-    assertOpenRefused(f, ErrorCode.ECORRUPT);
+    assertOpenRefused(f, ErrorCode.ECORRUPT, RegionLayout.HDR_CRC);
   }
 
   @Test
-  public void truncatedFileIsRefused() throws Exception {
+  public void truncatedFileIsRefusedAtItsEnd() throws Exception {
     File f = region();
     try (RandomAccessFile raf = new RandomAccessFile(f, "rw")) {
       raf.setLength(ShmDir.SMALL / 2);
     }
-    assertOpenRefused(f, ErrorCode.ETRUNCATED);
+    assertOpenRefused(f, ErrorCode.ETRUNCATED, ShmDir.SMALL / 2);
+  }
+
+  /** Recovery's refusals point into the pages: here the state word of the file's page. */
+  @Test
+  public void recoveryRefusalCarriesThePageOffset() throws Exception {
+    File f = region();
+    long page;
+    try (InodeStore s = shm.reopen("r")) {
+      page = s.region().recoveredInodes()[1]; // the root, then the file
+    }
+    patch(f, page + 5, new byte[] {0x55}); // a state word without the page magic
+    byte[] before = ShmDir.read(f);
+    try (Region r = Region.open(f, PersistMode.EMULATED)) {
+      fail("opened " + f);
+    } catch (NvmException e) {
+      assertEquals(e.getMessage(), ErrorCode.ECORRUPT, e.code());
+      assertEquals(e.getMessage(), page, e.offset());
+      assertTrue(e.getMessage(), e.getMessage().contains("bad state word"));
+    }
+    assertArrayEquals(before, ShmDir.read(f));
   }
 
   @Test
@@ -124,11 +149,13 @@ public class RefusalTest {
         fail();
       } catch (NvmException e) {
         assertEquals(e.getMessage(), ErrorCode.EBUSY, e.code());
+        assertEquals("a lock has no place in the file", NvmException.NO_OFFSET, e.offset());
       }
       try (Region ro = Region.openReadOnly(f)) {
         fail();
       } catch (NvmException e) {
         assertEquals(e.getMessage(), ErrorCode.EBUSY, e.code());
+        assertEquals(NvmException.NO_OFFSET, e.offset());
       }
       assertArrayEquals(before, ShmDir.read(f));
     }
