@@ -11,7 +11,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
  * The offline checker (like {@code pmempool check}): validates a region file without writing
  * to it. The native open runs read-only (shared lock, read-only mapping, no recovery), so its
  * validation of header, geometry, superblock and undo record applies and a refusal becomes a
- * finding. Then every page is examined through the view recovery would have after rolling an
+ * finding, at the offset the native open reports ({@link NvmException#offset()}). Then every page is examined through the view recovery would have after rolling an
  * armed undo record back, and every finding is reported, not only the first. Severities and
  * their reasons: docs/offline-tools.md.
  */
@@ -25,7 +25,8 @@ public final class RegionCheck {
     try {
       r = Region.openReadOnly(region);
     } catch (NvmException e) {
-      findings.add(RefusalLocator.refusal(region, e));
+      findings.add(new Finding(Finding.Kind.REFUSED, e.offset(), "the native open refuses the region: "
+          + e.getMessage()));
       return new CheckReport(region, findings, null);
     }
     try {

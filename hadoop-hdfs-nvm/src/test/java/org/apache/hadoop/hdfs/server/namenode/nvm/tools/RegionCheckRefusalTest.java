@@ -110,6 +110,25 @@ public class RegionCheckRefusalTest {
   }
 
   @Test
+  public void armedUndoRecordWithABadChecksumIsRefusedAtTheCrc() throws Exception {
+    File f = sample().file;
+    RegionFiles.putLong(f, UNDO_STATE, 7);
+    RegionFiles.write(f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
+    RegionFiles.write(f, UNDO_PAYLOAD, new byte[24]); // whose CRC is not 0
+    Finding x = refused(f, "NVM_ECORRUPT", UNDO_CRC);
+    assertTrue(x.message(), x.message().contains("checksum mismatch"));
+  }
+
+  @Test
+  public void undoEntryPastThePayloadIsRefusedAtTheEntryCount() throws Exception {
+    File f = sample().file;
+    RegionFiles.putLong(f, UNDO_STATE, 7); // an empty payload (its CRC is 0) that claims one entry
+    RegionFiles.write(f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC
+    Finding x = refused(f, "NVM_ECORRUPT", UNDO_ENTRY_COUNT);
+    assertTrue(x.message(), x.message().contains("runs past the payload"));
+  }
+
+  @Test
   public void regionInUseByAWriterIsRefusedAsBusy() throws Exception {
     File f = sample().file;
     try (Region writer = Region.open(f, PersistMode.EMULATED)) {
