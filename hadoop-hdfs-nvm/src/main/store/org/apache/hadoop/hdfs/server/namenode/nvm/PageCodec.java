@@ -15,8 +15,10 @@ import java.nio.ByteOrder;
  * <li>extension pages are written LIVE: they are reached only through the owner's link,
  * which the commit sets, so an unlinked one is reclaimed by recovery.</li>
  * </ul>
+ * The decoders of the packed words (permission, file header, under-construction) are public:
+ * the offline tools read the words with them too.
  */
-final class PageCodec {
+public final class PageCodec {
   private PageCodec() {
   }
 
@@ -28,15 +30,18 @@ final class PageCodec {
     return (mode & 0xffffL) | (groupId << PERM_GROUP_SHIFT) | (ownerId << PERM_OWNER_SHIFT);
   }
 
-  static int permMode(long perm) {
+  /** The mode bits (0–15) of an IN_PERM word. */
+  public static int permMode(long perm) {
     return (int) (perm & 0xffff);
   }
 
-  static long permGroup(long perm) {
+  /** The group string id (bits 16–39) of an IN_PERM word. */
+  public static long permGroup(long perm) {
     return (perm >>> PERM_GROUP_SHIFT) & PERM_STRING_ID_MAX;
   }
 
-  static long permOwner(long perm) {
+  /** The owner string id (bits 40–63) of an IN_PERM word. */
+  public static long permOwner(long perm) {
     return (perm >>> PERM_OWNER_SHIFT) & PERM_STRING_ID_MAX;
   }
 
@@ -48,15 +53,18 @@ final class PageCodec {
     return blockSize | ((long) replication << FI_HDR_REPLICATION_SHIFT) | ((long) policy << FI_HDR_POLICY_SHIFT);
   }
 
-  static long headerBlockSize(long h) {
+  /** The preferred block size (bits 0–47) of an FI_HEADER word. */
+  public static long headerBlockSize(long h) {
     return h & BLOCK_SIZE_MAX;
   }
 
-  static int headerReplication(long h) {
+  /** The replication (bits 48–59) of an FI_HEADER word. */
+  public static int headerReplication(long h) {
     return (int) ((h >>> FI_HDR_REPLICATION_SHIFT) & REPLICATION_MAX);
   }
 
-  static int headerPolicy(long h) {
+  /** The storage policy (bits 60–63) of an FI_HEADER word. */
+  public static int headerPolicy(long h) {
     return (int) ((h >>> FI_HDR_POLICY_SHIFT) & POLICY_MAX);
   }
 
@@ -64,11 +72,13 @@ final class PageCodec {
     return (clientId & 0xffffffffL) | (machineId << FI_UC_MACHINE_SHIFT);
   }
 
-  static long ucClient(long uc) {
+  /** The client-name string id (bits 0–31) of an FI_UC word (the whole word is 0 for a complete file). */
+  public static long ucClient(long uc) {
     return uc & 0xffffffffL;
   }
 
-  static long ucMachine(long uc) {
+  /** The client-machine string id (bits 32–63) of an FI_UC word. */
+  public static long ucMachine(long uc) {
     return uc >>> FI_UC_MACHINE_SHIFT;
   }
 

@@ -181,26 +181,31 @@ public final class RegionLayout {
   public static final long MAX_PAGE_COUNT = 4294967295L;
 
   // ---- helpers (not layout constants; not in the native table) ----
+  // Public: the store and the offline tools (….nvm.tools) compose and decode state words with
+  // these, as C does with NVM_STATE_WORD / NVM_STATE_OF / NVM_KIND_OF / NVM_MAGIC_OF.
 
   /** Composes a page state word (NVM_STATE_WORD). */
-  static long stateWord(int kind, int state) {
+  public static long stateWord(int kind, int state) {
     return (PAGE_MAGIC << PAGE_MAGIC_SHIFT) | ((long) kind << KIND_SHIFT) | state;
   }
 
-  static int stateOf(long word) {
+  /** The state (PENDING, LIVE, INVALID, or a malformed value) of a state word. */
+  public static int stateOf(long word) {
     return (int) (word & STATE_MASK);
   }
 
-  static int kindOf(long word) {
+  /** The kind (DIR, FILE, NAME_EXT, BLOCK_EXT, STRING, or an undefined value) of a state word. */
+  public static int kindOf(long word) {
     return (int) ((word >>> KIND_SHIFT) & 0xff);
   }
 
-  static long magicOf(long word) {
+  /** The top 32 bits of a state word: PAGE_MAGIC on every page that was ever written. */
+  public static long magicOf(long word) {
     return word >>> PAGE_MAGIC_SHIFT;
   }
 
   /** Offset of page {@code index}. */
-  static long pageOffset(long index) {
+  public static long pageOffset(long index) {
     return DATA_OFFSET + (long) PAGE_SIZE * index;
   }
 }

@@ -48,14 +48,14 @@ final class Attachment {
     attached.set(image.pageIndex(root));
     for (int head = 0; head < order.size(); head++) {
       long p = order.get(head);
-      if (PageState.kind(image.stateWord(p)) != KIND_DIR) {
+      if (kindOf(image.stateWord(p)) != KIND_DIR) {
         continue;
       }
       long pid = image.getLong(p + IN_ID);
       long pidx = image.pageIndex(p);
       for (int k = lowerBound(keys, pidx << 32); k < keys.length && (keys[k] >>> 32) == pidx; k++) {
         int c = (int) keys[k];
-        long child = RegionImage.pageOffset(c);
+        long child = pageOffset(c);
         if (!attached.get(c) && image.getLong(child + IN_PARENT_ID) == pid) {
           attached.set(c);
           order.add(child);
@@ -82,7 +82,7 @@ final class Attachment {
       return 0;
     }
     long w = image.stateWord(root);
-    if (w != PageState.word(KIND_DIR, STATE_LIVE)) {
+    if (w != stateWord(KIND_DIR, STATE_LIVE)) {
       problems.add(new Finding(Finding.Kind.BAD_ROOT, SB_ROOT_PAGE, "the superblock's root page " + root + " is "
           + PageState.describe(w) + ", not a LIVE DIR page; recovery refuses the region (" + live
           + " live inode pages unreachable)"));

@@ -46,7 +46,7 @@ final class ChainCheck {
       long page = m.census.liveExts.get(i);
       if (!owners.isLinked(page) && !detached.isLinked(page)) {
         out.add(new Finding(Finding.Kind.UNREFERENCED_EXTENSION, page, "LIVE "
-            + PageState.kindName(PageState.kind(m.image.stateWord(page))) + " page " + page + " (owner id "
+            + PageState.kindName(kindOf(m.image.stateWord(page))) + " page " + page + " (owner id "
             + m.image.getLong(page + EXT_OWNER_ID) + ") is linked from no inode; recovery reclaims it"));
       }
     }

@@ -24,7 +24,7 @@ final class ChainOwners {
     long off = image.getLong(ExtChain.firstLink(inode, names));
     Set<Long> seen = needed > 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     while (needed > 0 && off != 0 && image.pageIndex(off) >= 0
-        && image.stateWord(off) == PageState.word(kind, STATE_LIVE) && seen.add(off)) {
+        && image.stateWord(off) == stateWord(kind, STATE_LIVE) && seen.add(off)) {
       long n = links.get(off);
       links.put(off, n == LongLongMap.MISSING ? 1 : n + 1);
       // A bad count still advances by one page, so a broken chain cannot loop here.

@@ -80,7 +80,7 @@ final class ExtChain {
             + ", which is not a page of the data area");
       }
       long w = image.stateWord(off);
-      if (w != PageState.word(kind, STATE_LIVE)) {
+      if (w != stateWord(kind, STATE_LIVE)) {
         return c.fail(inode, Finding.Kind.BROKEN_CHAIN, link, what + " chain links page " + off + ", which is "
             + PageState.describe(w) + ", not a LIVE " + PageState.kindName(kind) + " page");
       }

@@ -4,15 +4,15 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.Arrays;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
+
 /**
  * The fields of one inode page (region-format.md §5.2), read through a {@link RegionImage}
- * with no validation: the checks decide what a value means. Word packing: perm = mode:16 |
+ * with no validation: the checks decide what a value means. The packed words (perm = mode:16 |
  * group:24 | owner:24; file header = block size:48 | replication:12 | policy:4; UC = client:32
- * | machine:32.
+ * | machine:32) are taken apart by the store's decoders ({@link PageCodec}).
  */
 final class InodePage {
-  private static final long STRING_ID_MASK = PERM_STRING_ID_MAX;
-  private static final long BLOCK_SIZE_MASK = (1L << FI_HDR_REPLICATION_SHIFT) - 1;
 
   final RegionImage image;
   final long page;
@@ -27,11 +27,11 @@ final class InodePage {
   }
 
   boolean isDirectory() {
-    return PageState.kind(word(PG_STATE)) == KIND_DIR;
+    return kindOf(word(PG_STATE)) == KIND_DIR;
   }
 
   boolean isFile() {
-    return PageState.kind(word(PG_STATE)) == KIND_FILE;
+    return kindOf(word(PG_STATE)) == KIND_FILE;
   }
 
   long id() {
@@ -55,15 +55,15 @@ final class InodePage {
   }
 
   int mode() {
-    return (int) (word(IN_PERM) & 0xffff);
+    return PageCodec.permMode(word(IN_PERM));
   }
 
   long groupId() {
-    return (word(IN_PERM) >>> PERM_GROUP_SHIFT) & STRING_ID_MASK;
+    return PageCodec.permGroup(word(IN_PERM));
   }
 
   long ownerId() {
-    return (word(IN_PERM) >>> PERM_OWNER_SHIFT) & STRING_ID_MASK;
+    return PageCodec.permOwner(word(IN_PERM));
   }
 
   long nameLength() {
@@ -73,23 +73,23 @@ final class InodePage {
   // ---- files
 
   long preferredBlockSize() {
-    return word(FI_HEADER) & BLOCK_SIZE_MASK;
+    return PageCodec.headerBlockSize(word(FI_HEADER));
   }
 
   int replication() {
-    return (int) ((word(FI_HEADER) >>> FI_HDR_REPLICATION_SHIFT) & 0xfff);
+    return PageCodec.headerReplication(word(FI_HEADER));
   }
 
   int fileStoragePolicy() {
-    return (int) (word(FI_HEADER) >>> FI_HDR_POLICY_SHIFT);
+    return PageCodec.headerPolicy(word(FI_HEADER));
   }
 
   long clientId() {
-    return word(FI_UC) & 0xffffffffL;
+    return PageCodec.ucClient(word(FI_UC));
   }
 
   long clientMachineId() {
-    return word(FI_UC) >>> FI_UC_MACHINE_SHIFT;
+    return PageCodec.ucMachine(word(FI_UC));
   }
 
   long blockCount() {

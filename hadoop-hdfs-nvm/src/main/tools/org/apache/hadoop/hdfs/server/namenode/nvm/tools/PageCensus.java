@@ -41,14 +41,14 @@ final class PageCensus {
   static PageCensus scan(RegionImage image) {
     PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image));
     for (int i = c.scanLimit; i < c.pageCount; i++) {
-      long page = RegionImage.pageOffset(i);
+      long page = pageOffset(i);
       if (image.stateWord(page) != 0) {
         c.aboveScanLimit.add(page);
       }
     }
     long zeros = 0;
     for (int i = 0; i < c.scanLimit; i++) {
-      long page = RegionImage.pageOffset(i);
+      long page = pageOffset(i);
       long w = image.stateWord(page);
       if (w == 0) {
         zeros++;
@@ -66,7 +66,7 @@ final class PageCensus {
       malformed.add(page);
       return;
     }
-    int state = PageState.state(w);
+    int state = stateOf(w);
     if (state == STATE_PENDING) {
       pending++;
       return;
@@ -75,7 +75,7 @@ final class PageCensus {
       invalid++;
       return;
     }
-    switch (PageState.kind(w)) {
+    switch (kindOf(w)) {
       case KIND_DIR:
         liveDirs++;
         liveInodes.add(page);

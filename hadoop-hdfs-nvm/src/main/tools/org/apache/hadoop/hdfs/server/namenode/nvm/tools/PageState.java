@@ -2,30 +2,19 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
-/** Decoding of a page state word (magic &lt;&lt; 32 | kind &lt;&lt; 8 | state), see region-format.md §5.1. */
+/**
+ * What the checks say about a page state word (magic &lt;&lt; 32 | kind &lt;&lt; 8 | state, see
+ * region-format.md §5.1): which words recovery's scan accepts, and names for messages. The word
+ * itself is composed and taken apart by {@link org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout}'s
+ * helpers, as the store does.
+ */
 final class PageState {
   private PageState() {
   }
 
-  static long word(int kind, int state) {
-    return (PAGE_MAGIC << PAGE_MAGIC_SHIFT) | ((long) kind << KIND_SHIFT) | state;
-  }
-
-  static int state(long word) {
-    return (int) (word & STATE_MASK);
-  }
-
-  static int kind(long word) {
-    return (int) ((word >>> KIND_SHIFT) & 0xff);
-  }
-
-  static long magic(long word) {
-    return word >>> PAGE_MAGIC_SHIFT;
-  }
-
   /** What recovery's scan accepts: the page magic and a state of PENDING, LIVE or INVALID. */
   static boolean isWellFormed(long word) {
-    return magic(word) == PAGE_MAGIC && state(word) <= STATE_INVALID;
+    return magicOf(word) == PAGE_MAGIC && stateOf(word) <= STATE_INVALID;
   }
 
   static boolean isKnownKind(int kind) {
@@ -70,7 +59,7 @@ final class PageState {
     if (!isWellFormed(word)) {
       return "a page with the malformed state word " + hex(word);
     }
-    return "a " + stateName(state(word)) + " " + kindName(kind(word)) + " page";
+    return "a " + stateName(stateOf(word)) + " " + kindName(kindOf(word)) + " page";
   }
 
   static String hex(long word) {

@@ -68,7 +68,7 @@ final class ParentLinkCheck {
   private long detachedParent(long page) {
     InodePage c = m.inode(page);
     long p = c.parentPage();
-    if (m.image.pageIndex(p) < 0 || m.image.stateWord(p) != PageState.word(KIND_DIR, STATE_LIVE)
+    if (m.image.pageIndex(p) < 0 || m.image.stateWord(p) != stateWord(KIND_DIR, STATE_LIVE)
         || m.tree.isAttached(m.image, p) || m.image.getLong(p + IN_ID) != c.parentId()) {
       return 0;
     }
@@ -115,8 +115,8 @@ final class ParentLinkCheck {
     long p = t.parentPage();
     long pid = t.parentId();
     long w = m.image.pageIndex(p) >= 0 ? m.image.stateWord(p) : 0;
-    boolean dirPage = m.image.pageIndex(p) >= 0 && PageState.isWellFormed(w) && PageState.kind(w) == KIND_DIR;
-    if (dirPage && PageState.state(w) == STATE_INVALID && m.image.getLong(p + IN_ID) == pid) {
+    boolean dirPage = m.image.pageIndex(p) >= 0 && PageState.isWellFormed(w) && kindOf(w) == KIND_DIR;
+    if (dirPage && stateOf(w) == STATE_INVALID && m.image.getLong(p + IN_ID) == pid) {
       return new Finding(Finding.Kind.ORPHAN, top, who + (descendants > 0 ? " hang" : " hangs") + " off directory "
           + pid + " at page " + p + ", which was deleted (INVALID): a crash came between a delete's commit and the "
           + "freeing of its pages; recovery reclaims " + them + ", with the extension pages and the strings only "

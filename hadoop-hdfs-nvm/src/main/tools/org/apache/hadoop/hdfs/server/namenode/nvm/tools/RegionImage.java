@@ -61,10 +61,6 @@ final class RegionImage {
     return b;
   }
 
-  static long pageOffset(int index) {
-    return DATA_OFFSET + (long) PAGE_SIZE * index;
-  }
-
   /** The page index of {@code off} if it is the first byte of a page of the data area, else -1. */
   int pageIndex(long off) {
     if (off < DATA_OFFSET || (off - DATA_OFFSET) % PAGE_SIZE != 0) {
