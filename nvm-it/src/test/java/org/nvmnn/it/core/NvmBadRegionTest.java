@@ -7,7 +7,6 @@ import static org.junit.Assert.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 
@@ -17,6 +16,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
@@ -79,8 +79,9 @@ public class NvmBadRegionTest {
     }
   }
 
+  /** Damage done to the region file, with {@link RegionDamage}. */
   private interface Damage {
-    void apply(RandomAccessFile f) throws IOException;
+    void apply(File f) throws IOException;
   }
 
   /** Restores the intact region, damages it, expects the refusal and an unchanged file. */
@@ -96,9 +97,7 @@ public class NvmBadRegionTest {
   private static void assertRefused(String what, boolean afterReclaim, Damage damage, String... expected)
       throws Exception {
     restorePristine();
-    try (RandomAccessFile f = new RandomAccessFile(region, "rw")) {
-      damage.apply(f);
-    }
+    damage.apply(region);
     byte[] before = Files.readAllBytes(region.toPath());
     try {
       cluster.restartNameNode(false);
@@ -133,13 +132,6 @@ public class NvmBadRegionTest {
     }
   }
 
-  private static void flip(RandomAccessFile f, long off, int mask) throws IOException {
-    f.seek(off);
-    int v = f.read();
-    f.seek(off);
-    f.write(v ^ mask);
-  }
-
   /** Offset of the live inode page named {@code name} in the intact region. */
   private static long pageOf(String name) throws IOException {
     try (Region r = Region.openReadOnly(pristine)) {
@@ -155,34 +147,29 @@ public class NvmBadRegionTest {
 
   @Test
   public void damagedRegionsAreRefusedUnchangedAndReported() throws Exception {
-    assertRefused("empty file", f -> f.setLength(0), "NVM_ENOTREGION");
-    assertRefused("truncated file", f -> f.setLength(f.length() / 2), "NVM_ETRUNCATED");
-    assertRefused("other format version", f -> {
-      f.seek(RegionLayout.HDR_VERSION);
-      f.write(1);
-    }, "NVM_EVERSION");
-    assertRefused("bit flip in the header", f -> flip(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10), "NVM_ECORRUPT",
-        "header");
+    assertRefused("empty file", f -> RegionDamage.truncate(f, 0), "NVM_ENOTREGION");
+    assertRefused("truncated file", f -> RegionDamage.truncate(f, f.length() / 2), "NVM_ETRUNCATED");
+    assertRefused("other format version", f -> RegionDamage.write(f, RegionLayout.HDR_VERSION, new byte[] {1}),
+        "NVM_EVERSION");
+    assertRefused("bit flip in the header", f -> RegionDamage.xor(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10),
+        "NVM_ECORRUPT", "header");
     long sub = pageOf("sub");
-    assertRefused("bit flip in a page's state word", f -> flip(f, sub + RegionLayout.PG_STATE + 5, 0x01),
+    assertRefused("bit flip in a page's state word", f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 5, 0x01),
         "NVM_ECORRUPT", "state word");
-    assertRefused("a name damaged into one with a '/'", f -> {
-      f.seek(sub + RegionLayout.IN_NAME_INLINE + 1);
-      f.write('/');
-    }, "NVM_ECORRUPT", "has a name that contains '/'");
+    assertRefused("a name damaged into one with a '/'",
+        f -> RegionDamage.write(f, sub + RegionLayout.IN_NAME_INLINE + 1, new byte[] {'/'}), "NVM_ECORRUPT",
+        "has a name that contains '/'");
     long file = pageOf("file");
-    assertRefused("bit flip in a page's parent link", f -> flip(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
-        "NVM_ECORRUPT", "damaged parent link");
+    assertRefused("bit flip in a page's parent link",
+        f -> RegionDamage.xor(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40), "NVM_ECORRUPT",
+        "damaged parent link");
     long filf = pageOf("filf");
-    assertRefused("a name damaged into its sibling's", true, f -> {
-      f.seek(filf + RegionLayout.IN_NAME_INLINE + 3);
-      f.write('e');
-    }, "duplicate name 'file'");
+    assertRefused("a name damaged into its sibling's", true,
+        f -> RegionDamage.write(f, filf + RegionLayout.IN_NAME_INLINE + 3, new byte[] {'e'}),
+        "duplicate name 'file'");
     assertRefused("damaged undo record", f -> {
-      f.seek(RegionLayout.UNDO_STATE); // armed, but its entries do not match their checksum
-      f.write(7);
-      f.seek(RegionLayout.UNDO_ENTRY_COUNT);
-      f.write(1);
+      RegionDamage.write(f, RegionLayout.UNDO_STATE, new byte[] {7}); // armed, but its entries do not
+      RegionDamage.write(f, RegionLayout.UNDO_ENTRY_COUNT, new byte[] {1}); // match their checksum
     }, "NVM_ECORRUPT", "undo");
   }
 

@@ -13,7 +13,6 @@ import static org.nvmnn.it.core.MigrationTestSupport.tool;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Collections;
@@ -34,6 +33,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NvmRegionTool;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionStat;
@@ -232,10 +232,7 @@ public class NvmImportTest {
         try (Region r = Region.openReadOnly(file)) {
           root = r.rootPage();
         }
-        try (RandomAccessFile raf = new RandomAccessFile(file, "rw")) {
-          raf.seek(root + RegionLayout.IN_MTIME);
-          raf.writeLong(Long.reverseBytes(42L));
-        }
+        RegionDamage.putLong(file, root + RegionLayout.IN_MTIME, 42L);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }

@@ -7,7 +7,6 @@ import static org.junit.Assert.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 
@@ -15,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.util.StringUtils;
 import org.junit.After;
 import org.junit.Test;
@@ -84,12 +84,7 @@ public class NvmStartupRefusalTest {
     a.getFileSystem().mkdirs(new Path("/d"));
     File r = region(a);
     a.shutdownNameNodes();
-    try (RandomAccessFile f = new RandomAccessFile(r, "rw")) {
-      f.seek(100); // inside the CRC-covered header (cluster id)
-      int v = f.read();
-      f.seek(100);
-      f.write(v ^ 0x5a);
-    }
+    RegionDamage.xor(r, 100, 0x5a); // inside the CRC-covered header (cluster id)
     byte[] before = Files.readAllBytes(r.toPath());
     expectRefusal(a, "NVM_ECORRUPT");
     assertArrayEquals("region file changed", before, Files.readAllBytes(r.toPath()));

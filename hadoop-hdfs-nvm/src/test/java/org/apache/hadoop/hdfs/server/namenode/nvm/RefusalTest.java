@@ -6,7 +6,6 @@ import static org.junit.Assert.*;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -31,13 +30,6 @@ public class RefusalTest {
       createInode(s, s.rootPage(), InodeAttrs.file("f"));
     }
     return shm.file("r");
-  }
-
-  private static void patch(File f, long off, byte[] bytes) throws Exception {
-    try (RandomAccessFile raf = new RandomAccessFile(f, "rw")) {
-      raf.seek(off);
-      raf.write(bytes);
-    }
   }
 
   private static void assertOpenRefused(File f, ErrorCode code, long offset) throws Exception {
@@ -76,23 +68,21 @@ public class RefusalTest {
   @Test
   public void wrongVersionIsRefused() throws Exception {
     File f = region();
-    patch(f, RegionLayout.HDR_VERSION, new byte[] {1, 0, 0, 0});
+    RegionDamage.write(f, RegionLayout.HDR_VERSION, new byte[] {1, 0, 0, 0});
     assertOpenRefused(f, ErrorCode.EVERSION, RegionLayout.HDR_VERSION);
   }
 
   @Test
   public void badHeaderCrcIsRefusedAsCorrupt() throws Exception {
     File f = region();
-    patch(f, RegionLayout.HDR_CLUSTER_ID, new byte[] {'X'});
+    RegionDamage.write(f, RegionLayout.HDR_CLUSTER_ID, new byte[] {'X'});
     assertOpenRefused(f, ErrorCode.ECORRUPT, RegionLayout.HDR_CRC);
   }
 
   @Test
   public void truncatedFileIsRefusedAtItsEnd() throws Exception {
     File f = region();
-    try (RandomAccessFile raf = new RandomAccessFile(f, "rw")) {
-      raf.setLength(ShmDir.SMALL / 2);
-    }
+    RegionDamage.truncate(f, ShmDir.SMALL / 2);
     assertOpenRefused(f, ErrorCode.ETRUNCATED, ShmDir.SMALL / 2);
   }
 
@@ -104,7 +94,7 @@ public class RefusalTest {
     try (InodeStore s = shm.reopen("r")) {
       page = s.region().recoveredInodes()[1]; // the root, then the file
     }
-    patch(f, page + 5, new byte[] {0x55}); // a state word without the page magic
+    RegionDamage.write(f, page + 5, new byte[] {0x55}); // a state word without the page magic
     byte[] before = ShmDir.read(f);
     try (Region r = Region.open(f, PersistMode.EMULATED)) {
       fail("opened " + f);

@@ -5,6 +5,8 @@ import static org.junit.Assert.*;
 import java.io.File;
 import java.io.IOException;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
+
 /** Runs the checker and proves it did not write; finds the finding a test expects. */
 final class CheckAssert {
   private CheckAssert() {
@@ -12,11 +14,11 @@ final class CheckAssert {
 
   /** Checks {@code f} and asserts the file is byte-identical afterwards. */
   static CheckReport check(File f) throws IOException {
-    String before = RegionFiles.sha256(f);
+    String before = RegionDamage.sha256(f);
     long length = f.length();
     CheckReport r = RegionCheck.run(f);
     assertEquals("the checker changed the length of " + f, length, f.length());
-    assertEquals("the checker changed " + f, before, RegionFiles.sha256(f));
+    assertEquals("the checker changed " + f, before, RegionDamage.sha256(f));
     return r;
   }
 

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
 /** The text dump lists exactly what was written, every field, deterministically. */
@@ -49,9 +50,9 @@ public class NamespaceDumpTest extends SampleNamespaceFixture {
 
   @Test
   public void dumpListsExactlyWhatWasWritten() throws Exception {
-    String hash = RegionFiles.sha256(n.file);
+    String hash = RegionDamage.sha256(n.file);
     assertEquals(expected(), NamespaceDump.lines(n.file));
-    assertEquals("the dump wrote to the region", hash, RegionFiles.sha256(n.file));
+    assertEquals("the dump wrote to the region", hash, RegionDamage.sha256(n.file));
   }
 
   @Test
@@ -150,7 +151,7 @@ public class NamespaceDumpTest extends SampleNamespaceFixture {
 
   @Test
   public void refusedRegionIsAnException() throws Exception {
-    RegionFiles.flipBit(n.file, HDR_CRC, 0);
+    RegionDamage.flipBit(n.file, HDR_CRC, 0);
     try {
       NamespaceDump.lines(n.file);
       fail("dumped a region with a bad header");

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.Test;
 
@@ -38,10 +39,10 @@ public class NvmRegionToolTest extends SampleNamespaceFixture {
     }
     assertEquals(2, run("check", region()));
     assertTrue(out, out.startsWith("RECOVERABLE at offset "));
-    RegionFiles.putLong(n.file, n.small + RegionLayout.IN_PARENT_ID, 7);
+    RegionDamage.putLong(n.file, n.small + RegionLayout.IN_PARENT_ID, 7);
     assertEquals(1, run("check", region()));
     assertTrue(out, out.contains("ERROR at offset " + (n.small + RegionLayout.IN_PARENT_ID) + ": BROKEN_PARENT_LINK: "));
-    RegionFiles.flipBit(n.file, RegionLayout.HDR_CRC, 0);
+    RegionDamage.flipBit(n.file, RegionLayout.HDR_CRC, 0);
     assertEquals(1, run("check", region()));
     assertTrue(out, out.startsWith("ERROR at offset " + RegionLayout.HDR_CRC + ": REFUSED: "));
   }
@@ -67,7 +68,7 @@ public class NvmRegionToolTest extends SampleNamespaceFixture {
 
   @Test
   public void unreadableRegionIsExitOneForDumpAndStat() throws Exception {
-    RegionFiles.truncate(n.file, 100);
+    RegionDamage.truncate(n.file, 100);
     assertEquals(1, run("dump", region()));
     assertTrue(err, err.contains("NVM_ENOTREGION"));
     assertEquals(1, run("stat", region()));

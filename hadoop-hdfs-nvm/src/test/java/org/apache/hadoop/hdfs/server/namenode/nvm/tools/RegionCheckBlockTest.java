@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
 /** Block records against each other and the superblock counters. */
@@ -16,7 +17,7 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   public void duplicateBlockIdAcrossTwoFiles() throws Exception {
     long smallRec = inlineRecord(n.small, 0);
     long writingRec = inlineRecord(n.writing, 0);
-    RegionFiles.putLong(n.file, writingRec + BR_ID, SampleNamespace.BLOCK_BASE + 1);
+    RegionDamage.putLong(n.file, writingRec + BR_ID, SampleNamespace.BLOCK_BASE + 1);
     Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.DUPLICATE_BLOCK_ID,
         Math.max(smallRec, writingRec) + BR_ID);
     assertTrue(f.message(), f.message().contains("/user/alice/small.txt"));
@@ -26,7 +27,7 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   @Test
   public void duplicateBlockIdInsideOneFileAcrossItsChain() throws Exception {
     long extRec = n.bigExtPages[1] + EXT_PAYLOAD + BLOCK_RECORD_SIZE * 3;
-    RegionFiles.putLong(n.file, extRec + BR_ID, n.bigBlocks[0]);
+    RegionDamage.putLong(n.file, extRec + BR_ID, n.bigBlocks[0]);
     CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.DUPLICATE_BLOCK_ID,
         Math.max(extRec, inlineRecord(n.big, 0)) + BR_ID);
   }
@@ -34,14 +35,14 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   @Test
   public void generationStampAboveTheCounter() throws Exception {
     long rec = inlineRecord(n.small, 0);
-    RegionFiles.putLong(n.file, rec + BR_GENSTAMP, 1101);
+    RegionDamage.putLong(n.file, rec + BR_GENSTAMP, 1101);
     Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
     assertTrue(f.message(), f.message().contains("SB_GENSTAMP_V2 1100"));
   }
 
   @Test
   public void generationStampCounterLoweredBelowABlock() throws Exception {
-    RegionFiles.putLong(n.file, SB_GENSTAMP_V2, 1049); // writing.log's blocks carry 1050 and 1100
+    RegionDamage.putLong(n.file, SB_GENSTAMP_V2, 1049); // writing.log's blocks carry 1050 and 1100
     CheckReport r = CheckAssert.check(n.file);
     CheckAssert.find(r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 0) + BR_GENSTAMP);
     CheckAssert.find(r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 1) + BR_GENSTAMP);
@@ -51,17 +52,17 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   @Test
   public void sequentialBlockIdAboveTheCounter() throws Exception {
     long rec = inlineRecord(n.small, 0);
-    RegionFiles.putLong(n.file, rec + BR_ID, SampleNamespace.BLOCK_BASE + 42);
+    RegionDamage.putLong(n.file, rec + BR_ID, SampleNamespace.BLOCK_BASE + 42);
     CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.BLOCK_ID_ABOVE_COUNTER, rec + BR_ID);
   }
 
   @Test
   public void legacyBlockIdsAreRandomButTheirStampsAreBoundedByV1() throws Exception {
     long rec = inlineRecord(n.small, 0);
-    RegionFiles.putLong(n.file, rec + BR_ID, -4242424242L); // legacy ids are random, even negative
-    RegionFiles.putLong(n.file, rec + BR_GENSTAMP, 999); // below the V1 limit 1000: legacy
+    RegionDamage.putLong(n.file, rec + BR_ID, -4242424242L); // legacy ids are random, even negative
+    RegionDamage.putLong(n.file, rec + BR_GENSTAMP, 999); // below the V1 limit 1000: legacy
     assertEquals(CheckAssert.check(n.file).format(), 0, CheckAssert.check(n.file).exitCode());
-    RegionFiles.putLong(n.file, SB_GENSTAMP_V1, 998);
+    RegionDamage.putLong(n.file, SB_GENSTAMP_V1, 998);
     Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
     assertTrue(f.message(), f.message().contains("SB_GENSTAMP_V1 998"));
   }

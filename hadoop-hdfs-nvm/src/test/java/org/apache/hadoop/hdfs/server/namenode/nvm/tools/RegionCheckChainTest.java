@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.junit.Assert.*;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Before;
 import org.junit.Test;
 
@@ -31,7 +32,7 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
 
   @Test
   public void nameChainLinksAFilePage() throws Exception {
-    RegionFiles.putLong(n.file, n.longName + IN_NAME_EXT, n.small);
+    RegionDamage.putLong(n.file, n.longName + IN_NAME_EXT, n.small);
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.BROKEN_CHAIN, n.longName + IN_NAME_EXT);
     assertTrue(f.message(), f.message().contains("a LIVE FILE page, not a LIVE NAME_EXT page"));
@@ -44,39 +45,39 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
 
   @Test
   public void nameChainEndsEarly() throws Exception {
-    RegionFiles.putLong(n.file, n.longNameExtPages[0] + EXT_NEXT, 0);
+    RegionDamage.putLong(n.file, n.longNameExtPages[0] + EXT_NEXT, 0);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.longNameExtPages[0] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("ends after 1 page(s) with 28 name bytes still to cover"));
   }
 
   @Test
   public void nameChainOnANameThatFitsInline() throws Exception {
-    RegionFiles.putLong(n.file, n.small + IN_NAME_EXT, n.longNameExtPages[0]);
+    RegionDamage.putLong(n.file, n.small + IN_NAME_EXT, n.longNameExtPages[0]);
     CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.small + IN_NAME_EXT);
   }
 
   @Test
   public void blockChainLongerThanTheCount() throws Exception {
-    RegionFiles.putLong(n.file, n.big + FI_BLOCK_COUNT, 4 + 9 + 9);
+    RegionDamage.putLong(n.file, n.big + FI_BLOCK_COUNT, 4 + 9 + 9);
     CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.bigExtPages[1] + EXT_NEXT);
   }
 
   @Test
   public void blockChainShorterThanTheCount() throws Exception {
-    RegionFiles.putLong(n.file, n.big + FI_BLOCK_COUNT, 40);
+    RegionDamage.putLong(n.file, n.big + FI_BLOCK_COUNT, 40);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.bigExtPages[2] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("17 block records still to cover"));
   }
 
   @Test
   public void blockChainPageWithABadCount() throws Exception {
-    RegionFiles.putLong(n.file, n.bigExtPages[0] + EXT_COUNT, BLOCKS_EXT_MAX + 1);
+    RegionDamage.putLong(n.file, n.bigExtPages[0] + EXT_COUNT, BLOCKS_EXT_MAX + 1);
     CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.bigExtPages[0] + EXT_COUNT);
   }
 
   @Test
   public void cyclicBlockChain() throws Exception {
-    RegionFiles.putLong(n.file, n.bigExtPages[1] + EXT_NEXT, n.bigExtPages[0]);
+    RegionDamage.putLong(n.file, n.bigExtPages[1] + EXT_NEXT, n.bigExtPages[0]);
     CheckReport r = check();
     Finding f = error(r, Finding.Kind.CYCLIC_CHAIN, n.bigExtPages[1] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("cyclic"));
@@ -86,8 +87,8 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
 
   @Test
   public void blockChainSharedBetweenTwoFiles() throws Exception {
-    RegionFiles.putLong(n.file, n.writing + FI_BLOCK_COUNT, 4 + 9);
-    RegionFiles.putLong(n.file, n.writing + FI_BLOCK_EXT, n.bigExtPages[0]);
+    RegionDamage.putLong(n.file, n.writing + FI_BLOCK_COUNT, 4 + 9);
+    RegionDamage.putLong(n.file, n.writing + FI_BLOCK_EXT, n.bigExtPages[0]);
     CheckReport r = check();
     Finding f = error(r, Finding.Kind.SHARED_CHAIN, n.writing + FI_BLOCK_EXT);
     assertTrue(f.message(), f.message().contains("belongs to inode " + n.id(n.big)));
@@ -99,15 +100,15 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
 
   @Test
   public void extensionPageWithAnotherOwner() throws Exception {
-    RegionFiles.putLong(n.file, n.bigExtPages[1] + EXT_OWNER_ID, 5);
+    RegionDamage.putLong(n.file, n.bigExtPages[1] + EXT_OWNER_ID, 5);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_OWNER_ID);
     assertTrue(f.message(), f.message().contains("carries owner id 5"));
   }
 
   @Test
   public void extensionPageInvalidated() throws Exception {
-    long w = RegionFiles.getLong(n.file, n.bigExtPages[2]);
-    RegionFiles.putLong(n.file, n.bigExtPages[2], (w & ~0xffL) | STATE_INVALID);
+    long w = RegionDamage.getLong(n.file, n.bigExtPages[2]);
+    RegionDamage.putLong(n.file, n.bigExtPages[2], (w & ~0xffL) | STATE_INVALID);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("INVALID BLOCK_EXT"));
   }

@@ -5,6 +5,7 @@ import static org.junit.Assert.*;
 import java.io.File;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 import org.junit.Rule;
 import org.junit.Test;
@@ -39,7 +40,7 @@ public class RegionCheckCleanTest {
   @Test
   public void checkingTwiceGivesTheSameReport() throws Exception {
     SampleNamespace n = SampleNamespace.create(shm, "r");
-    RegionFiles.putLong(n.file, n.small + org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.IN_PARENT_ID, 99);
+    RegionDamage.putLong(n.file, n.small + org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.IN_PARENT_ID, 99);
     assertEquals(RegionCheck.run(n.file).format(), RegionCheck.run(n.file).format());
   }
 

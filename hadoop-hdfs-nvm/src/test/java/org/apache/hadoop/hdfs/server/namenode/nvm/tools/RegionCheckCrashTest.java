@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
 /**
@@ -27,7 +28,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   /** Runs {@code op} on a copy of the sample with a crash at barrier {@code barrier}; returns the image. */
   private File crashImage(String name, long barrier, String kind, Op op) throws Exception {
-    File work = RegionFiles.copy(n.file, shm.file(name));
+    File work = RegionDamage.copy(n.file, shm.file(name));
     String prefix = shm.file(name + ".crash").getPath();
     try (InodeStore s = InodeStore.open(Region.open(work, PersistMode.EMULATED))) {
       CrashHook.crashAt(s.region(), barrier, prefix);
@@ -43,7 +44,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   /** A copy of {@code image} after a read-write open (recovery) and close. */
   private File recovered(File image) throws Exception {
-    File c = RegionFiles.copy(image, shm.file(image.getName() + ".recovered"));
+    File c = RegionDamage.copy(image, shm.file(image.getName() + ".recovered"));
     Region.open(c, PersistMode.EMULATED).close();
     return c;
   }
@@ -53,8 +54,8 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     List<String> before = NamespaceDump.lines(n.file);
     // barrier 3 of an undo-logged rename: record armed, new values written in place
     File image = crashImage("rename", 3, ".present", s -> rename(s, n.small, n.tmp, "moved", 9000));
-    assertNotEquals("the image holds the rename's in-place writes", RegionFiles.sha256(n.file),
-        RegionFiles.sha256(image));
+    assertNotEquals("the image holds the rename's in-place writes", RegionDamage.sha256(n.file),
+        RegionDamage.sha256(image));
     CheckReport r = CheckAssert.check(image);
     Finding f = CheckAssert.find(r, Finding.Kind.UNDO_ARMED, UNDO_STATE);
     assertEquals(Finding.Severity.RECOVERABLE, f.severity());
@@ -72,7 +73,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   public void undoRecordWithABadChecksumIsRefused() throws Exception {
     File image = crashImage("rename", 3, ".lost", s -> rename(s, n.small, n.tmp, "moved", 9000));
     assertEquals(2, CheckAssert.check(image).exitCode());
-    RegionFiles.flipBit(image, UNDO_PAYLOAD + 20, 3);
+    RegionDamage.flipBit(image, UNDO_PAYLOAD + 20, 3);
     Finding f = CheckAssert.onlyError(CheckAssert.check(image), Finding.Kind.REFUSED, UNDO_CRC);
     assertTrue(f.message(), f.message().contains("NVM_ECORRUPT") && f.message().contains("checksum mismatch"));
   }
@@ -80,7 +81,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
   @Test
   public void undoRecordWithAnOversizedPayloadIsRefused() throws Exception {
     File image = crashImage("rename", 3, ".lost", s -> rename(s, n.small, n.tmp, "moved", 9000));
-    RegionFiles.write(image, UNDO_PAYLOAD_BYTES, new byte[] {0, 0x40, 0, 0});
+    RegionDamage.write(image, UNDO_PAYLOAD_BYTES, new byte[] {0, 0x40, 0, 0});
     CheckAssert.onlyError(CheckAssert.check(image), Finding.Kind.REFUSED, UNDO_PAYLOAD_BYTES);
   }
 
@@ -99,7 +100,7 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     assertEquals(2, r.exitCode());
     File rec = recovered(image);
     assertEquals(0, CheckAssert.check(rec).exitCode());
-    File clean = RegionFiles.copy(n.file, shm.file("clean-delete"));
+    File clean = RegionDamage.copy(n.file, shm.file("clean-delete"));
     try (InodeStore s = InodeStore.open(Region.open(clean, PersistMode.EMULATED))) {
       delete(s, n.alice, below, n.user, 9000);
     }
@@ -127,6 +128,6 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     assertEquals(0, r.exitCode());
     assertTrue(r.format(), r.format().contains(", 1 pending and 0 invalid pages"));
     File rec = recovered(image);
-    assertEquals("recovery wrote nothing", RegionFiles.sha256(image), RegionFiles.sha256(rec));
+    assertEquals("recovery wrote nothing", RegionDamage.sha256(image), RegionDamage.sha256(rec));
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 import org.junit.Rule;
 import org.junit.Test;
@@ -37,7 +38,7 @@ public class RegionCheckRefusalTest {
   @Test
   public void flippedBitInTheHeaderIsACrcMismatchAtTheCrcField() throws Exception {
     File f = sample().file;
-    RegionFiles.flipBit(f, HDR_CLUSTER_ID + 3, 2);
+    RegionDamage.flipBit(f, HDR_CLUSTER_ID + 3, 2);
     Finding x = refused(f, "NVM_ECORRUPT", HDR_CRC);
     assertTrue(x.message(), x.message().contains("header checksum mismatch"));
   }
@@ -45,7 +46,7 @@ public class RegionCheckRefusalTest {
   @Test
   public void flippedBitInTheStoredCrcIsReportedThere() throws Exception {
     File f = sample().file;
-    RegionFiles.flipBit(f, HDR_CRC + 1, 0);
+    RegionDamage.flipBit(f, HDR_CRC + 1, 0);
     refused(f, "NVM_ECORRUPT", HDR_CRC);
   }
 
@@ -53,7 +54,7 @@ public class RegionCheckRefusalTest {
   public void truncatedFileIsRefusedAtItsEnd() throws Exception {
     File f = sample().file;
     long cut = SampleNamespace.REGION_SIZE - 3 * PAGE_SIZE;
-    RegionFiles.truncate(f, cut);
+    RegionDamage.truncate(f, cut);
     Finding x = refused(f, "NVM_ETRUNCATED", cut);
     assertTrue(x.message(), x.message().contains(String.valueOf(SampleNamespace.REGION_SIZE)));
   }
@@ -68,7 +69,7 @@ public class RegionCheckRefusalTest {
   @Test
   public void otherFormatVersionIsRefusedAtTheVersionField() throws Exception {
     File f = sample().file;
-    RegionFiles.write(f, HDR_VERSION, new byte[] {1, 0, 0, 0}); // format 1 had no scan limit
+    RegionDamage.write(f, HDR_VERSION, new byte[] {1, 0, 0, 0}); // format 1 had no scan limit
     Finding x = refused(f, "NVM_EVERSION", HDR_VERSION);
     assertTrue(x.message(), x.message().contains("version 1"));
   }
@@ -76,21 +77,21 @@ public class RegionCheckRefusalTest {
   @Test
   public void otherPageSizeIsRefusedAtThePageSizeField() throws Exception {
     File f = sample().file;
-    RegionFiles.write(f, HDR_PAGE_SIZE, new byte[] {0, 2, 0, 0}); // 512
+    RegionDamage.write(f, HDR_PAGE_SIZE, new byte[] {0, 2, 0, 0}); // 512
     refused(f, "NVM_EVERSION", HDR_PAGE_SIZE);
   }
 
   @Test
   public void damagedSuperblockMagicIsRefusedThere() throws Exception {
     File f = sample().file;
-    RegionFiles.flipBit(f, SB_MAGIC, 0);
+    RegionDamage.flipBit(f, SB_MAGIC, 0);
     refused(f, "NVM_ECORRUPT", SB_MAGIC);
   }
 
   @Test
   public void damagedScanLimitIsRefusedThere() throws Exception {
     File f = sample().file;
-    RegionFiles.flipBit(f, SB_SCAN_LIMIT, 3); // the low half no longer matches the high one
+    RegionDamage.flipBit(f, SB_SCAN_LIMIT, 3); // the low half no longer matches the high one
     Finding x = refused(f, "NVM_ECORRUPT", SB_SCAN_LIMIT);
     assertTrue(x.message(), x.message().contains("bad scan limit word"));
   }
@@ -98,23 +99,23 @@ public class RegionCheckRefusalTest {
   @Test
   public void scanLimitBeyondThePageCountIsRefused() throws Exception {
     File f = sample().file;
-    RegionFiles.putLong(f, SB_SCAN_LIMIT, ScanLimit.word(SampleNamespace.REGION_SIZE / PAGE_SIZE));
+    RegionDamage.putLong(f, SB_SCAN_LIMIT, ScanLimit.word(SampleNamespace.REGION_SIZE / PAGE_SIZE));
     refused(f, "NVM_ECORRUPT", SB_SCAN_LIMIT);
   }
 
   @Test
   public void fileLongerThanTheHeaderSaysIsRefusedAtTheSizeField() throws Exception {
     File f = sample().file;
-    RegionFiles.truncate(f, SampleNamespace.REGION_SIZE + PAGE_SIZE);
+    RegionDamage.truncate(f, SampleNamespace.REGION_SIZE + PAGE_SIZE);
     refused(f, "NVM_ECORRUPT", HDR_REGION_SIZE);
   }
 
   @Test
   public void armedUndoRecordWithABadChecksumIsRefusedAtTheCrc() throws Exception {
     File f = sample().file;
-    RegionFiles.putLong(f, UNDO_STATE, 7);
-    RegionFiles.write(f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
-    RegionFiles.write(f, UNDO_PAYLOAD, new byte[24]); // whose CRC is not 0
+    RegionDamage.putLong(f, UNDO_STATE, 7);
+    RegionDamage.write(f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
+    RegionDamage.write(f, UNDO_PAYLOAD, new byte[24]); // whose CRC is not 0
     Finding x = refused(f, "NVM_ECORRUPT", UNDO_CRC);
     assertTrue(x.message(), x.message().contains("checksum mismatch"));
   }
@@ -122,8 +123,8 @@ public class RegionCheckRefusalTest {
   @Test
   public void undoEntryPastThePayloadIsRefusedAtTheEntryCount() throws Exception {
     File f = sample().file;
-    RegionFiles.putLong(f, UNDO_STATE, 7); // an empty payload (its CRC is 0) that claims one entry
-    RegionFiles.write(f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC
+    RegionDamage.putLong(f, UNDO_STATE, 7); // an empty payload (its CRC is 0) that claims one entry
+    RegionDamage.write(f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC
     Finding x = refused(f, "NVM_ECORRUPT", UNDO_ENTRY_COUNT);
     assertTrue(x.message(), x.message().contains("runs past the payload"));
   }

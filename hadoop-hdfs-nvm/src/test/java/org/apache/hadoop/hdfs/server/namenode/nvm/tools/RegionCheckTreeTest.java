@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
 /** Damage to state words, parent links, ids and names: each reported as an ERROR at the damaged field. */
@@ -20,8 +21,8 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   private void putName(long page, String name) throws Exception {
     byte[] b = name.getBytes(StandardCharsets.UTF_8);
-    RegionFiles.putLong(n.file, page + IN_NAME_LEN, b.length);
-    RegionFiles.write(n.file, page + IN_NAME_INLINE, Arrays.copyOf(b, NAME_INLINE_MAX));
+    RegionDamage.putLong(n.file, page + IN_NAME_LEN, b.length);
+    RegionDamage.write(n.file, page + IN_NAME_INLINE, Arrays.copyOf(b, NAME_INLINE_MAX));
   }
 
   private static long stateWord(int kind, int state) {
@@ -30,30 +31,30 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void flippedMagicBitInAStateWord() throws Exception {
-    RegionFiles.flipBit(n.file, n.small + 5, 0); // bit 40: inside PAGE_MAGIC
+    RegionDamage.flipBit(n.file, n.small + 5, 0); // bit 40: inside PAGE_MAGIC
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_STATE_WORD, n.small);
     assertTrue(f.message(), f.message().contains("recovery refuses the region"));
   }
 
   @Test
   public void stateAboveInvalid() throws Exception {
-    RegionFiles.flipBit(n.file, n.small, 1); // LIVE (1) -> 3
+    RegionDamage.flipBit(n.file, n.small, 1); // LIVE (1) -> 3
     CheckAssert.onlyError(check(), Finding.Kind.BAD_STATE_WORD, n.small);
   }
 
   @Test
   public void livePageOfAnUndefinedKind() throws Exception {
-    RegionFiles.putLong(n.file, n.tmp, stateWord(9, STATE_LIVE));
+    RegionDamage.putLong(n.file, n.tmp, stateWord(9, STATE_LIVE));
     CheckAssert.onlyError(check(), Finding.Kind.UNKNOWN_KIND, n.tmp);
   }
 
   @Test
   public void usedPageAboveTheScanLimit() throws Exception {
     long highWater = highWater();
-    RegionFiles.putLong(n.file, SB_SCAN_LIMIT, ScanLimit.word(highWater));
+    RegionDamage.putLong(n.file, SB_SCAN_LIMIT, ScanLimit.word(highWater));
     assertTrue(check().isConsistent()); // every used page is still below the limit
     long above = DATA_OFFSET + (highWater + 5) * PAGE_SIZE;
-    RegionFiles.putLong(n.file, above, stateWord(KIND_FILE, STATE_LIVE));
+    RegionDamage.putLong(n.file, above, stateWord(KIND_FILE, STATE_LIVE));
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.ABOVE_SCAN_LIMIT, above);
     assertTrue(f.message(), f.message().contains("recovery never reads it"));
   }
@@ -70,7 +71,7 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void changedParentIdDetachesASubtree() throws Exception {
-    RegionFiles.putLong(n.file, n.alice + IN_PARENT_ID, 99);
+    RegionDamage.putLong(n.file, n.alice + IN_PARENT_ID, 99);
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.BROKEN_PARENT_LINK, n.alice + IN_PARENT_ID);
     assertTrue(f.message(), f.message().contains("the 4 inode(s) below it"));
@@ -81,29 +82,29 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void parentPageOnAFile() throws Exception {
-    RegionFiles.putLong(n.file, n.small + IN_PARENT_PAGE, n.big);
+    RegionDamage.putLong(n.file, n.small + IN_PARENT_PAGE, n.big);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("a LIVE FILE page"));
   }
 
   @Test
   public void parentPageOnAnotherDirectoryWhileTheParentIsElsewhere() throws Exception {
-    RegionFiles.putLong(n.file, n.small + IN_PARENT_PAGE, n.tmp);
+    RegionDamage.putLong(n.file, n.small + IN_PARENT_PAGE, n.tmp);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("directory " + n.id(n.alice) + " is attached at page " + n.alice));
   }
 
   @Test
   public void parentPageOutsideTheDataArea() throws Exception {
-    RegionFiles.putLong(n.file, n.tmp + IN_PARENT_PAGE, 12345);
+    RegionDamage.putLong(n.file, n.tmp + IN_PARENT_PAGE, 12345);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.tmp + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("not a page of the data area"));
   }
 
   @Test
   public void parentCycle() throws Exception {
-    RegionFiles.putLong(n.file, n.user + IN_PARENT_PAGE, n.alice);
-    RegionFiles.putLong(n.file, n.user + IN_PARENT_ID, n.id(n.alice));
+    RegionDamage.putLong(n.file, n.user + IN_PARENT_PAGE, n.alice);
+    RegionDamage.putLong(n.file, n.user + IN_PARENT_ID, n.id(n.alice));
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.PARENT_CYCLE, Math.min(n.user, n.alice) + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("the 5 inode(s) below it"));
@@ -111,20 +112,20 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void rootPointerCleared() throws Exception {
-    RegionFiles.putLong(n.file, SB_ROOT_PAGE, 0);
+    RegionDamage.putLong(n.file, SB_ROOT_PAGE, 0);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_ROOT, SB_ROOT_PAGE);
     assertTrue(f.message(), f.message().contains("8 live inode pages"));
   }
 
   @Test
   public void rootPointerOnAFile() throws Exception {
-    RegionFiles.putLong(n.file, SB_ROOT_PAGE, n.small);
+    RegionDamage.putLong(n.file, SB_ROOT_PAGE, n.small);
     CheckAssert.onlyError(check(), Finding.Kind.BAD_ROOT, SB_ROOT_PAGE);
   }
 
   @Test
   public void rootWithAnotherId() throws Exception {
-    RegionFiles.putLong(n.file, n.root + IN_ID, ROOT_INODE_ID - 1);
+    RegionDamage.putLong(n.file, n.root + IN_ID, ROOT_INODE_ID - 1);
     CheckReport r = check();
     assertEquals(Finding.Severity.ERROR, CheckAssert.find(r, Finding.Kind.BAD_ROOT, n.root + IN_ID).severity());
     assertEquals(1, r.exitCode());
@@ -169,7 +170,7 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void nameLengthOverTheLimit() throws Exception {
-    RegionFiles.putLong(n.file, n.longName + IN_NAME_LEN, NAME_MAX + 1);
+    RegionDamage.putLong(n.file, n.longName + IN_NAME_LEN, NAME_MAX + 1);
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.BAD_NAME, n.longName + IN_NAME_LEN);
     assertTrue(f.message(), f.message().contains("over NAME_MAX"));
@@ -177,15 +178,15 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void duplicateInodeId() throws Exception {
-    RegionFiles.putLong(n.file, n.tmp + IN_ID, n.id(n.small));
+    RegionDamage.putLong(n.file, n.tmp + IN_ID, n.id(n.small));
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.DUPLICATE_INODE_ID, Math.max(n.tmp, n.small) + IN_ID);
     assertTrue(f.message(), f.message().contains("page " + Math.min(n.tmp, n.small)));
   }
 
   @Test
   public void inodeIdAboveTheCounter() throws Exception {
-    long last = RegionFiles.getLong(n.file, SB_LAST_INODE_ID);
-    RegionFiles.putLong(n.file, n.tmp + IN_ID, last + 1);
+    long last = RegionDamage.getLong(n.file, SB_LAST_INODE_ID);
+    RegionDamage.putLong(n.file, n.tmp + IN_ID, last + 1);
     CheckAssert.onlyError(check(), Finding.Kind.INODE_ID_ABOVE_COUNTER, n.tmp + IN_ID);
   }
 }

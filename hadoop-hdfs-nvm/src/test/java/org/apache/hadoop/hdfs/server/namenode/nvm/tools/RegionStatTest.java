@@ -8,6 +8,7 @@ import java.io.File;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
 import org.codehaus.jackson.JsonNode;
@@ -19,7 +20,7 @@ public class RegionStatTest extends SampleNamespaceFixture {
 
   /** Usage as the native library counts it after a read-write open (recovery) of a copy. */
   private RegionUsage nativeUsage(File f) throws Exception {
-    File c = RegionFiles.copy(f, shm.file(f.getName() + ".copy"));
+    File c = RegionDamage.copy(f, shm.file(f.getName() + ".copy"));
     try (Region r = Region.open(c, PersistMode.EMULATED)) {
       return r.usage();
     }
@@ -27,9 +28,9 @@ public class RegionStatTest extends SampleNamespaceFixture {
 
   @Test
   public void sampleCountsMatchWhatWasWritten() throws Exception {
-    String hash = RegionFiles.sha256(n.file);
+    String hash = RegionDamage.sha256(n.file);
     StatReport s = RegionStat.run(n.file);
-    assertEquals(hash, RegionFiles.sha256(n.file));
+    assertEquals(hash, RegionDamage.sha256(n.file));
     assertEquals(SampleNamespace.REGION_SIZE, s.regionSize());
     assertEquals((SampleNamespace.REGION_SIZE - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE, s.pagesTotal());
     assertEquals(4, s.dirs()); // /, /user, /user/alice, /tmp

@@ -9,6 +9,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
 
@@ -102,6 +103,6 @@ final class SampleNamespace {
 
   /** The inode id on {@code page}, read from the file. */
   long id(long page) throws IOException {
-    return RegionFiles.getLong(file, page + RegionLayout.IN_ID);
+    return RegionDamage.getLong(file, page + RegionLayout.IN_ID);
   }
 }
