@@ -22,13 +22,15 @@ final class ChainOwners {
     long perPage = names ? NAME_EXT_MAX : BLOCKS_EXT_MAX;
     long needed = ExtChain.needed(inode, names);
     long off = image.getLong(ExtChain.firstLink(inode, names));
-    Set<Long> seen = needed > 0 ? new HashSet<Long>() : null; // most inodes need no extension page
-    while (needed > 0 && off != 0 && image.pageIndex(off) >= 0
+    Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
+    while (needed != 0 && off != 0 && image.pageIndex(off) >= 0 // needed is unsigned (ExtChain.needed)
         && image.stateWord(off) == stateWord(kind, STATE_LIVE) && seen.add(off)) {
       long n = links.get(off);
       links.put(off, n == LongLongMap.MISSING ? 1 : n + 1);
       // A bad count still advances by one page, so a broken chain cannot loop here.
-      needed -= Math.max(1, Math.min(perPage, image.getLong(off + EXT_COUNT)));
+      long count = image.getLong(off + EXT_COUNT);
+      long step = count == 0 ? 1 : Long.compareUnsigned(count, perPage) > 0 ? perPage : count;
+      needed = Long.compareUnsigned(needed, step) > 0 ? needed - step : 0;
       off = image.getLong(off + EXT_NEXT);
     }
   }

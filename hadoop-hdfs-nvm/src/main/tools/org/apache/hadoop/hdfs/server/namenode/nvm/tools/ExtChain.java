@@ -42,11 +42,15 @@ final class ExtChain {
     return walk(inode, false, owners);
   }
 
-  /** Units past the inline part: name bytes past 48, or block records past 4. */
+  /**
+   * Units past the inline part: name bytes past 48, or block records past 4. Unsigned, as
+   * recovery reads the u64 length and count: a count with the top bit set needs more records
+   * than any chain holds, it is not negative.
+   */
   static long needed(InodePage inode, boolean names) {
     long total = names ? inode.nameLength() : inode.blockCount();
     long inline = names ? NAME_INLINE_MAX : BLOCKS_INLINE_MAX;
-    return total > inline ? total - inline : 0;
+    return Long.compareUnsigned(total, inline) > 0 ? total - inline : 0;
   }
 
   static long firstLink(InodePage inode, boolean names) {
@@ -64,16 +68,16 @@ final class ExtChain {
     long needed = needed(inode, names);
     long link = firstLink(inode, names);
     long off = image.getLong(link);
-    Set<Long> seen = needed > 0 ? new HashSet<Long>() : null; // most inodes need no extension page
+    Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     if (needed == 0 && off != 0) {
       return c.fail(inode, Finding.Kind.CHAIN_LENGTH, link, "needs no " + PageState.kindName(kind)
           + " page (" + what + " length/count " + (names ? inode.nameLength() : inode.blockCount())
           + ") but links page " + off);
     }
-    while (needed > 0) {
+    while (needed != 0) { // unsigned
       if (off == 0) {
         return c.fail(inode, Finding.Kind.CHAIN_LENGTH, link, what + " chain ends after " + c.size()
-            + " page(s) with " + needed + " " + unit + " still to cover");
+            + " page(s) with " + Long.toUnsignedString(needed) + " " + unit + " still to cover");
       }
       if (image.pageIndex(off) < 0) {
         return c.fail(inode, Finding.Kind.BROKEN_CHAIN, link, what + " chain links offset " + off
@@ -98,9 +102,10 @@ final class ExtChain {
             + " carries owner id " + owner + ", not " + inode.id());
       }
       long count = image.getLong(off + EXT_COUNT);
-      if (count <= 0 || count > perPage || count > needed) {
+      long most = Long.compareUnsigned(needed, perPage) < 0 ? needed : perPage;
+      if (count == 0 || Long.compareUnsigned(count, most) > 0) {
         return c.fail(inode, Finding.Kind.CHAIN_LENGTH, off + EXT_COUNT, what + " chain page " + off
-            + " says it holds " + count + " " + unit + "; expected 1.." + Math.min(perPage, needed));
+            + " says it holds " + Long.toUnsignedString(count) + " " + unit + "; expected 1.." + most);
       }
       c.pages.add(off);
       c.counts.add(count);

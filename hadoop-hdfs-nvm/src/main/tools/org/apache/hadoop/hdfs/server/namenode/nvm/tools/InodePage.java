@@ -92,6 +92,7 @@ final class InodePage {
     return PageCodec.ucMachine(word(FI_UC));
   }
 
+  /** FI_BLOCK_COUNT, a u64 on media: compare it unsigned (a damaged count may have the top bit set). */
   long blockCount() {
     return word(FI_BLOCK_COUNT);
   }
@@ -139,9 +140,9 @@ final class InodePage {
 
   /** Region offsets of the block records: inline first, then those of the valid part of {@code chain}. */
   long[] blockRecordOffsets(ExtChain chain) {
-    long count = Math.max(0, blockCount());
+    long inline = Long.compareUnsigned(blockCount(), BLOCKS_INLINE_MAX) < 0 ? blockCount() : BLOCKS_INLINE_MAX;
     LongList out = new LongList();
-    for (int i = 0; i < Math.min(count, BLOCKS_INLINE_MAX); i++) {
+    for (int i = 0; i < inline; i++) {
       out.add(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i);
     }
     for (int p = 0; p < chain.size(); p++) {

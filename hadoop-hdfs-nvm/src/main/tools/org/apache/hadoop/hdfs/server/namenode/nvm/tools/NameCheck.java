@@ -8,10 +8,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Names of attached inodes (the root has none): 1..NAME_MAX bytes, no '/' or NUL, not "." or
- * "..", and unique among the children of one directory. Recovery checks only the length; the
- * NameNode would build paths it cannot resolve, or refuse to start on a duplicate name. Names
- * whose chain is broken are left to {@link ChainCheck}.
+ * Names of attached inodes: 1..NAME_MAX bytes, no '/' or NUL, not "." or "..", and unique among
+ * the children of one directory. Recovery refuses a length over NAME_MAX (the root's too: the
+ * format stores no longer name) and the other bad names; the NameNode would refuse to start on
+ * a duplicate name. The root's name is otherwise not used (it is empty). Names whose chain is
+ * broken are left to {@link ChainCheck}.
  */
 final class NameCheck {
   private static final class Child {
@@ -37,6 +38,9 @@ final class NameCheck {
 
   static void run(RegionModel m, List<Finding> out) {
     long[] order = m.tree.order;
+    if (order.length > 0) {
+      checkLength(m, order[0], out); // the root: breadth-first order starts with it
+    }
     // Breadth-first order lists the children of one directory next to each other.
     for (int i = 1; i < order.length;) {
       long parent = m.inode(order[i]).parentPage();
@@ -55,9 +59,7 @@ final class NameCheck {
   private static byte[] checkName(RegionModel m, long page, List<Finding> out) {
     InodePage inode = m.inode(page);
     long len = inode.nameLength();
-    if (len < 0 || len > NAME_MAX) {
-      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": name length " + len
-          + " is over NAME_MAX " + NAME_MAX + "; recovery refuses the region"));
+    if (!checkLength(m, page, out)) {
       return null;
     }
     byte[] name = inode.nameBytes(ExtChain.names(inode, null));
@@ -78,9 +80,20 @@ final class NameCheck {
     }
     if (why != null) {
       out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": the name " + why
-          + "; the NameNode could not resolve a path to it"));
+          + "; recovery refuses the region (no HDFS operation writes such a name)"));
     }
     return name;
+  }
+
+  /** Reports a name length over NAME_MAX (unsigned, as recovery reads it); true if it is within. */
+  private static boolean checkLength(RegionModel m, long page, List<Finding> out) {
+    long len = m.inode(page).nameLength();
+    if (len >= 0 && len <= NAME_MAX) {
+      return true;
+    }
+    out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": name length "
+        + Long.toUnsignedString(len) + " is over NAME_MAX " + NAME_MAX + "; recovery refuses the region"));
+    return false;
   }
 
   private static void duplicates(RegionModel m, long parent, List<Child> siblings, List<Finding> out) {

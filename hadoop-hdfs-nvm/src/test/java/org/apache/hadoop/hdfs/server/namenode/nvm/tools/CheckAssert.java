@@ -5,6 +5,9 @@ import static org.junit.Assert.*;
 import java.io.File;
 import java.io.IOException;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 
 /** Runs the checker and proves it did not write; finds the finding a test expects. */
@@ -31,6 +34,20 @@ final class CheckAssert {
     }
     fail("no " + kind + " at offset " + offset + " in:\n" + r.format());
     return null;
+  }
+
+  /**
+   * The refusal of a read-write open (with recovery) of a copy of {@code f} made at
+   * {@code scratch}; fails if the open accepts it.
+   */
+  static NvmException refusedByRecovery(File f, File scratch) throws IOException {
+    RegionDamage.copy(f, scratch);
+    try (Region r = Region.open(scratch, PersistMode.EMULATED)) {
+      fail("recovery accepted " + f);
+      return null;
+    } catch (NvmException e) {
+      return e;
+    }
   }
 
   static int count(CheckReport r, Finding.Kind kind) {

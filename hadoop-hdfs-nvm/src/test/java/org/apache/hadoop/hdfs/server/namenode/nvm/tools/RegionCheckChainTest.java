@@ -69,6 +69,21 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
     assertTrue(f.message(), f.message().contains("17 block records still to cover"));
   }
 
+  /**
+   * Found by the oracle (RegionMutationTest): the count is a u64, so with the top bit set it
+   * asks for more records than any chain holds; recovery refuses it at the same link.
+   */
+  @Test
+  public void blockCountWithTheTopBitSet() throws Exception {
+    RegionDamage.putLong(n.file, n.big + FI_BLOCK_COUNT, Long.MIN_VALUE | SampleNamespace.BIG_BLOCKS);
+    long link = n.bigExtPages[2] + EXT_NEXT;
+    CheckReport r = check();
+    Finding f = CheckAssert.onlyError(r, Finding.Kind.CHAIN_LENGTH, link);
+    assertTrue(f.message(), f.message().contains("ends after 3 page(s) with 9223372036854775808 block records"));
+    assertEquals(r.format(), 1, r.findings().size()); // the chain's pages are linked, not leftovers
+    assertEquals(link, CheckAssert.refusedByRecovery(n.file, shm.file("copy")).offset());
+  }
+
   @Test
   public void blockChainPageWithABadCount() throws Exception {
     RegionDamage.putLong(n.file, n.bigExtPages[0] + EXT_COUNT, BLOCKS_EXT_MAX + 1);

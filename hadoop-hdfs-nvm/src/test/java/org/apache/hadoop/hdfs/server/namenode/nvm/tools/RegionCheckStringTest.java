@@ -15,10 +15,6 @@ import org.junit.Test;
 /** String references (owner, group, client name, client machine) and the STRING pages. */
 public class RegionCheckStringTest extends SampleNamespaceFixture {
 
-  private static long stateWord(int kind, int state) {
-    return (PAGE_MAGIC << PAGE_MAGIC_SHIFT) | ((long) kind << KIND_SHIFT) | state;
-  }
-
   @Test
   public void ownerStringOnAPageThatIsNoLongerAString() throws Exception {
     long alice = RegionDamage.stringPage(n.file, "alice");

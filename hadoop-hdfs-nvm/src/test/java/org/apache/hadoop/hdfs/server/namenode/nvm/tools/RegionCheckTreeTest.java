@@ -25,10 +25,6 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
     RegionDamage.write(n.file, page + IN_NAME_INLINE, Arrays.copyOf(b, NAME_INLINE_MAX));
   }
 
-  private static long stateWord(int kind, int state) {
-    return (PAGE_MAGIC << PAGE_MAGIC_SHIFT) | ((long) kind << KIND_SHIFT) | state;
-  }
-
   @Test
   public void flippedMagicBitInAStateWord() throws Exception {
     RegionDamage.flipBit(n.file, n.small + 5, 0); // bit 40: inside PAGE_MAGIC
@@ -174,6 +170,15 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.BAD_NAME, n.longName + IN_NAME_LEN);
     assertTrue(f.message(), f.message().contains("over NAME_MAX"));
+  }
+
+  /** Found by the oracle (RegionMutationTest): recovery refuses the root's length too. */
+  @Test
+  public void rootNameLengthOverTheLimit() throws Exception {
+    RegionDamage.putLong(n.file, n.root + IN_NAME_LEN, 1L << 21);
+    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_NAME, n.root + IN_NAME_LEN);
+    assertTrue(f.message(), f.message().contains("name length 2097152 is over NAME_MAX"));
+    assertEquals(n.root + IN_NAME_LEN, CheckAssert.refusedByRecovery(n.file, shm.file("copy")).offset());
   }
 
   @Test
