@@ -2,7 +2,11 @@
  * fuzz_corpus.c — writes the seed corpus of make fuzz: real regions made by
  * the library (a tree with extension chains, strings and an open file; a
  * delete's leftovers; crash images at every barrier of an undo-logged batch),
- * each in the compact input format of fuzz_input.h.
+ * each in the compact input format of fuzz_input.h. The tree is consistent for
+ * the offline checker too (counters above every id, no block id twice), so
+ * that the checker-vs-open oracle over the corpus (FuzzCorpusOracleTest) starts
+ * from regions both readers accept, and what libFuzzer grows from them tests
+ * "checker consistent => open accepts" instead of inheriting checker errors.
  * Usage: fuzz_corpus <dir>
  */
 #include <stdio.h>
@@ -42,9 +46,22 @@ static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   tu_inode big = {NVM_KIND_FILE, R + 3, sub, R + 2, longname, 1, 2, 0, 0, 12};
   tu_make_inode(r, &big);
   tu_inode small = {NVM_KIND_FILE, R + 4, sub, R + 2, "part-0000", 1, 2, 0, 0, 1};
-  tu_make_inode(r, &small);
+  uint64_t small_off = tu_make_inode(r, &small);
   tu_inode open = {NVM_KIND_FILE, R + 5, d, R + 1, "being-written", 1, 2, 3, 4, 2};
-  tu_make_inode(r, &open);
+  uint64_t open_off = tu_make_inode(r, &open);
+  /* the page builder numbers every file's blocks from 1000: give the small and the open
+   * file ids of their own, and set the counters as the NameNode keeps them */
+  tu_batch b;
+  tb_init(&b);
+  uint64_t rec = NVM_FI_BLOCKS_INLINE + NVM_BR_ID;
+  tb_add64(&b, NVM_F_BLOCK, small_off + rec, 2000);
+  tb_add64(&b, NVM_F_BLOCK, open_off + rec, 3000);
+  tb_add64(&b, NVM_F_BLOCK, open_off + rec + NVM_BLOCK_RECORD_SIZE, 3001);
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_INODE_ID, R + 5);
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_STRING_ID, 4);
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_BLOCK_ID, 3001);
+  CHECK_OK(tb_apply(r, &b));
+  tb_free(&b);
   *dir_out = sub;
   return root;
 }
