@@ -1,8 +1,5 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,33 +7,33 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.Random;
 
-import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
-import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
-import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.Test;
 
 /**
- * Random damage to a real region (seeded, bounded: {@code -Dnvm.mutants=N}, default 300): bit
- * flips, random words and small integers written over the header, superblock, undo record and
- * the used pages. Whatever the damage, the Java readers never throw anything but their reported
- * errors: the checker always returns a report; dump and stat either succeed or throw IOException;
- * the native open either recovers or throws NvmException (it never crashes the JVM); and a
- * region the checker calls consistent can be dumped. This is the Java half of make fuzz (the
- * native half is libFuzzer over recovery).
+ * Random damage to a real region (seeded, bounded: {@code -Dnvm.mutants=N}, default 300;
+ * {@code -Dnvm.mutants.seed=S}): bit flips, random words and small integers written over the
+ * header, superblock, undo record and the used pages. For every mutant the checker is the
+ * oracle of the native open ({@link RegionOracle}): consistent per the checker &rArr;
+ * {@code Region.open} accepts; refused by {@code Region.open} &rArr; the checker reports an
+ * ERROR. Whatever the damage, the Java readers never throw anything but their reported errors:
+ * the checker always returns a report; dump and stat either succeed or throw IOException, and
+ * a region the checker calls consistent can be dumped. This is the Java half of make fuzz (the
+ * native half is libFuzzer over recovery; {@link FuzzCorpusOracleTest} runs the same oracle
+ * over its corpus).
  */
 public class RegionMutationTest extends SampleNamespaceFixture {
   private static final long SEED = Long.getLong("nvm.mutants.seed", 20261122L);
   private static final int MUTANTS = Integer.getInteger("nvm.mutants", 300);
 
   @Test
-  public void damagedRegionsAreReportedNeverTrusted() throws Exception {
+  public void damagedRegionsAreReportedNeverTrustedAndTheCheckerIsTheOracleOfTheOpen() throws Exception {
     byte[] pristine = Files.readAllBytes(n.file.toPath());
     int used = usedBytes(pristine);
     Random rnd = new Random(SEED);
     File mutant = shm.file("mutant");
     File copy = shm.file("mutant-open");
-    int consistent = 0, opened = 0;
+    RegionOracle oracle = new RegionOracle();
     for (int i = 0; i < MUTANTS; i++) {
       byte[] b = pristine.clone();
       int changes = 1 + rnd.nextInt(6);
@@ -45,13 +42,8 @@ public class RegionMutationTest extends SampleNamespaceFixture {
         what.append(mutate(b, used, rnd)).append(' ');
       }
       Files.write(mutant.toPath(), b);
-      String ctx = "mutant " + i + " (seed " + SEED + "): " + what;
-      CheckReport report;
-      try {
-        report = RegionCheck.run(mutant);
-      } catch (RuntimeException e) {
-        throw new AssertionError(ctx + ": the checker threw", e);
-      }
+      String ctx = "mutant " + i + " (-Dnvm.mutants.seed=" + SEED + "): " + what;
+      CheckReport report = oracle.judge(mutant, copy, ctx);
       try {
         NamespaceDump.lines(mutant);
         RegionStat.run(mutant);
@@ -62,18 +54,8 @@ public class RegionMutationTest extends SampleNamespaceFixture {
       } catch (RuntimeException e) {
         throw new AssertionError(ctx + ": dump or stat threw instead of reporting:\n" + report.format(), e);
       }
-      consistent += report.isConsistent() ? 1 : 0;
-      Files.write(copy.toPath(), b);
-      try (Region r = Region.open(copy, PersistMode.EMULATED)) {
-        opened++;
-      } catch (NvmException expected) {
-        assertTrue(ctx + ": refusal without a message", expected.getMessage() != null && !expected.getMessage().isEmpty());
-      } catch (RuntimeException e) {
-        fail(ctx + ": open threw " + e);
-      }
     }
-    System.out.println(MUTANTS + " mutants: " + consistent + " consistent per the checker, " + opened
-        + " accepted by recovery");
+    System.out.println(oracle.summary("mutants (seed " + SEED + ")"));
   }
 
   /** Header, superblock, undo record and every page up to the last used one. */
