@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # make fuzz: libFuzzer over region images (native/fuzz/fuzz_region_open.c), with AddressSanitizer
-# and UndefinedBehaviorSanitizer, seeded with a corpus of real regions made by the library.
+# and UndefinedBehaviorSanitizer, seeded with a corpus of real regions made by the library; then
+# the offline checker as the oracle of the native open over every input of the corpus and the
+# seeds (FuzzCorpusOracleTest through Maven: checker consistent => open accepts, open refuses =>
+# checker ERROR).
 #   FUZZ_SECONDS=n   how long to fuzz (default 120)
 #   FUZZ_JOBS=n      parallel fuzzing processes (default 1)
-# Exits non-zero if the fuzzer found a crash, a sanitizer report or a violated property; the
-# input that triggered it is left in native/target-fuzz/ (crash-*, leak-*, timeout-*).
+# Exits non-zero if the fuzzer found a crash, a sanitizer report or a violated property (the
+# input that triggered it is left in native/target-fuzz/: crash-*, leak-*, timeout-*), or if the
+# checker and the native open disagree on an input (named in the test report).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/native/target-fuzz"
@@ -36,3 +40,13 @@ if [ $rc -ne 0 ] || ls "$build"/crash-* "$build"/leak-* >/dev/null 2>&1; then
   exit 1
 fi
 echo "fuzz: no crash, no sanitizer report, no violated property in $seconds s; corpus now $(ls "$corpus" | wc -l) inputs"
+echo "oracle: the offline checker against the native open over the corpus and the seeds (log: $build/oracle.log)"
+report="$root/hadoop-hdfs-nvm/target/surefire-reports"
+if ! (cd "$root" && ${MVN:-mvn -B -ntp} -q -pl hadoop-hdfs-nvm -am verify -Dtest=FuzzCorpusOracleTest \
+      -Dsurefire.failIfNoSpecifiedTests=false -Dctest.skip=true -Dnvm.fuzz.corpus="$corpus:$seeds") \
+      >"$build/oracle.log" 2>&1; then
+  echo "fuzz: the checker and the native open disagree on an input, or the build failed: $build/oracle.log," \
+    "$report/*FuzzCorpusOracleTest.txt" >&2
+  exit 1
+fi
+tail -1 "$report/org.apache.hadoop.hdfs.server.namenode.nvm.tools.FuzzCorpusOracleTest-output.txt"
