@@ -17,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *what) { perror(what); exit(1); }
+static void die(const char *what) {
+  perror(what);
+  exit(1);
+}
 
 static void full(int fd, char *buf, size_t n, int writing) {
   for (size_t done = 0; done < n;) {
@@ -30,13 +33,17 @@ static void full(int fd, char *buf, size_t n, int writing) {
 #include "timing.h"
 
 int main(int argc, char **argv) {
-  if (argc != 3) { fprintf(stderr, "usage: tcp_rtt SIZE COUNT\n"); return 64; }
+  if (argc != 3) {
+    fprintf(stderr, "usage: tcp_rtt SIZE COUNT\n");
+    return 64;
+  }
   size_t size = strtoul(argv[1], NULL, 10);
   int count = atoi(argv[2]), warm = 1000, one = 1;
   int ls = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   socklen_t al = sizeof a;
-  if (bind(ls, (struct sockaddr *)&a, sizeof a) || listen(ls, 1) || getsockname(ls, (struct sockaddr *)&a, &al))
+  if (bind(ls, (struct sockaddr *)&a, sizeof a) || listen(ls, 1) ||
+      getsockname(ls, (struct sockaddr *)&a, &al))
     die("listen");
   char *buf = calloc(1, size < 8 ? 8 : size);
   pid_t pid = fork();
@@ -61,7 +68,9 @@ int main(int argc, char **argv) {
   }
   waitpid(pid, NULL, 0);
   qsort(us, count, sizeof(double), cmp_double);
-  printf("tcp_rtt loopback: %zu-byte request + 8-byte answer, %d round trips: median %.1f us, p90 %.1f us, p99 %.1f us\n",
-         size, count, us[count / 2], us[count * 9 / 10], us[count * 99 / 100]);
+  printf(
+      "tcp_rtt loopback: %zu-byte request + 8-byte answer, %d round trips: median %.1f us, p90 "
+      "%.1f us, p99 %.1f us\n",
+      size, count, us[count / 2], us[count * 9 / 10], us[count * 99 / 100]);
   return 0;
 }

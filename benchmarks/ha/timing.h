@@ -1,4 +1,5 @@
-/* Shared by the HA-estimate probes: a monotonic clock in microseconds and a qsort order for doubles. */
+/* Shared by the HA-estimate probes: a monotonic clock in microseconds and a qsort order for
+ * doubles. */
 #ifndef HA_TIMING_H
 #define HA_TIMING_H
 #include <time.h>

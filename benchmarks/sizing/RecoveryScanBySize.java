@@ -1,5 +1,4 @@
 import java.io.File;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
@@ -13,8 +12,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
  * with a root and INODES files is created in DIR (emulated mode), closed, and opened RUNS times;
  * each open's native recovery time is printed. Run from the repository root with the drop-in jar:
  *
- *   java -cp hadoop-hdfs-nvm/target/hadoop-hdfs-2.7.3-nvm.jar \
- *       benchmarks/sizing/RecoveryScanBySize.java DIR INODES RUNS SIZE...   (sizes like 64m, 1g)
+ * <p>java -cp hadoop-hdfs-nvm/target/hadoop-hdfs-2.7.3-nvm.jar \
+ * benchmarks/sizing/RecoveryScanBySize.java DIR INODES RUNS SIZE... (sizes like 64m, 1g)
  */
 public class RecoveryScanBySize {
   public static void main(String[] a) throws Exception {
@@ -25,15 +24,19 @@ public class RecoveryScanBySize {
       long size = bytes(a[s]);
       File f = new File(dir, "scan-" + a[s] + ".region");
       f.delete();
-      try (InodeStore st = InodeStore.open(Region.create(f, size, new RegionIdentity(1, "c", "b"), PersistMode.EMULATED))) {
+      try (InodeStore st =
+          InodeStore.open(
+              Region.create(f, size, new RegionIdentity(1, "c", "b"), PersistMode.EMULATED))) {
         st.format(1, 0755, "hdfs", "supergroup");
         long d = create(st, st.rootPage(), InodeAttrs.directory("d"));
         for (int i = 1; i < inodes - 1; i++) {
           create(st, d, InodeAttrs.file("f" + i));
         }
       }
-      StringBuilder line = new StringBuilder(String.format("region %6s (%d pages), %d inodes: scan ms", a[s],
-          (size - 16384) / 256, inodes));
+      StringBuilder line =
+          new StringBuilder(
+              String.format(
+                  "region %6s (%d pages), %d inodes: scan ms", a[s], (size - 16384) / 256, inodes));
       for (int r = 0; r < runs; r++) {
         try (Region region = Region.open(f, PersistMode.EMULATED)) {
           RecoveryReport rep = region.recovery();

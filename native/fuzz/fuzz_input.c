@@ -27,7 +27,8 @@ unsigned fuzz_image_from_input(const uint8_t *in, size_t n, uint8_t *image) {
 
 size_t fuzz_input_from_image(const uint8_t *image, size_t image_len, uint8_t *out, unsigned flag) {
   size_t pages = 0;
-  for (size_t i = 0; i < FUZZ_MAX_PAGES && NVM_DATA_OFFSET + (i + 1) * NVM_PAGE_SIZE <= image_len; i++) {
+  for (size_t i = 0; i < FUZZ_MAX_PAGES && NVM_DATA_OFFSET + (i + 1) * NVM_PAGE_SIZE <= image_len;
+       i++) {
     uint64_t word;
     memcpy(&word, image + NVM_DATA_OFFSET + i * NVM_PAGE_SIZE, 8);
     if (word != 0) pages = i + 1;

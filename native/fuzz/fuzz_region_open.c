@@ -42,12 +42,14 @@ static uint64_t walk(const nvm_region *r) {
   const uint64_t *ino = nvm_recovered_inodes(r, &n);
   const uint8_t *base = nvm_region_base(r);
   for (uint64_t i = 0; i < n; i++) {
-    if (ino[i] < NVM_DATA_OFFSET || ino[i] + NVM_PAGE_SIZE > FUZZ_REGION_SIZE) fail("recovered inode outside the data area");
+    if (ino[i] < NVM_DATA_OFFSET || ino[i] + NVM_PAGE_SIZE > FUZZ_REGION_SIZE)
+      fail("recovered inode outside the data area");
     for (unsigned b = 0; b < NVM_PAGE_SIZE; b += 8) sum += *(const uint64_t *)(base + ino[i] + b);
   }
   const uint64_t *str = nvm_recovered_strings(r, &n);
   for (uint64_t i = 0; i < n; i++) {
-    if (str[i] < NVM_DATA_OFFSET || str[i] + NVM_PAGE_SIZE > FUZZ_REGION_SIZE) fail("recovered string outside the data area");
+    if (str[i] < NVM_DATA_OFFSET || str[i] + NVM_PAGE_SIZE > FUZZ_REGION_SIZE)
+      fail("recovered string outside the data area");
     sum += *(const uint64_t *)(base + str[i]);
   }
   return sum;
@@ -77,7 +79,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   const char *dir = getenv("NVM_FUZZ_DIR");
-  snprintf(path, sizeof path, "%s/nvmfuzz-%d.region", dir && *dir ? dir : "/dev/shm", (int)getpid());
+  snprintf(path, sizeof path, "%s/nvmfuzz-%d.region", dir && *dir ? dir : "/dev/shm",
+           (int)getpid());
   image = malloc(FUZZ_REGION_SIZE);
   return image ? 0 : 1;
 }
@@ -106,7 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   write_once(r);
   if (nvm_region_close(r) != NVM_OK) fail("closing a recovered region failed");
   r = NULL;
-  if (nvm_region_open(path, NVM_MODE_EMULATED, 0, &r) != NVM_OK) fail("a region recovery accepted was refused on the next open");
+  if (nvm_region_open(path, NVM_MODE_EMULATED, 0, &r) != NVM_OK)
+    fail("a region recovery accepted was refused on the next open");
   nvm_recovery rec;
   nvm_recovery_report(r, &rec);
   if (rec.undo_rolled_back || rec.orphans_reclaimed || rec.ext_reclaimed || rec.strings_reclaimed)

@@ -34,19 +34,21 @@ extern "C" {
  * checks ErrorCode against it both ways; docs/region-format.md §10 lists them.
  * A meaning is one line of plain text (no '|', no backquote, no newline).
  */
-#define NVM_ERRORS(X)                                                                              \
-  X(OK, 0, "success")                                                                              \
-  X(EIO, 1, "a system call failed; the message carries the errno text")                            \
-  X(ENOTREGION, 2, "the file is not an NVM namespace region (bad magic, or too small for a header)") \
-  X(EVERSION, 3, "a region of another format version or geometry (header size, page size, data offset)") \
-  X(ECORRUPT, 4, "a checksum mismatch or a broken structural invariant")                           \
-  X(ETRUNCATED, 5, "the file is shorter than the region size in its header")                       \
-  X(EFULL, 6, "not enough free pages; the message has the used and total pages")                   \
-  X(EINVAL, 7, "a bad argument or a malformed mutation batch; nothing was written")                \
-  X(EEXIST, 8, "create: the file already exists")                                                  \
-  X(EMODE, 9, "the requested persistence mode is not available for this file")                     \
-  X(ECRASHED, 10, "test hook: the simulated crash point was reached; the handle is dead")          \
-  X(ETOOLONG, 11, "a name or string over the format's limit")                                      \
+#define NVM_ERRORS(X)                                                                       \
+  X(OK, 0, "success")                                                                       \
+  X(EIO, 1, "a system call failed; the message carries the errno text")                     \
+  X(ENOTREGION, 2,                                                                          \
+    "the file is not an NVM namespace region (bad magic, or too small for a header)")       \
+  X(EVERSION, 3,                                                                            \
+    "a region of another format version or geometry (header size, page size, data offset)") \
+  X(ECORRUPT, 4, "a checksum mismatch or a broken structural invariant")                    \
+  X(ETRUNCATED, 5, "the file is shorter than the region size in its header")                \
+  X(EFULL, 6, "not enough free pages; the message has the used and total pages")            \
+  X(EINVAL, 7, "a bad argument or a malformed mutation batch; nothing was written")         \
+  X(EEXIST, 8, "create: the file already exists")                                           \
+  X(EMODE, 9, "the requested persistence mode is not available for this file")              \
+  X(ECRASHED, 10, "test hook: the simulated crash point was reached; the handle is dead")   \
+  X(ETOOLONG, 11, "a name or string over the format's limit")                               \
   X(EBUSY, 12, "another process holds the region open (flock)")
 
 #define NVM_X_ENUM(name, value, meaning) NVM_##name = (value),
@@ -81,10 +83,10 @@ const char *nvm_strerror(int code);
  *            process crash, not a power loss
  *  MSYNC     pmem_msync() per flushed range: durable on an ordinary file system
  */
-#define NVM_MODES(X)          \
-  X(AUTO, 0, "auto")          \
-  X(PMEM, 1, "pmem")          \
-  X(EMULATED, 2, "emulated")  \
+#define NVM_MODES(X)         \
+  X(AUTO, 0, "auto")         \
+  X(PMEM, 1, "pmem")         \
+  X(EMULATED, 2, "emulated") \
   X(MSYNC, 3, "msync")
 
 #define NVM_X_ENUM(name, value, config) NVM_MODE_##name = (value),
@@ -98,8 +100,8 @@ typedef struct nvm_region nvm_region;
 /* Identity written into the header at creation; compared by the NameNode. */
 typedef struct nvm_identity {
   int32_t namespace_id;
-  const char *cluster_id;    /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
-  const char *blockpool_id;  /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
+  const char *cluster_id;   /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
+  const char *blockpool_id; /* <= NVM_HDR_ID_STRING_MAX bytes, may be NULL */
 } nvm_identity;
 
 /*
@@ -126,10 +128,10 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
 int nvm_region_close(nvm_region *r);
 
 /* ---- accessors ---- */
-uint8_t *nvm_region_base(const nvm_region *r);      /* start of the mapping */
+uint8_t *nvm_region_base(const nvm_region *r); /* start of the mapping */
 uint64_t nvm_region_size(const nvm_region *r);
-int nvm_region_mode(const nvm_region *r);          /* resolved mode, never AUTO */
-int nvm_region_is_pmem(const nvm_region *r);       /* what pmem_map_file reported */
+int nvm_region_mode(const nvm_region *r);    /* resolved mode, never AUTO */
+int nvm_region_is_pmem(const nvm_region *r); /* what pmem_map_file reported */
 int nvm_region_readonly(const nvm_region *r);
 uint64_t nvm_region_page_count(const nvm_region *r);
 
@@ -196,27 +198,27 @@ int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
  * meaning", with BATCH_HEADER and BATCH_ENTRY_HEADER; FormatFactsTest checks
  * the Java side against them both ways, docs/region-format.md §4 and §10 list them.
  */
-#define NVM_OPS(X)                                                                                 \
-  X(FRESH, 1, "write data into a reserved page that is not live; needs no undo")                   \
-  X(INPLACE, 2, "overwrite bytes in place, inside one page or the writable superblock counters")   \
+#define NVM_OPS(X)                                                                               \
+  X(FRESH, 1, "write data into a reserved page that is not live; needs no undo")                 \
+  X(INPLACE, 2, "overwrite bytes in place, inside one page or the writable superblock counters") \
   X(FREE, 3, "after the commit, mark a page INVALID and return it to the free list")
 
-#define NVM_FIELDS(X)                                                                              \
-  X(NONE, 0, "no field named")                                                                     \
-  X(PAGE, 1, "a whole page")                                                                       \
-  X(STATE, 2, "a page state word")                                                                 \
-  X(PARENT, 3, "parent page and parent id")                                                        \
-  X(MTIME, 4, "modification time")                                                                 \
-  X(ATIME, 5, "access time")                                                                       \
-  X(PERM, 6, "the permission word (mode, group, owner)")                                           \
-  X(NAME, 7, "name length, name extension link and inline name bytes")                             \
-  X(FILE_HEADER, 8, "a file's header word, or a directory's storage policy")                       \
-  X(UC, 9, "a file's under-construction word")                                                     \
-  X(BLOCK_COUNT, 10, "a file's block count")                                                       \
-  X(BLOCK, 11, "a block record or part of one")                                                    \
-  X(EXT_LINK, 12, "a link to the first or next extension page")                                    \
-  X(QUOTA, 13, "a directory quota")                                                                \
-  X(COUNTER, 14, "a superblock counter")                                                           \
+#define NVM_FIELDS(X)                                                        \
+  X(NONE, 0, "no field named")                                               \
+  X(PAGE, 1, "a whole page")                                                 \
+  X(STATE, 2, "a page state word")                                           \
+  X(PARENT, 3, "parent page and parent id")                                  \
+  X(MTIME, 4, "modification time")                                           \
+  X(ATIME, 5, "access time")                                                 \
+  X(PERM, 6, "the permission word (mode, group, owner)")                     \
+  X(NAME, 7, "name length, name extension link and inline name bytes")       \
+  X(FILE_HEADER, 8, "a file's header word, or a directory's storage policy") \
+  X(UC, 9, "a file's under-construction word")                               \
+  X(BLOCK_COUNT, 10, "a file's block count")                                 \
+  X(BLOCK, 11, "a block record or part of one")                              \
+  X(EXT_LINK, 12, "a link to the first or next extension page")              \
+  X(QUOTA, 13, "a directory quota")                                          \
+  X(COUNTER, 14, "a superblock counter")                                     \
   X(STRING, 15, "a string page field")
 
 #define NVM_X_ENUM(name, value, meaning) NVM_OP_##name = (value),
@@ -235,14 +237,14 @@ int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
 typedef struct nvm_recovery {
   uint64_t elapsed_ns;
   uint64_t pages_scanned;
-  uint64_t inodes_live;          /* attached to the tree, including the root */
+  uint64_t inodes_live; /* attached to the tree, including the root */
   uint64_t strings_live;
-  uint64_t undo_rolled_back;     /* 1 if a valid undo record was applied */
-  uint64_t undo_entries;         /* entries restored from it */
-  uint64_t pending_discarded;    /* written but never committed pages */
-  uint64_t orphans_reclaimed;    /* live inode pages not reachable from the root */
-  uint64_t ext_reclaimed;        /* extension pages not reachable from a live inode */
-  uint64_t strings_reclaimed;    /* string pages no live inode refers to */
+  uint64_t undo_rolled_back;  /* 1 if a valid undo record was applied */
+  uint64_t undo_entries;      /* entries restored from it */
+  uint64_t pending_discarded; /* written but never committed pages */
+  uint64_t orphans_reclaimed; /* live inode pages not reachable from the root */
+  uint64_t ext_reclaimed;     /* extension pages not reachable from a live inode */
+  uint64_t strings_reclaimed; /* string pages no live inode refers to */
 } nvm_recovery;
 void nvm_recovery_report(const nvm_region *r, nvm_recovery *out);
 

@@ -23,125 +23,125 @@
 #define NVMNS_LAYOUT_H
 
 /* X(name, value): every layout constant, exported by nvm_layout_table(). */
-#define NVM_LAYOUT_CONSTANTS(X)                                               \
-  /* ---- region geometry ---- */                                            \
-  X(FORMAT_VERSION, 2)                                                        \
-  X(PAGE_SIZE, 256)                                                           \
-  X(HEADER_OFFSET, 0)                                                         \
-  X(HEADER_SIZE, 4096)                                                        \
-  X(SUPERBLOCK_OFFSET, 4096)                                                  \
-  X(SUPERBLOCK_SIZE, 4096)                                                    \
-  X(UNDO_OFFSET, 8192)                                                        \
-  X(UNDO_SIZE, 8192)                                                          \
-  X(DATA_OFFSET, 16384)                                                       \
-  X(MIN_REGION_SIZE, 1048576)                                                 \
-  /* ---- header (immutable after creation, CRC-32C protected) ---- */       \
-  X(HDR_MAGIC, 0)            /* u64 = REGION_MAGIC */                         \
-  X(HDR_VERSION, 8)          /* u32 */                                        \
-  X(HDR_HEADER_SIZE, 12)     /* u32 */                                        \
-  X(HDR_REGION_SIZE, 16)     /* u64 */                                        \
-  X(HDR_PAGE_SIZE, 24)       /* u32 */                                        \
-  X(HDR_FLAGS, 28)           /* u32, 0 */                                     \
-  X(HDR_DATA_OFFSET, 32)     /* u64 */                                        \
-  X(HDR_PAGE_COUNT, 40)      /* u64 */                                        \
-  X(HDR_CREATION_ID, 48)     /* u64, random */                                \
-  X(HDR_CREATION_TIME, 56)   /* u64, ms since epoch */                        \
-  X(HDR_NAMESPACE_ID, 64)    /* u32 (HDFS namespaceID) */                     \
-  X(HDR_CLUSTER_ID, 72)      /* char[64], NUL padded */                       \
-  X(HDR_BLOCKPOOL_ID, 136)   /* char[64], NUL padded */                       \
-  X(HDR_ID_STRING_MAX, 63)                                                    \
-  X(HDR_CRC, 248)            /* u32 CRC-32C of bytes [0, 248) */              \
-  X(HDR_CRC_COVERED, 248)                                                     \
-  /* ---- superblock: mutable 8-byte counters ---- */                        \
-  X(SB_MAGIC, 4096)          /* u64 = SUPER_MAGIC */                          \
-  X(SB_LAST_INODE_ID, 4104)                                                   \
-  X(SB_GENSTAMP_V1, 4112)                                                     \
-  X(SB_GENSTAMP_V2, 4120)                                                     \
-  X(SB_GENSTAMP_V1_LIMIT, 4128)                                               \
-  X(SB_LAST_BLOCK_ID, 4136)                                                   \
-  X(SB_COMMIT_SEQ, 4144)                                                      \
-  X(SB_LAST_STRING_ID, 4152)                                                  \
-  X(SB_ROOT_PAGE, 4160)      /* offset of the root directory page, 0 = none */\
-  X(SB_LAST_TXID, 4168)      /* NameNode transaction id high-water mark */    \
-  X(SB_SCAN_LIMIT, 4176)     /* u64: low 32 = page limit, high 32 = ~limit */ \
-  /* ---- undo log (one record, at most one transaction in flight) ---- */   \
-  X(UNDO_STATE, 8192)        /* u64: 0 = empty, else commit seq of the txn */ \
-  X(UNDO_ENTRY_COUNT, 8200)  /* u32 */                                        \
-  X(UNDO_PAYLOAD_BYTES, 8204) /* u32 */                                       \
-  X(UNDO_CRC, 8208)          /* u32 CRC-32C of the payload */                 \
-  X(UNDO_PAYLOAD, 8216)      /* entries: u64 target, u32 len, u32 field, data[len] padded to 8 */ \
-  X(UNDO_ENTRY_HEADER, 16)                                                    \
-  X(UNDO_PAYLOAD_MAX, 8168)  /* UNDO_SIZE - (UNDO_PAYLOAD - UNDO_OFFSET) */    \
-  /* ---- page state word (offset 0 of every page) ---- */                   \
-  X(PG_STATE, 0)             /* u64: magic<<32 | kind<<8 | state */           \
-  X(STATE_MASK, 255)                                                          \
-  X(STATE_PENDING, 0)        /* written, not committed (or never used) */     \
-  X(STATE_LIVE, 1)                                                            \
-  X(STATE_INVALID, 2)        /* deleted / reclaimed */                        \
-  X(KIND_SHIFT, 8)                                                            \
-  X(KIND_DIR, 1)                                                              \
-  X(KIND_FILE, 2)                                                             \
-  X(KIND_NAME_EXT, 3)                                                         \
-  X(KIND_BLOCK_EXT, 4)                                                        \
-  X(KIND_STRING, 5)                                                           \
-  X(PAGE_MAGIC_SHIFT, 32)                                                     \
-  /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                           \
-  X(IN_ID, 8)                                                                 \
-  X(IN_PARENT_PAGE, 16)                                                       \
-  X(IN_PARENT_ID, 24)                                                         \
-  X(IN_MTIME, 32)                                                             \
-  X(IN_ATIME, 40)                                                             \
-  X(IN_PERM, 48)             /* mode:16 | group:24 | owner:24 (bits 0..63) */ \
-  X(IN_NAME_LEN, 56)         /* u64, name length in bytes */                  \
-  X(IN_NAME_EXT, 64)         /* u64, first KIND_NAME_EXT page, 0 = none */    \
-  X(IN_NAME_INLINE, 72)      /* first NAME_INLINE_MAX bytes of the name */    \
-  X(NAME_INLINE_MAX, 48)                                                      \
-  X(NAME_MAX, 1024)                                                           \
-  X(PERM_MODE_BITS, 16)                                                       \
-  X(PERM_GROUP_SHIFT, 16)                                                     \
-  X(PERM_OWNER_SHIFT, 40)                                                     \
-  X(PERM_STRING_ID_MAX, 16777215)                                             \
-  /* file-only fields */                                                      \
-  X(FI_HEADER, 120)          /* blocksize:48 | replication:12 | policy:4 */   \
-  X(FI_UC, 128)              /* client string id:32 | machine string id:32 */ \
-  X(FI_BLOCK_COUNT, 136)                                                      \
-  X(FI_BLOCK_EXT, 144)       /* first KIND_BLOCK_EXT page, 0 = none */        \
-  X(FI_BLOCKS_INLINE, 152)                                                    \
-  X(BLOCKS_INLINE_MAX, 4)                                                     \
-  X(FI_HDR_REPLICATION_SHIFT, 48)                                             \
-  X(FI_HDR_POLICY_SHIFT, 60)                                                  \
-  X(FI_UC_MACHINE_SHIFT, 32)                                                  \
-  /* block record */                                                          \
-  X(BLOCK_RECORD_SIZE, 24)                                                    \
-  X(BR_ID, 0)                                                                 \
-  X(BR_NUM_BYTES, 8)                                                          \
-  X(BR_GENSTAMP, 16)                                                          \
-  /* directory-only fields */                                                 \
-  X(DI_NS_QUOTA, 120)                                                         \
-  X(DI_DS_QUOTA, 128)                                                         \
-  X(DI_TYPE_QUOTA, 136)      /* 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */       \
-  X(DI_TYPE_QUOTA_COUNT, 4)                                                   \
-  X(DI_STORAGE_POLICY, 168)  /* u64 storage policy id, 0 = unspecified */      \
-  /* ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ---- */            \
-  X(EXT_OWNER_ID, 8)                                                          \
-  X(EXT_NEXT, 16)                                                             \
-  X(EXT_COUNT, 24)           /* name bytes / block records in this page */     \
-  X(EXT_PAYLOAD, 32)                                                          \
-  X(NAME_EXT_MAX, 224)                                                        \
-  X(BLOCKS_EXT_MAX, 9)                                                        \
-  /* ---- string page (KIND_STRING) ---- */                                  \
-  X(ST_ID, 8)                                                                 \
-  X(ST_LEN, 16)                                                               \
-  X(ST_BYTES, 24)                                                             \
-  X(STRING_MAX, 232)                                                          \
-  /* ---- well-known values ---- */                                          \
+#define NVM_LAYOUT_CONSTANTS(X)                                                                    \
+  /* ---- region geometry ---- */                                                                  \
+  X(FORMAT_VERSION, 2)                                                                             \
+  X(PAGE_SIZE, 256)                                                                                \
+  X(HEADER_OFFSET, 0)                                                                              \
+  X(HEADER_SIZE, 4096)                                                                             \
+  X(SUPERBLOCK_OFFSET, 4096)                                                                       \
+  X(SUPERBLOCK_SIZE, 4096)                                                                         \
+  X(UNDO_OFFSET, 8192)                                                                             \
+  X(UNDO_SIZE, 8192)                                                                               \
+  X(DATA_OFFSET, 16384)                                                                            \
+  X(MIN_REGION_SIZE, 1048576)                                                                      \
+  /* ---- header (immutable after creation, CRC-32C protected) ---- */                             \
+  X(HDR_MAGIC, 0)          /* u64 = REGION_MAGIC */                                                \
+  X(HDR_VERSION, 8)        /* u32 */                                                               \
+  X(HDR_HEADER_SIZE, 12)   /* u32 */                                                               \
+  X(HDR_REGION_SIZE, 16)   /* u64 */                                                               \
+  X(HDR_PAGE_SIZE, 24)     /* u32 */                                                               \
+  X(HDR_FLAGS, 28)         /* u32, 0 */                                                            \
+  X(HDR_DATA_OFFSET, 32)   /* u64 */                                                               \
+  X(HDR_PAGE_COUNT, 40)    /* u64 */                                                               \
+  X(HDR_CREATION_ID, 48)   /* u64, random */                                                       \
+  X(HDR_CREATION_TIME, 56) /* u64, ms since epoch */                                               \
+  X(HDR_NAMESPACE_ID, 64)  /* u32 (HDFS namespaceID) */                                            \
+  X(HDR_CLUSTER_ID, 72)    /* char[64], NUL padded */                                              \
+  X(HDR_BLOCKPOOL_ID, 136) /* char[64], NUL padded */                                              \
+  X(HDR_ID_STRING_MAX, 63)                                                                         \
+  X(HDR_CRC, 248) /* u32 CRC-32C of bytes [0, 248) */                                              \
+  X(HDR_CRC_COVERED, 248)                                                                          \
+  /* ---- superblock: mutable 8-byte counters ---- */                                              \
+  X(SB_MAGIC, 4096) /* u64 = SUPER_MAGIC */                                                        \
+  X(SB_LAST_INODE_ID, 4104)                                                                        \
+  X(SB_GENSTAMP_V1, 4112)                                                                          \
+  X(SB_GENSTAMP_V2, 4120)                                                                          \
+  X(SB_GENSTAMP_V1_LIMIT, 4128)                                                                    \
+  X(SB_LAST_BLOCK_ID, 4136)                                                                        \
+  X(SB_COMMIT_SEQ, 4144)                                                                           \
+  X(SB_LAST_STRING_ID, 4152)                                                                       \
+  X(SB_ROOT_PAGE, 4160)  /* offset of the root directory page, 0 = none */                         \
+  X(SB_LAST_TXID, 4168)  /* NameNode transaction id high-water mark */                             \
+  X(SB_SCAN_LIMIT, 4176) /* u64: low 32 = page limit, high 32 = ~limit */                          \
+  /* ---- undo log (one record, at most one transaction in flight) ---- */                         \
+  X(UNDO_STATE, 8192)         /* u64: 0 = empty, else commit seq of the txn */                     \
+  X(UNDO_ENTRY_COUNT, 8200)   /* u32 */                                                            \
+  X(UNDO_PAYLOAD_BYTES, 8204) /* u32 */                                                            \
+  X(UNDO_CRC, 8208)           /* u32 CRC-32C of the payload */                                     \
+  X(UNDO_PAYLOAD, 8216)       /* entries: u64 target, u32 len, u32 field, data[len] padded to 8 */ \
+  X(UNDO_ENTRY_HEADER, 16)                                                                         \
+  X(UNDO_PAYLOAD_MAX, 8168) /* UNDO_SIZE - (UNDO_PAYLOAD - UNDO_OFFSET) */                         \
+  /* ---- page state word (offset 0 of every page) ---- */                                         \
+  X(PG_STATE, 0) /* u64: magic<<32 | kind<<8 | state */                                            \
+  X(STATE_MASK, 255)                                                                               \
+  X(STATE_PENDING, 0) /* written, not committed (or never used) */                                 \
+  X(STATE_LIVE, 1)                                                                                 \
+  X(STATE_INVALID, 2) /* deleted / reclaimed */                                                    \
+  X(KIND_SHIFT, 8)                                                                                 \
+  X(KIND_DIR, 1)                                                                                   \
+  X(KIND_FILE, 2)                                                                                  \
+  X(KIND_NAME_EXT, 3)                                                                              \
+  X(KIND_BLOCK_EXT, 4)                                                                             \
+  X(KIND_STRING, 5)                                                                                \
+  X(PAGE_MAGIC_SHIFT, 32)                                                                          \
+  /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                 \
+  X(IN_ID, 8)                                                                                      \
+  X(IN_PARENT_PAGE, 16)                                                                            \
+  X(IN_PARENT_ID, 24)                                                                              \
+  X(IN_MTIME, 32)                                                                                  \
+  X(IN_ATIME, 40)                                                                                  \
+  X(IN_PERM, 48)        /* mode:16 | group:24 | owner:24 (bits 0..63) */                           \
+  X(IN_NAME_LEN, 56)    /* u64, name length in bytes */                                            \
+  X(IN_NAME_EXT, 64)    /* u64, first KIND_NAME_EXT page, 0 = none */                              \
+  X(IN_NAME_INLINE, 72) /* first NAME_INLINE_MAX bytes of the name */                              \
+  X(NAME_INLINE_MAX, 48)                                                                           \
+  X(NAME_MAX, 1024)                                                                                \
+  X(PERM_MODE_BITS, 16)                                                                            \
+  X(PERM_GROUP_SHIFT, 16)                                                                          \
+  X(PERM_OWNER_SHIFT, 40)                                                                          \
+  X(PERM_STRING_ID_MAX, 16777215)                                                                  \
+  /* file-only fields */                                                                           \
+  X(FI_HEADER, 120) /* blocksize:48 | replication:12 | policy:4 */                                 \
+  X(FI_UC, 128)     /* client string id:32 | machine string id:32 */                               \
+  X(FI_BLOCK_COUNT, 136)                                                                           \
+  X(FI_BLOCK_EXT, 144) /* first KIND_BLOCK_EXT page, 0 = none */                                   \
+  X(FI_BLOCKS_INLINE, 152)                                                                         \
+  X(BLOCKS_INLINE_MAX, 4)                                                                          \
+  X(FI_HDR_REPLICATION_SHIFT, 48)                                                                  \
+  X(FI_HDR_POLICY_SHIFT, 60)                                                                       \
+  X(FI_UC_MACHINE_SHIFT, 32)                                                                       \
+  /* block record */                                                                               \
+  X(BLOCK_RECORD_SIZE, 24)                                                                         \
+  X(BR_ID, 0)                                                                                      \
+  X(BR_NUM_BYTES, 8)                                                                               \
+  X(BR_GENSTAMP, 16)                                                                               \
+  /* directory-only fields */                                                                      \
+  X(DI_NS_QUOTA, 120)                                                                              \
+  X(DI_DS_QUOTA, 128)                                                                              \
+  X(DI_TYPE_QUOTA, 136) /* 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */                                \
+  X(DI_TYPE_QUOTA_COUNT, 4)                                                                        \
+  X(DI_STORAGE_POLICY, 168) /* u64 storage policy id, 0 = unspecified */                           \
+  /* ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ---- */                                  \
+  X(EXT_OWNER_ID, 8)                                                                               \
+  X(EXT_NEXT, 16)                                                                                  \
+  X(EXT_COUNT, 24) /* name bytes / block records in this page */                                   \
+  X(EXT_PAYLOAD, 32)                                                                               \
+  X(NAME_EXT_MAX, 224)                                                                             \
+  X(BLOCKS_EXT_MAX, 9)                                                                             \
+  /* ---- string page (KIND_STRING) ---- */                                                        \
+  X(ST_ID, 8)                                                                                      \
+  X(ST_LEN, 16)                                                                                    \
+  X(ST_BYTES, 24)                                                                                  \
+  X(STRING_MAX, 232)                                                                               \
+  /* ---- well-known values ---- */                                                                \
   X(ROOT_INODE_ID, 16385)
 
 /* Values wider than an int live outside the X list (an enum holds ints);
  * nvm_layout_table() exports them too. */
 #define NVM_REGION_MAGIC 0x314752534e4d564eULL /* bytes "NVMNSRG1" read as LE u64 */
-#define NVM_SUPER_MAGIC  0x31525055534d564eULL /* bytes "NVMSUPR1" read as LE u64 */
-#define NVM_PAGE_MAGIC   0x504d564eULL         /* bytes "NVMP", top 32 bits of a state word */
+#define NVM_SUPER_MAGIC 0x31525055534d564eULL  /* bytes "NVMSUPR1" read as LE u64 */
+#define NVM_PAGE_MAGIC 0x504d564eULL           /* bytes "NVMP", top 32 bits of a state word */
 #define NVM_MAX_PAGE_COUNT 4294967295ULL       /* page indexes fit in a u32 */
 
 #define NVM_X_ENUM(name, value) NVM_##name = (value),
@@ -149,9 +149,10 @@ enum nvm_layout_constant { NVM_LAYOUT_CONSTANTS(NVM_X_ENUM) NVM__LAYOUT_END };
 #undef NVM_X_ENUM
 
 /* Compose / decompose a page state word. */
-#define NVM_STATE_WORD(kind, state) \
-  ((NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT) | ((unsigned long long)(kind) << NVM_KIND_SHIFT) | (unsigned long long)(state))
-#define NVM_STATE_OF(word) ((unsigned)((word) & NVM_STATE_MASK))
+#define NVM_STATE_WORD(kind, state)                                                            \
+  ((NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT) | ((unsigned long long)(kind) << NVM_KIND_SHIFT) | \
+   (unsigned long long)(state))
+#define NVM_STATE_OF(word) ((unsigned)((word)&NVM_STATE_MASK))
 #define NVM_KIND_OF(word) ((unsigned)(((word) >> NVM_KIND_SHIFT) & 0xff))
 #define NVM_MAGIC_OF(word) ((unsigned long long)(word) >> NVM_PAGE_MAGIC_SHIFT)
 

@@ -31,8 +31,9 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
   exception_class = (*env)->NewGlobalRef(env, c);
   (*env)->DeleteLocalRef(env, c);
   if (!exception_class) return JNI_ERR;
-  exception_factory = (*env)->GetStaticMethodID(env, exception_class, "fromNative",
-                                                "(ILjava/lang/String;J)Lorg/apache/hadoop/hdfs/server/namenode/nvm/NvmException;");
+  exception_factory = (*env)->GetStaticMethodID(
+      env, exception_class, "fromNative",
+      "(ILjava/lang/String;J)Lorg/apache/hadoop/hdfs/server/namenode/nvm/NvmException;");
   return exception_factory ? JNI_VERSION_1_6 : JNI_ERR;
 }
 
@@ -50,12 +51,15 @@ static void throw_at(JNIEnv *env, int code, int64_t offset, const char *message)
   if ((*env)->ExceptionCheck(env)) return;
   jstring msg = (*env)->NewStringUTF(env, message ? message : "");
   if (!msg) return;
-  jobject ex = (*env)->CallStaticObjectMethod(env, exception_class, exception_factory, (jint)code, msg, (jlong)offset);
+  jobject ex = (*env)->CallStaticObjectMethod(env, exception_class, exception_factory, (jint)code,
+                                              msg, (jlong)offset);
   if (ex && !(*env)->ExceptionCheck(env)) (*env)->Throw(env, (jthrowable)ex);
 }
 
 /* An error of the glue itself (a bad argument, out of memory): no place in the file. */
-static void throw_error(JNIEnv *env, int code, const char *message) { throw_at(env, code, NVM_NO_OFFSET, message); }
+static void throw_error(JNIEnv *env, int code, const char *message) {
+  throw_at(env, code, NVM_NO_OFFSET, message);
+}
 
 /* A failing C API call: the calling thread's nvm_errormsg() and nvm_erroroffset(). */
 static int check(JNIEnv *env, int rc) {
@@ -133,28 +137,33 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNativ
   return (jlong)(intptr_t)r;
 }
 
-JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_close(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_close(JNIEnv *env,
+                                                                                       jclass cls,
+                                                                                       jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (r) check(env, nvm_region_close(r));
 }
 
-JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_size(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_size(JNIEnv *env,
+                                                                                       jclass cls,
+                                                                                       jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   return r ? (jlong)nvm_region_size(r) : 0;
 }
 
 /* Direct buffers over consecutive slices of the mapping (a ByteBuffer is int-indexed). */
-JNIEXPORT jobjectArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_mapSegments(
-    JNIEnv *env, jclass cls, jlong h, jlong segment) {
+JNIEXPORT jobjectArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_mapSegments(JNIEnv *env, jclass cls,
+                                                                      jlong h, jlong segment) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return NULL;
   if (segment <= 0 || segment > NVM_JNI_MAX_SEGMENT || segment % NVM_PAGE_SIZE) {
-    throw_error(env, NVM_EINVAL, "mapSegments: segment size must be a positive multiple of the page size, at most 1 GiB");
+    throw_error(
+        env, NVM_EINVAL,
+        "mapSegments: segment size must be a positive multiple of the page size, at most 1 GiB");
     return NULL;
   }
   uint8_t *base = nvm_region_base(r);
@@ -175,15 +184,16 @@ JNIEXPORT jobjectArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_N
 
 /* ------------------------------------------------------------------ accessors */
 
-JNIEXPORT jint JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_mode(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jint JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_mode(JNIEnv *env,
+                                                                                      jclass cls,
+                                                                                      jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   return r ? nvm_region_mode(r) : 0;
 }
 
-JNIEXPORT jboolean JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_isPmem(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jboolean JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_isPmem(JNIEnv *env, jclass cls, jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   return r && nvm_region_is_pmem(r) ? JNI_TRUE : JNI_FALSE;
@@ -196,8 +206,8 @@ JNIEXPORT jboolean JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNa
   return r && nvm_region_readonly(r) ? JNI_TRUE : JNI_FALSE;
 }
 
-JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_usage(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jlongArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_usage(JNIEnv *env, jclass cls, jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return NULL;
@@ -268,22 +278,25 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative
 
 /* ------------------------------------------------------------------ recovery */
 
-JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveryReport(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jlongArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveryReport(JNIEnv *env, jclass cls,
+                                                                         jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return NULL;
   nvm_recovery rec;
   nvm_recovery_report(r, &rec);
   /* order: the fields of struct nvm_recovery (RecoveryReport reads them so) */
-  uint64_t v[10] = {rec.elapsed_ns,      rec.pages_scanned,  rec.inodes_live,       rec.strings_live,
-                    rec.undo_rolled_back, rec.undo_entries,   rec.pending_discarded, rec.orphans_reclaimed,
-                    rec.ext_reclaimed,    rec.strings_reclaimed};
+  uint64_t v[10] = {rec.elapsed_ns,        rec.pages_scanned,     rec.inodes_live,
+                    rec.strings_live,      rec.undo_rolled_back,  rec.undo_entries,
+                    rec.pending_discarded, rec.orphans_reclaimed, rec.ext_reclaimed,
+                    rec.strings_reclaimed};
   return long_array(env, v, 10);
 }
 
-JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredInodes(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jlongArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredInodes(JNIEnv *env, jclass cls,
+                                                                          jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return NULL;
@@ -292,8 +305,9 @@ JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_Nvm
   return long_array(env, v, (jsize)n);
 }
 
-JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredStrings(
-    JNIEnv *env, jclass cls, jlong h) {
+JNIEXPORT jlongArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredStrings(JNIEnv *env, jclass cls,
+                                                                           jlong h) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return NULL;
@@ -348,14 +362,14 @@ JNIEXPORT jboolean JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNa
 
 /* ------------------------------------------------------------------ static info */
 
-JNIEXPORT jstring JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_layoutTable(
-    JNIEnv *env, jclass cls) {
+JNIEXPORT jstring JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_layoutTable(JNIEnv *env, jclass cls) {
   (void)cls;
   return (*env)->NewStringUTF(env, nvm_layout_table());
 }
 
-JNIEXPORT jstring JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_versionString(
-    JNIEnv *env, jclass cls) {
+JNIEXPORT jstring JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_versionString(JNIEnv *env, jclass cls) {
   (void)cls;
   return (*env)->NewStringUTF(env, nvm_version_string());
 }

@@ -26,9 +26,9 @@ void nvm_alloc_free(nvm_region *r) {
   r->reserved_bits = r->used_bits = NULL;
 }
 
-
 int nvm_check_writable(nvm_region *r) {
-  if (r->crashed) return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  if (r->crashed)
+    return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
   if (r->readonly) return nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
   return NVM_OK;
 }
@@ -46,7 +46,8 @@ int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
                   (unsigned long long)(r->pages_used + r->pages_reserved),
                   (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved, n);
   /* pages above the high-water mark come after the free stack is empty */
-  if (rc == NVM_OK && n > r->free_top) rc = nvm_scan_limit_cover(r, r->high_water + (n - r->free_top));
+  if (rc == NVM_OK && n > r->free_top)
+    rc = nvm_scan_limit_cover(r, r->high_water + (n - r->free_top));
   for (uint32_t i = 0; rc == NVM_OK && i < n; i++) {
     uint64_t idx = r->free_top ? r->free_stack[--r->free_top] : r->high_water++;
     nvm_bit_set(r->reserved_bits, idx);
@@ -70,7 +71,8 @@ static int unreserve_all(nvm_region *r, uint32_t n, const uint64_t *offs) {
       nvm_is_page_off(r, offs[j], &idx);
       nvm_bit_set(r->reserved_bits, idx);
     }
-    return nvm_fail(NVM_EINVAL, "release: entry %u (offset %llu) is not a reserved page (or is listed twice)",
+    return nvm_fail(NVM_EINVAL,
+                    "release: entry %u (offset %llu) is not a reserved page (or is listed twice)",
                     i, (unsigned long long)offs[i]);
   }
   return NVM_OK;

@@ -28,9 +28,15 @@ static int radix_sort_u64(uint64_t *a, uint64_t n, int from) {
     memset(cnt, 0, 65536 * sizeof *cnt);
     for (uint64_t i = 0; i < n; i++) cnt[(src[i] >> shift) & 0xffff]++;
     uint64_t sum = 0;
-    for (int d = 0; d < 65536; d++) { uint64_t c = cnt[d]; cnt[d] = sum; sum += c; }
+    for (int d = 0; d < 65536; d++) {
+      uint64_t c = cnt[d];
+      cnt[d] = sum;
+      sum += c;
+    }
     for (uint64_t i = 0; i < n; i++) dst[cnt[(src[i] >> shift) & 0xffff]++] = src[i];
-    uint64_t *t = src; src = dst; dst = t;
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
   }
   if (src != a) memcpy(a, src, n * sizeof *a); /* an odd number of passes */
   free(tmp);
@@ -38,19 +44,23 @@ static int radix_sort_u64(uint64_t *a, uint64_t n, int from) {
   return NVM_OK;
 }
 
-static uint64_t in_id(const nvm_region *r, uint32_t page) { return nvm_ld64(r, nvm_page_off(page) + NVM_IN_ID); }
+static uint64_t in_id(const nvm_region *r, uint32_t page) {
+  return nvm_ld64(r, nvm_page_off(page) + NVM_IN_ID);
+}
 
 /* keys[i] = parent page index << 32 | page index, in page order, for inodes whose parent
  * offset is a data page holding their parent id; the others can only be the root or
  * orphans. Marks directory pages in dirs. */
-static uint64_t *child_keys(const nvm_region *r, const struct nvm_scan *s, uint8_t *dirs, uint64_t *nkeys) {
+static uint64_t *child_keys(const nvm_region *r, const struct nvm_scan *s, uint8_t *dirs,
+                            uint64_t *nkeys) {
   uint64_t *keys = malloc((s->ninodes ? s->ninodes : 1) * sizeof *keys), n = 0, pidx;
   if (!keys) return NULL;
   for (uint64_t i = 0; i < s->ninodes; i++) {
     uint64_t off = nvm_page_off(s->inodes[i]);
     if (NVM_KIND_OF(nvm_ld64(r, off)) == NVM_KIND_DIR) nvm_bit_set(dirs, s->inodes[i]);
     uint64_t poff = nvm_ld64(r, off + NVM_IN_PARENT_PAGE);
-    if (nvm_is_page_off(r, poff, &pidx) && nvm_ld64(r, poff + NVM_IN_ID) == nvm_ld64(r, off + NVM_IN_PARENT_ID))
+    if (nvm_is_page_off(r, poff, &pidx) &&
+        nvm_ld64(r, poff + NVM_IN_ID) == nvm_ld64(r, off + NVM_IN_PARENT_ID))
       keys[n++] = pidx << 32 | s->inodes[i];
   }
   *nkeys = n;
@@ -61,8 +71,10 @@ static uint64_t lower_bound(const uint64_t *keys, uint64_t n, uint64_t parent) {
   uint64_t lo = 0, hi = n, want = parent << 32;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < want) lo = mid + 1;
-    else hi = mid;
+    if (keys[mid] < want)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -70,10 +82,13 @@ static uint64_t lower_bound(const uint64_t *keys, uint64_t n, uint64_t parent) {
 static int root_page(nvm_region *r, uint32_t *root) {
   uint64_t off = nvm_ld64(r, NVM_SB_ROOT_PAGE), idx;
   if (!nvm_is_page_off(r, off, &idx))
-    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE, "%s: superblock root page %llu is not a data page", r->path,
-                    (unsigned long long)off);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE,
+                       "%s: superblock root page %llu is not a data page", r->path,
+                       (unsigned long long)off);
   uint64_t word = nvm_ld64(r, off);
-  if (word != NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_LIVE)) /* the pointer or the page: the pointer, as the checker */
+  if (word !=
+      NVM_STATE_WORD(NVM_KIND_DIR,
+                     NVM_STATE_LIVE)) /* the pointer or the page: the pointer, as the checker */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE,
                        "%s: root page %llu is not a live directory (state word 0x%016llx)", r->path,
                        (unsigned long long)off, (unsigned long long)word);
@@ -83,8 +98,8 @@ static int root_page(nvm_region *r, uint32_t *root) {
 
 /* Breadth-first from the root over directories only (only they have children), then the
  * attached files in page order: s->order is the directories, parents first, then the files. */
-static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_t nkeys, const uint8_t *dirs,
-                uint32_t root) {
+static void bfs(nvm_region *r, struct nvm_scan *s, const uint64_t *keys, uint64_t nkeys,
+                const uint8_t *dirs, uint32_t root) {
   uint8_t *attached = r->used_bits; /* used bits double as the "kept" set */
   s->order[s->norder++] = root;
   nvm_bit_set(attached, root);
@@ -110,7 +125,8 @@ static int duplicate_id(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
   for (uint64_t i = 0; i < s->norder; i++)
     if (in_id(r, s->order[i]) == id && s->order[i] > last) last = s->order[i];
   return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(last) + NVM_IN_ID,
-                     "%s: inode id %llu appears on two attached inode pages", r->path, (unsigned long long)id);
+                     "%s: inode id %llu appears on two attached inode pages", r->path,
+                     (unsigned long long)id);
 }
 
 /* Inode ids are handed out in increasing order, so n live ids usually span a range not much
@@ -153,7 +169,8 @@ int nvm_attach_tree(nvm_region *r, struct nvm_scan *s) {
   if (!dirs || !keys || !s->order) {
     free(dirs);
     free(keys);
-    return nvm_fail(NVM_EIO, "recovery: out of memory for %llu inodes", (unsigned long long)s->ninodes);
+    return nvm_fail(NVM_EIO, "recovery: out of memory for %llu inodes",
+                    (unsigned long long)s->ninodes);
   }
   rc = radix_sort_u64(keys, nkeys, 32); /* by parent; stable, so siblings stay in page order */
   if (rc == NVM_OK) bfs(r, s, keys, nkeys, dirs, root);

@@ -8,17 +8,19 @@
 
 struct chain {
   uint64_t inode_off, owner;
-  uint64_t link; /* the word pointing at the page being checked: the inode's link or the previous EXT_NEXT */
+  uint64_t link; /* the word pointing at the page being checked: the inode's link or the previous
+                    EXT_NEXT */
   unsigned kind;
   uint64_t needed, per_page; /* bytes or records still to cover; max per page */
   const char *what;
 };
 
 /* Reported at `at`: the link to the bad page, or the page's own field (owner id, count). */
-static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, uint64_t page_off, const char *why) {
-  return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of inode %llu (page %llu): page %llu %s", r->path, c->what,
-                     (unsigned long long)c->owner, (unsigned long long)c->inode_off, (unsigned long long)page_off,
-                     why);
+static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, uint64_t page_off,
+                      const char *why) {
+  return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of inode %llu (page %llu): page %llu %s",
+                     r->path, c->what, (unsigned long long)c->owner,
+                     (unsigned long long)c->inode_off, (unsigned long long)page_off, why);
 }
 
 /* One page of a chain: in the data area, live, right kind and owner, sane
@@ -33,7 +35,8 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
   *count = nvm_ld64(r, off + NVM_EXT_COUNT);
   if (*count == 0 || *count > c->per_page || *count > c->needed)
     return chain_fail(r, c, off + NVM_EXT_COUNT, off, "has a bad count");
-  if (nvm_bit_get(r->used_bits, idx)) return chain_fail(r, c, c->link, off, "is reached twice (shared or cyclic)");
+  if (nvm_bit_get(r->used_bits, idx))
+    return chain_fail(r, c, c->link, off, "is reached twice (shared or cyclic)");
   nvm_bit_set(r->used_bits, idx);
   return NVM_OK;
 }
@@ -42,7 +45,8 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
 static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
   uint64_t off = nvm_ld64(r, first_link), count = 0;
   c->link = first_link;
-  if (c->needed == 0 && off != 0) return chain_fail(r, c, c->link, off, "is linked but no extension is needed");
+  if (c->needed == 0 && off != 0)
+    return chain_fail(r, c, c->link, off, "is linked but no extension is needed");
   while (c->needed > 0) {
     if (off == 0) return chain_fail(r, c, c->link, 0, "ends before covering the data");
     int rc = chain_page(r, c, off, &count);
@@ -75,22 +79,26 @@ static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
       ext = nvm_ld64(r, ext + NVM_EXT_NEXT);
     }
   }
-  if (!why && first2[0] == '.' && (len == 1 || (len == 2 && first2[1] == '.'))) why = "is \".\" or \"..\"";
+  if (!why && first2[0] == '.' && (len == 1 || (len == 2 && first2[1] == '.')))
+    why = "is \".\" or \"..\"";
   if (!why) return NVM_OK;
-  return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_NAME_LEN,
-                     "%s: inode %llu (page %llu) has a name that %s, which no HDFS operation writes: the page is "
-                     "damaged", r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
-                     why);
+  return nvm_fail_at(
+      NVM_ECORRUPT, off + NVM_IN_NAME_LEN,
+      "%s: inode %llu (page %llu) has a name that %s, which no HDFS operation writes: the page is "
+      "damaged",
+      r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off, why);
 }
 
 static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   uint64_t off = nvm_page_off(page);
-  struct chain c = {off, nvm_ld64(r, off + NVM_IN_ID), 0, NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX, "name"};
+  struct chain c = {off,   nvm_ld64(r, off + NVM_IN_ID), 0, NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX,
+                    "name"};
   uint64_t name_len = nvm_ld64(r, off + NVM_IN_NAME_LEN);
   if (name_len > NVM_NAME_MAX) /* the root's too: the format stores no longer name */
-    return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_NAME_LEN, "%s: inode %llu (page %llu) has name length %llu > %d",
-                       r->path, (unsigned long long)c.owner, (unsigned long long)off, (unsigned long long)name_len,
-                       NVM_NAME_MAX);
+    return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_NAME_LEN,
+                       "%s: inode %llu (page %llu) has name length %llu > %d", r->path,
+                       (unsigned long long)c.owner, (unsigned long long)off,
+                       (unsigned long long)name_len, NVM_NAME_MAX);
   c.needed = name_len > NVM_NAME_INLINE_MAX ? name_len - NVM_NAME_INLINE_MAX : 0;
   int rc = walk_chain(r, &c, off + NVM_IN_NAME_EXT);
   if (rc == NVM_OK) rc = check_name(r, off, name_len, is_root);
@@ -124,8 +132,10 @@ static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
   uint64_t lo = 0, hi = s->nstrs;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (s->strs[mid].id < id) lo = mid + 1;
-    else hi = mid;
+    if (s->strs[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == s->nstrs || s->strs[lo].id != id) return 0;
   nvm_bit_set(r->used_bits, s->strs[lo].page);
@@ -143,16 +153,20 @@ static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page)
   }
   for (int k = 0; k < 4; k++)
     if (ids[k] && !mark_string(r, s, ids[k]))
-      return nvm_fail_at(NVM_ECORRUPT, off + (k < 2 ? NVM_IN_PERM : NVM_FI_UC), /* owner, group | client, machine */
-                         "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
-                         r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
-                         (unsigned long long)ids[k]);
+      return nvm_fail_at(
+          NVM_ECORRUPT,
+          off + (k < 2 ? NVM_IN_PERM : NVM_FI_UC), /* owner, group | client, machine */
+          "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
+          r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
+          (unsigned long long)ids[k]);
   return NVM_OK;
 }
 
 int nvm_check_strings(nvm_region *r, struct nvm_scan *s) {
   s->strs = malloc((s->nstrs ? s->nstrs : 1) * sizeof *s->strs);
-  if (!s->strs) return nvm_fail(NVM_EIO, "recovery: out of memory for %llu strings", (unsigned long long)s->nstrs);
+  if (!s->strs)
+    return nvm_fail(NVM_EIO, "recovery: out of memory for %llu strings",
+                    (unsigned long long)s->nstrs);
   for (uint64_t i = 0; i < s->nstrs; i++) {
     s->strs[i].page = s->spages[i];
     s->strs[i].id = nvm_ld64(r, nvm_page_off(s->spages[i]) + NVM_ST_ID);

@@ -51,7 +51,8 @@ int nvm_fail_at(int code, uint64_t offset, const char *fmt, ...) {
  * label, which does not compile. */
 const char *nvm_strerror(int code) {
   switch (code) {
-#define NVM_X_CASE(name, value, meaning) case NVM_##name: return "NVM_" #name;
+#define NVM_X_CASE(name, value, meaning) \
+  case NVM_##name: return "NVM_" #name;
     NVM_ERRORS(NVM_X_CASE)
 #undef NVM_X_CASE
     default: return "NVM_EUNKNOWN";

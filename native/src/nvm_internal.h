@@ -20,41 +20,41 @@ struct nvm_range {
 };
 
 struct nvm_crash_hook {
-  uint64_t countdown;        /* barriers left until the fatal one; 0 = disarmed */
-  int capture;               /* capture mode: images at every barrier, no crash */
-  uint64_t captured;         /* barriers captured since capture was armed */
-  char *prefix;              /* snapshot path prefix */
-  uint8_t *shadow;           /* what completed barriers made durable */
-  struct nvm_range *ranges;  /* flushed since the last barrier */
+  uint64_t countdown;       /* barriers left until the fatal one; 0 = disarmed */
+  int capture;              /* capture mode: images at every barrier, no crash */
+  uint64_t captured;        /* barriers captured since capture was armed */
+  char *prefix;             /* snapshot path prefix */
+  uint8_t *shadow;          /* what completed barriers made durable */
+  struct nvm_range *ranges; /* flushed since the last barrier */
   size_t nranges, cap;
 };
 
 struct nvm_region {
   char *path;
-  int fd;                    /* kept open: holds the flock */
+  int fd; /* kept open: holds the flock */
   uint8_t *base;
   uint64_t size;
   uint64_t page_count;
-  int mode;                  /* resolved, never AUTO */
+  int mode; /* resolved, never AUTO */
   int is_pmem;
   int readonly;
-  int pmem_mapped;           /* mapped by pmem_map_file (else plain mmap) */
-  pthread_mutex_t lock;      /* serialises apply / reserve / release */
+  int pmem_mapped;      /* mapped by pmem_map_file (else plain mmap) */
+  pthread_mutex_t lock; /* serialises apply / reserve / release */
 
   /* persistence */
   uint64_t barriers;
-  int flush_errno;           /* sticky msync failure, reported by the next drain */
+  int flush_errno; /* sticky msync failure, reported by the next drain */
   int crashed;
   struct nvm_crash_hook hook;
 
   /* allocator (alloc.c) */
-  uint32_t *free_stack;      /* free page indexes below high_water */
+  uint32_t *free_stack; /* free page indexes below high_water */
   uint64_t free_top, free_cap;
   uint64_t high_water;
-  uint64_t scan_limit;       /* persisted SB_SCAN_LIMIT: pages at or above were never used */
-  uint8_t *reserved_bits;    /* 1 bit per page */
-  uint8_t *used_bits;        /* 1 bit per page: committed, in use */
-  uint64_t pages_used;       /* excluding reserved */
+  uint64_t scan_limit;    /* persisted SB_SCAN_LIMIT: pages at or above were never used */
+  uint8_t *reserved_bits; /* 1 bit per page */
+  uint8_t *used_bits;     /* 1 bit per page: committed, in use */
+  uint64_t pages_used;    /* excluding reserved */
   uint64_t pages_reserved;
 
   /* recovery results (recover.c) */
@@ -68,7 +68,8 @@ struct nvm_region {
 /* errors.c */
 int nvm_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* As nvm_fail, for a failure that points at a place in the file (nvm_erroroffset). */
-int nvm_fail_at(int code, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int nvm_fail_at(int code, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void nvm_clear_error(void);
 
 /* persist.c */
@@ -86,9 +87,15 @@ int nvm_free_push(nvm_region *r, uint32_t page);
 int nvm_free_reserve(nvm_region *r, uint64_t extra); /* make room for `extra` pushes */
 int nvm_check_writable(nvm_region *r);
 /* bitmaps (inline: recovery tests and sets a bit per inode, 10M times at 10M inodes) */
-static inline int nvm_bit_get(const uint8_t *bits, uint64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-static inline void nvm_bit_set(uint8_t *bits, uint64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
-static inline void nvm_bit_clear(uint8_t *bits, uint64_t i) { bits[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
+static inline int nvm_bit_get(const uint8_t *bits, uint64_t i) {
+  return (bits[i >> 3] >> (i & 7)) & 1;
+}
+static inline void nvm_bit_set(uint8_t *bits, uint64_t i) {
+  bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+static inline void nvm_bit_clear(uint8_t *bits, uint64_t i) {
+  bits[i >> 3] &= (uint8_t) ~(1u << (i & 7));
+}
 
 /* undo.c / recover.c */
 int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq);
@@ -105,20 +112,27 @@ int nvm_scan_limit_load(nvm_region *r);
 int nvm_scan_limit_cover(nvm_region *r, uint64_t high_water);
 
 /* Recovery working set: compact arrays of page indexes. */
-struct nvm_str { uint64_t id; uint32_t page; };
+struct nvm_str {
+  uint64_t id;
+  uint32_t page;
+};
 struct nvm_scan {
-  uint32_t *inodes; uint64_t ninodes, icap;  /* LIVE DIR/FILE pages, page order */
-  uint32_t *exts; uint64_t nexts, ecap;      /* LIVE NAME_EXT/BLOCK_EXT pages */
-  uint32_t *spages; uint64_t nstrs, scap;    /* LIVE STRING pages, page order */
-  struct nvm_str *strs;                      /* (id, page) sorted by id */
-  uint32_t *order; uint64_t norder;          /* attached: directories breadth first, then files in page order */
+  uint32_t *inodes;
+  uint64_t ninodes, icap; /* LIVE DIR/FILE pages, page order */
+  uint32_t *exts;
+  uint64_t nexts, ecap; /* LIVE NAME_EXT/BLOCK_EXT pages */
+  uint32_t *spages;
+  uint64_t nstrs, scap; /* LIVE STRING pages, page order */
+  struct nvm_str *strs; /* (id, page) sorted by id */
+  uint32_t *order;
+  uint64_t norder; /* attached: directories breadth first, then files in page order */
   uint64_t high_water, pending;
 };
 int nvm_radix_sort_u64(uint64_t *a, uint64_t n);
-int nvm_attach_tree(nvm_region *r, struct nvm_scan *s);       /* attach.c */
+int nvm_attach_tree(nvm_region *r, struct nvm_scan *s);         /* attach.c */
 int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s); /* orphans.c */
-int nvm_check_chains(nvm_region *r, const struct nvm_scan *s); /* chains.c */
-int nvm_check_strings(nvm_region *r, struct nvm_scan *s);      /* chains.c */
+int nvm_check_chains(nvm_region *r, const struct nvm_scan *s);  /* chains.c */
+int nvm_check_strings(nvm_region *r, struct nvm_scan *s);       /* chains.c */
 
 /* little helpers over the mapping */
 static inline uint64_t nvm_ld64(const nvm_region *r, uint64_t off) {

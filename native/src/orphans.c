@@ -31,7 +31,8 @@ static int detached_parent(const nvm_region *r, uint64_t poff, uint64_t pid, uin
 
 static int deleted_parent(const nvm_region *r, uint64_t poff, uint64_t pid) {
   uint64_t idx;
-  return nvm_is_page_off(r, poff, &idx) && nvm_ld64(r, poff) == NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_INVALID) &&
+  return nvm_is_page_off(r, poff, &idx) &&
+         nvm_ld64(r, poff) == NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_INVALID) &&
          nvm_ld64(r, poff + NVM_IN_ID) == pid;
 }
 
@@ -47,7 +48,7 @@ static uint64_t bad_link_field(const nvm_region *r, uint64_t poff, uint64_t pid)
 
 int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
   if (nvm_ld64(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* no tree yet (as nvm_attach_tree) */
-  uint8_t *ok = calloc((r->page_count + 7) / 8 + 1, 1); /* pages already judged leftovers */
+  uint8_t *ok = calloc((r->page_count + 7) / 8 + 1, 1);  /* pages already judged leftovers */
   if (!ok) return nvm_fail(NVM_EIO, "%s: recovery out of memory", r->path);
   int rc = NVM_OK;
   for (uint64_t i = 0; rc == NVM_OK && i < s->ninodes; i++) {
@@ -58,12 +59,15 @@ int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
       uint64_t poff = ld(r, cur, NVM_IN_PARENT_PAGE), pid = ld(r, cur, NVM_IN_PARENT_ID);
       if (nvm_bit_get(ok, cur) || deleted_parent(r, poff, pid)) break;
       if (!detached_parent(r, poff, pid, &up) || ++steps > s->ninodes) {
-        rc = nvm_fail_at(NVM_ECORRUPT, nvm_page_off(cur) + bad_link_field(r, poff, pid),
-                         "%s: inode %llu (page %llu) is not attached to the tree and its parent link (page %llu, "
-                         "parent id %llu) does not name a deleted directory: a damaged parent link, not a crash "
-                         "leftover; refusing to reclaim it (NvmRegionTool check lists the damage)",
-                         r->path, (unsigned long long)ld(r, cur, NVM_IN_ID), (unsigned long long)nvm_page_off(cur),
-                         (unsigned long long)poff, (unsigned long long)pid);
+        rc = nvm_fail_at(
+            NVM_ECORRUPT, nvm_page_off(cur) + bad_link_field(r, poff, pid),
+            "%s: inode %llu (page %llu) is not attached to the tree and its parent link (page "
+            "%llu, "
+            "parent id %llu) does not name a deleted directory: a damaged parent link, not a crash "
+            "leftover; refusing to reclaim it (NvmRegionTool check lists the damage)",
+            r->path, (unsigned long long)ld(r, cur, NVM_IN_ID),
+            (unsigned long long)nvm_page_off(cur), (unsigned long long)poff,
+            (unsigned long long)pid);
         break;
       }
       cur = up;
@@ -72,7 +76,8 @@ int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
     /* everything on the walk is a leftover too */
     for (cur = start; !nvm_bit_get(ok, cur);) {
       nvm_bit_set(ok, cur);
-      if (!detached_parent(r, ld(r, cur, NVM_IN_PARENT_PAGE), ld(r, cur, NVM_IN_PARENT_ID), &up)) break;
+      if (!detached_parent(r, ld(r, cur, NVM_IN_PARENT_PAGE), ld(r, cur, NVM_IN_PARENT_ID), &up))
+        break;
       cur = up;
     }
   }

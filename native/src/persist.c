@@ -15,7 +15,8 @@
 /* Generated from NVM_MODES (nvmns.h). */
 const char *nvm_mode_name(int mode) {
   switch (mode) {
-#define NVM_X_CASE(name, value, config) case NVM_MODE_##name: return config;
+#define NVM_X_CASE(name, value, config) \
+  case NVM_MODE_##name: return config;
     NVM_MODES(NVM_X_CASE)
 #undef NVM_X_CASE
     default: return "unknown";
@@ -25,25 +26,26 @@ const char *nvm_mode_name(int mode) {
 int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved) {
   switch (requested) {
     case NVM_MODE_MSYNC:
-    case NVM_MODE_EMULATED:
-      *resolved = requested;
-      return NVM_OK;
+    case NVM_MODE_EMULATED: *resolved = requested; return NVM_OK;
     case NVM_MODE_PMEM:
       if (!is_pmem)
         return nvm_fail(NVM_EMODE,
                         "%s is not persistent memory (pmem_is_pmem=0); use persist mode "
-                        "'emulated' or 'msync'", path);
+                        "'emulated' or 'msync'",
+                        path);
       *resolved = NVM_MODE_PMEM;
       return NVM_OK;
     case NVM_MODE_AUTO: {
       const char *force = getenv("PMEM_IS_PMEM_FORCE");
-      if (!is_pmem) *resolved = NVM_MODE_MSYNC;
-      else if (force && strcmp(force, "1") == 0) *resolved = NVM_MODE_EMULATED;
-      else *resolved = NVM_MODE_PMEM;
+      if (!is_pmem)
+        *resolved = NVM_MODE_MSYNC;
+      else if (force && strcmp(force, "1") == 0)
+        *resolved = NVM_MODE_EMULATED;
+      else
+        *resolved = NVM_MODE_PMEM;
       return NVM_OK;
     }
-    default:
-      return nvm_fail(NVM_EINVAL, "unknown persistence mode %d", requested);
+    default: return nvm_fail(NVM_EINVAL, "unknown persistence mode %d", requested);
   }
 }
 
@@ -86,7 +88,10 @@ static int write_image(const char *prefix, const char *suffix, const uint8_t *sr
   uint64_t done = 0;
   while (done < len) {
     ssize_t n = write(fd, src + done, len - done);
-    if (n <= 0) { close(fd); return -1; }
+    if (n <= 0) {
+      close(fd);
+      return -1;
+    }
     done += (uint64_t)n;
   }
   return close(fd);
@@ -98,9 +103,11 @@ static int hook_fire(nvm_region *r) {
   int ok = write_image(r->hook.prefix, ".lost", r->hook.shadow, r->size) == 0 &&
            write_image(r->hook.prefix, ".present", r->base, r->size) == 0;
   r->crashed = 1;
-  int code = ok ? nvm_fail(NVM_ECRASHED, "simulated crash at persist barrier %llu (images %s.lost/.present)",
+  int code = ok ? nvm_fail(NVM_ECRASHED,
+                           "simulated crash at persist barrier %llu (images %s.lost/.present)",
                            (unsigned long long)r->barriers, r->hook.prefix)
-                : nvm_fail(NVM_ECRASHED, "simulated crash at persist barrier %llu; writing images %s.* failed",
+                : nvm_fail(NVM_ECRASHED,
+                           "simulated crash at persist barrier %llu; writing images %s.* failed",
                            (unsigned long long)r->barriers, r->hook.prefix);
   nvm_hook_free(r);
   return code;
@@ -113,7 +120,8 @@ static int hook_fire(nvm_region *r) {
 static size_t flushed_lines(const struct nvm_crash_hook *h, uint64_t *lines, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < h->nranges; i++) {
-    for (uint64_t l = h->ranges[i].off / NVM_LINE; l <= (h->ranges[i].off + h->ranges[i].len - 1) / NVM_LINE; l++) {
+    for (uint64_t l = h->ranges[i].off / NVM_LINE;
+         l <= (h->ranges[i].off + h->ranges[i].len - 1) / NVM_LINE; l++) {
       size_t j = 0;
       while (j < n && lines[j] < l) j++;
       if (j < n && lines[j] == l) continue;
@@ -152,14 +160,16 @@ static int write_line_image(nvm_region *r, const char *prefix, uint64_t l, int p
  */
 static int hook_capture(nvm_region *r) {
   char prefix[4096];
-  snprintf(prefix, sizeof prefix, "%s.%llu", r->hook.prefix, (unsigned long long)++r->hook.captured);
+  snprintf(prefix, sizeof prefix, "%s.%llu", r->hook.prefix,
+           (unsigned long long)++r->hook.captured);
   int bad = write_image(prefix, ".lost", r->hook.shadow, r->size) != 0 ||
             write_image(prefix, ".present", r->base, r->size) != 0;
   uint64_t lines[NVM_CAPTURE_MAX_LINES];
   size_t n = flushed_lines(&r->hook, lines, NVM_CAPTURE_MAX_LINES);
   if (n > 1 && n <= NVM_CAPTURE_MAX_LINES)
     for (size_t j = 0; j < n && !bad; j++)
-      bad = write_line_image(r, prefix, lines[j], 1, j) != 0 || write_line_image(r, prefix, lines[j], 0, j) != 0;
+      bad = write_line_image(r, prefix, lines[j], 1, j) != 0 ||
+            write_line_image(r, prefix, lines[j], 0, j) != 0;
   if (bad)
     return nvm_fail(NVM_EIO, "capture at persist barrier %llu: writing images %s.* failed",
                     (unsigned long long)r->barriers, prefix);
@@ -175,7 +185,8 @@ int nvm_hook_capture_applied(nvm_region *r) {
 }
 
 int nvm_drain(nvm_region *r) {
-  if (r->crashed) return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  if (r->crashed)
+    return nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
   r->barriers++;
   struct nvm_crash_hook *h = &r->hook;
   if (h->countdown || h->capture) {
@@ -208,7 +219,8 @@ static int hook_arm(nvm_region *r, const char *prefix) {
   r->hook.shadow = malloc(r->size);
   if (!r->hook.prefix || !r->hook.shadow) {
     nvm_hook_free(r);
-    return nvm_fail(NVM_EIO, "crash hook: cannot allocate a %llu-byte shadow", (unsigned long long)r->size);
+    return nvm_fail(NVM_EIO, "crash hook: cannot allocate a %llu-byte shadow",
+                    (unsigned long long)r->size);
   }
   memcpy(r->hook.shadow, r->base, r->size);
   return NVM_OK;
@@ -218,9 +230,12 @@ int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *capt
   int rc = NVM_OK;
   pthread_mutex_lock(&r->lock);
   if (captured) *captured = r->hook.captured;
-  if (r->crashed) rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
-  else if (r->readonly) rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
-  else if (r->hook.countdown) rc = nvm_fail(NVM_EINVAL, "region %s: a crash is armed; disarm it first", r->path);
+  if (r->crashed)
+    rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  else if (r->readonly)
+    rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
+  else if (r->hook.countdown)
+    rc = nvm_fail(NVM_EINVAL, "region %s: a crash is armed; disarm it first", r->path);
   if (rc == NVM_OK) {
     nvm_hook_free(r);
     if (snapshot_prefix && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.capture = 1;
@@ -232,9 +247,12 @@ int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *capt
 int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
   int rc = NVM_OK;
   pthread_mutex_lock(&r->lock);
-  if (r->crashed) rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
-  else if (r->readonly) rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
-  else if (n > 0 && !snapshot_prefix) rc = nvm_fail(NVM_EINVAL, "crash hook needs a snapshot prefix");
+  if (r->crashed)
+    rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
+  else if (r->readonly)
+    rc = nvm_fail(NVM_EINVAL, "region %s is open read-only", r->path);
+  else if (n > 0 && !snapshot_prefix)
+    rc = nvm_fail(NVM_EINVAL, "crash hook needs a snapshot prefix");
   if (rc == NVM_OK) {
     nvm_hook_free(r);
     if (n > 0 && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.countdown = n;

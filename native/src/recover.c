@@ -34,8 +34,9 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
     case NVM_KIND_BLOCK_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
     case NVM_KIND_STRING: return push32(r, &s->spages, &s->nstrs, &s->scap, i);
     default:
-      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i), "%s: live page at offset %llu has unknown kind %u",
-                         r->path, (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
+      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
+                         "%s: live page at offset %llu has unknown kind %u", r->path,
+                         (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
   }
 }
 
@@ -45,8 +46,9 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
     if (word == 0) continue; /* never used */
     s->high_water = i + 1;
     if (NVM_MAGIC_OF(word) != NVM_PAGE_MAGIC || NVM_STATE_OF(word) > NVM_STATE_INVALID)
-      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i), "%s: page at offset %llu has a bad state word 0x%016llx",
-                         r->path, (unsigned long long)nvm_page_off(i), (unsigned long long)word);
+      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
+                         "%s: page at offset %llu has a bad state word 0x%016llx", r->path,
+                         (unsigned long long)nvm_page_off(i), (unsigned long long)word);
     if (NVM_STATE_OF(word) == NVM_STATE_PENDING) s->pending++;
     if (NVM_STATE_OF(word) != NVM_STATE_LIVE) continue;
     int rc = scan_live(r, s, (uint32_t)i, word);
@@ -73,7 +75,8 @@ static int reclaim_all(nvm_region *r, const struct nvm_scan *s) {
   r->rec.orphans_reclaimed = reclaim(r, s->inodes, s->ninodes);
   r->rec.ext_reclaimed = reclaim(r, s->exts, s->nexts);
   r->rec.strings_reclaimed = reclaim(r, s->spages, s->nstrs);
-  if (r->rec.orphans_reclaimed + r->rec.ext_reclaimed + r->rec.strings_reclaimed == 0) return NVM_OK;
+  if (r->rec.orphans_reclaimed + r->rec.ext_reclaimed + r->rec.strings_reclaimed == 0)
+    return NVM_OK;
   return nvm_drain(r);
 }
 
@@ -86,7 +89,8 @@ static int build_results(nvm_region *r, const struct nvm_scan *s) {
   for (uint64_t i = 0; i < s->norder; i++) r->inodes[i] = nvm_page_off(s->order[i]);
   r->ninodes = s->norder;
   for (uint64_t i = 0; i < s->nstrs; i++)
-    if (nvm_bit_get(r->used_bits, s->spages[i])) r->strings[r->nstrings++] = nvm_page_off(s->spages[i]);
+    if (nvm_bit_get(r->used_bits, s->spages[i]))
+      r->strings[r->nstrings++] = nvm_page_off(s->spages[i]);
   r->pages_used = 0;
   for (uint64_t i = 0; i < s->high_water; i++) r->pages_used += nvm_bit_get(r->used_bits, i);
   r->high_water = s->high_water;
@@ -112,8 +116,7 @@ static int recover_steps(nvm_region *r, struct nvm_scan *s) {
     r->rec.undo_rolled_back = 1;
   }
   if ((rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) || (rc = nvm_check_orphans(r, s)) ||
-      (rc = nvm_check_chains(r, s)) ||
-      (rc = nvm_check_strings(r, s)))
+      (rc = nvm_check_chains(r, s)) || (rc = nvm_check_strings(r, s)))
     return rc;
   r->rec.pages_scanned = r->scan_limit;
   r->rec.inodes_live = s->norder;
@@ -132,6 +135,7 @@ int nvm_recover(nvm_region *r) {
   int rc = recover_steps(r, &s);
   scan_free(&s);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  r->rec.elapsed_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+  r->rec.elapsed_ns =
+      (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
   return rc;
 }

@@ -21,7 +21,10 @@ static nvm_region *region_new(const char *path) {
   nvm_region *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->path = strdup(path);
-  if (!r->path) { free(r); return NULL; }
+  if (!r->path) {
+    free(r);
+    return NULL;
+  }
   r->fd = -1;
   pthread_mutex_init(&r->lock, NULL);
   return r;
@@ -113,7 +116,8 @@ static void build_header(uint8_t *h, uint64_t size, const nvm_identity *id) {
   if (id) {
     put32(h, NVM_HDR_NAMESPACE_ID, (uint32_t)id->namespace_id);
     if (id->cluster_id) memcpy(h + NVM_HDR_CLUSTER_ID, id->cluster_id, strlen(id->cluster_id));
-    if (id->blockpool_id) memcpy(h + NVM_HDR_BLOCKPOOL_ID, id->blockpool_id, strlen(id->blockpool_id));
+    if (id->blockpool_id)
+      memcpy(h + NVM_HDR_BLOCKPOOL_ID, id->blockpool_id, strlen(id->blockpool_id));
   }
   put32(h, NVM_HDR_CRC, nvm_crc32c(0, h, NVM_HDR_CRC_COVERED));
 }
@@ -132,7 +136,8 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   nvm_flush(r, r->base + NVM_SB_SCAN_LIMIT, 8);
   int rc = nvm_drain(r);
   if (rc) return rc;
-  __atomic_store_n((uint64_t *)(r->base + NVM_HDR_MAGIC), (uint64_t)NVM_REGION_MAGIC, __ATOMIC_RELAXED);
+  __atomic_store_n((uint64_t *)(r->base + NVM_HDR_MAGIC), (uint64_t)NVM_REGION_MAGIC,
+                   __ATOMIC_RELAXED);
   nvm_flush(r, r->base + NVM_HDR_MAGIC, 8);
   return nvm_drain(r);
 }
@@ -149,8 +154,8 @@ static int check_create_args(const char *path, uint64_t size, const nvm_identity
   const char *what[2] = {"cluster id", "block pool id"};
   for (int i = 0; i < 2; i++)
     if (s[i] && strlen(s[i]) > NVM_HDR_ID_STRING_MAX)
-      return nvm_fail(NVM_ETOOLONG, "create %s: %s is %zu bytes, at most %d allowed", path,
-                      what[i], strlen(s[i]), NVM_HDR_ID_STRING_MAX);
+      return nvm_fail(NVM_ETOOLONG, "create %s: %s is %zu bytes, at most %d allowed", path, what[i],
+                      strlen(s[i]), NVM_HDR_ID_STRING_MAX);
   return NVM_OK;
 }
 
@@ -160,7 +165,8 @@ static int create_steps(nvm_region *r, const nvm_identity *id, int mode) {
   int e = posix_fallocate(r->fd, 0, (off_t)r->size);
   if (e) {
     errno = e;
-    return nvm_fail(NVM_EIO, "create %s: cannot allocate %llu bytes", r->path, (unsigned long long)r->size);
+    return nvm_fail(NVM_EIO, "create %s: cannot allocate %llu bytes", r->path,
+                    (unsigned long long)r->size);
   }
   if ((rc = map_rw(r, mode)) || (rc = nvm_alloc_init(r))) return rc;
   return format_region(r, id);
@@ -196,47 +202,62 @@ int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, i
 
 /* ------------------------------------------------------------------ open */
 
-static uint32_t get32(const uint8_t *h, int off) { uint32_t v; memcpy(&v, h + off, 4); return v; }
-static uint64_t get64(const uint8_t *h, int off) { uint64_t v; memcpy(&v, h + off, 8); return v; }
+static uint32_t get32(const uint8_t *h, int off) {
+  uint32_t v;
+  memcpy(&v, h + off, 4);
+  return v;
+}
+static uint64_t get64(const uint8_t *h, int off) {
+  uint64_t v;
+  memcpy(&v, h + off, 8);
+  return v;
+}
 
 static int check_format(const char *path, const uint8_t *h) {
   uint64_t magic = get64(h, NVM_HDR_MAGIC);
   if (magic != NVM_REGION_MAGIC)
-    return nvm_fail_at(NVM_ENOTREGION, NVM_HDR_MAGIC, "%s: not an NVM namespace region (bad magic 0x%016llx)", path,
-                    (unsigned long long)magic);
+    return nvm_fail_at(NVM_ENOTREGION, NVM_HDR_MAGIC,
+                       "%s: not an NVM namespace region (bad magic 0x%016llx)", path,
+                       (unsigned long long)magic);
   uint32_t ver = get32(h, NVM_HDR_VERSION), ps = get32(h, NVM_HDR_PAGE_SIZE);
   uint32_t hs = get32(h, NVM_HDR_HEADER_SIZE);
   uint64_t dof = get64(h, NVM_HDR_DATA_OFFSET);
-  if (ver != NVM_FORMAT_VERSION || ps != NVM_PAGE_SIZE || hs != NVM_HEADER_SIZE || dof != NVM_DATA_OFFSET)
-    return nvm_fail_at(NVM_EVERSION, /* the first field that differs */
-                    ver != NVM_FORMAT_VERSION ? NVM_HDR_VERSION
-                    : ps != NVM_PAGE_SIZE     ? NVM_HDR_PAGE_SIZE
-                    : hs != NVM_HEADER_SIZE   ? NVM_HDR_HEADER_SIZE
-                                              : NVM_HDR_DATA_OFFSET,
-                    "%s: unsupported region format (version %u, page size %u, header size %u, data "
-                    "offset %llu; this library supports version %d, page size %d, header size %d, "
-                    "data offset %d)", path, ver, ps, hs, (unsigned long long)dof,
-                    NVM_FORMAT_VERSION, NVM_PAGE_SIZE, NVM_HEADER_SIZE, NVM_DATA_OFFSET);
+  if (ver != NVM_FORMAT_VERSION || ps != NVM_PAGE_SIZE || hs != NVM_HEADER_SIZE ||
+      dof != NVM_DATA_OFFSET)
+    return nvm_fail_at(
+        NVM_EVERSION, /* the first field that differs */
+        ver != NVM_FORMAT_VERSION ? NVM_HDR_VERSION
+        : ps != NVM_PAGE_SIZE     ? NVM_HDR_PAGE_SIZE
+        : hs != NVM_HEADER_SIZE   ? NVM_HDR_HEADER_SIZE
+                                  : NVM_HDR_DATA_OFFSET,
+        "%s: unsupported region format (version %u, page size %u, header size %u, data "
+        "offset %llu; this library supports version %d, page size %d, header size %d, "
+        "data offset %d)",
+        path, ver, ps, hs, (unsigned long long)dof, NVM_FORMAT_VERSION, NVM_PAGE_SIZE,
+        NVM_HEADER_SIZE, NVM_DATA_OFFSET);
   uint32_t stored = get32(h, NVM_HDR_CRC), crc = nvm_crc32c(0, h, NVM_HDR_CRC_COVERED);
   if (stored != crc) /* a CRC cannot tell which covered byte changed: the CRC field */
-    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_CRC, "%s: header checksum mismatch (stored 0x%08x, computed 0x%08x)",
-                       path, stored, crc);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_CRC,
+                       "%s: header checksum mismatch (stored 0x%08x, computed 0x%08x)", path,
+                       stored, crc);
   return NVM_OK;
 }
 
 static int check_geometry(const char *path, const uint8_t *h, uint64_t file_size) {
   uint64_t size = get64(h, NVM_HDR_REGION_SIZE), pages = get64(h, NVM_HDR_PAGE_COUNT);
   if (size > file_size) /* at the first missing byte */
-    return nvm_fail_at(NVM_ETRUNCATED, file_size, "%s: truncated: header says %llu bytes, file has %llu", path,
+    return nvm_fail_at(NVM_ETRUNCATED, file_size,
+                       "%s: truncated: header says %llu bytes, file has %llu", path,
                        (unsigned long long)size, (unsigned long long)file_size);
   if (size < file_size)
-    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_REGION_SIZE, "%s: header says %llu bytes but the file has %llu",
-                       path, (unsigned long long)size, (unsigned long long)file_size);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_HDR_REGION_SIZE,
+                       "%s: header says %llu bytes but the file has %llu", path,
+                       (unsigned long long)size, (unsigned long long)file_size);
   int bad_size = size < NVM_MIN_REGION_SIZE || size % NVM_PAGE_SIZE;
   if (bad_size || pages != (size - NVM_DATA_OFFSET) / NVM_PAGE_SIZE || pages > NVM_MAX_PAGE_COUNT)
     return nvm_fail_at(NVM_ECORRUPT, bad_size ? NVM_HDR_REGION_SIZE : NVM_HDR_PAGE_COUNT,
-                       "%s: page count %llu inconsistent with region size %llu", path, (unsigned long long)pages,
-                       (unsigned long long)size);
+                       "%s: page count %llu inconsistent with region size %llu", path,
+                       (unsigned long long)pages, (unsigned long long)size);
   return NVM_OK;
 }
 
@@ -246,9 +267,10 @@ static int check_header(nvm_region *r) {
   if (fstat(r->fd, &st) != 0) return nvm_fail(NVM_EIO, "%s: fstat failed", r->path);
   uint64_t fsize = (uint64_t)st.st_size;
   if (fsize < 256) /* too short to be a region: reported at the magic, like a wrong one */
-    return nvm_fail_at(NVM_ENOTREGION, NVM_HDR_MAGIC,
-                       "%s: not an NVM namespace region (file is %llu bytes, smaller than a header)", r->path,
-                       (unsigned long long)fsize);
+    return nvm_fail_at(
+        NVM_ENOTREGION, NVM_HDR_MAGIC,
+        "%s: not an NVM namespace region (file is %llu bytes, smaller than a header)", r->path,
+        (unsigned long long)fsize);
   uint8_t h[256];
   ssize_t n = pread(r->fd, h, sizeof h, 0);
   if (n != (ssize_t)sizeof h) return nvm_fail(NVM_EIO, "%s: cannot read the header", r->path);
@@ -268,7 +290,8 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   if (rc) return rc;
   uint64_t sb = nvm_ld64(r, NVM_SB_MAGIC);
   if (sb != NVM_SUPER_MAGIC)
-    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path, (unsigned long long)sb);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path,
+                       (unsigned long long)sb);
   if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_undo_check(r))) return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;
@@ -279,7 +302,8 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out) {
   *out = NULL;
   if (!path) return nvm_fail(NVM_EINVAL, "open: path is NULL");
-  if (flags & ~NVM_OPEN_READONLY) return nvm_fail(NVM_EINVAL, "open %s: unknown flags 0x%x", path, flags);
+  if (flags & ~NVM_OPEN_READONLY)
+    return nvm_fail(NVM_EINVAL, "open %s: unknown flags 0x%x", path, flags);
   nvm_region *r = region_new(path);
   if (!r) return nvm_fail(NVM_EIO, "open %s: out of memory", path);
   r->readonly = (flags & NVM_OPEN_READONLY) != 0;

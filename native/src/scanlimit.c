@@ -23,8 +23,9 @@ int nvm_scan_limit_load(nvm_region *r) {
   uint64_t w = nvm_ld64(r, NVM_SB_SCAN_LIMIT);
   uint64_t limit = w & 0xffffffffu;
   if (w != nvm_scan_limit_word(limit) || limit > r->page_count)
-    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_SCAN_LIMIT, "%s: bad scan limit word 0x%016llx (region of %llu pages)", r->path,
-                    (unsigned long long)w, (unsigned long long)r->page_count);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_SCAN_LIMIT,
+                       "%s: bad scan limit word 0x%016llx (region of %llu pages)", r->path,
+                       (unsigned long long)w, (unsigned long long)r->page_count);
   r->scan_limit = limit;
   return NVM_OK;
 }

@@ -13,7 +13,7 @@
 struct entry {
   uint32_t op, field, len;
   uint64_t target;
-  uint64_t page;        /* page index (data area targets) */
+  uint64_t page; /* page index (data area targets) */
   const uint8_t *data;
 };
 
@@ -21,14 +21,23 @@ struct batch {
   struct entry *e;
   uint32_t n;
   uint32_t n_inplace;
-  uint64_t undo_bytes;  /* payload incl. the SB_COMMIT_SEQ entry */
+  uint64_t undo_bytes; /* payload incl. the SB_COMMIT_SEQ entry */
 };
 
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint32_t rd32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
 
 static int bad(uint32_t i, const char *why, uint64_t target) {
-  return nvm_fail(NVM_EINVAL, "batch entry %u: %s (target %llu)", i, why, (unsigned long long)target);
+  return nvm_fail(NVM_EINVAL, "batch entry %u: %s (target %llu)", i, why,
+                  (unsigned long long)target);
 }
 
 /* A field id of NVM_FIELDS: it labels the undo record the checker reads. */
@@ -37,7 +46,7 @@ static int field_known(uint32_t field) {
 #define NVM_X_CASE(name, value, meaning) case NVM_F_##name:
     NVM_FIELDS(NVM_X_CASE)
 #undef NVM_X_CASE
-      return 1;
+    return 1;
     default: return 0;
   }
 }
@@ -46,7 +55,8 @@ static int check_fresh(const nvm_region *r, uint32_t i, struct entry *e) {
   if (e->len == 0) return bad(i, "FRESH with length 0", e->target);
   if (!nvm_page_range(r, e->target, e->len, &e->page))
     return bad(i, "FRESH range not inside one page of the data area", e->target);
-  if (!nvm_bit_get(r->reserved_bits, e->page)) return bad(i, "FRESH target page is not reserved", e->target);
+  if (!nvm_bit_get(r->reserved_bits, e->page))
+    return bad(i, "FRESH target page is not reserved", e->target);
   return NVM_OK;
 }
 
@@ -69,9 +79,12 @@ static int check_inplace(const nvm_region *r, uint32_t i, struct entry *e) {
 
 static int check_free(const nvm_region *r, uint32_t i, struct entry *e) {
   if (e->len != 0) return bad(i, "FREE with a non-zero length", e->target);
-  if (!nvm_is_page_off(r, e->target, &e->page)) return bad(i, "FREE target is not a data page", e->target);
-  if (nvm_bit_get(r->reserved_bits, e->page)) return bad(i, "FREE target page is reserved", e->target);
-  if (!nvm_bit_get(r->used_bits, e->page)) return bad(i, "FREE target page is not in use (or freed twice)", e->target);
+  if (!nvm_is_page_off(r, e->target, &e->page))
+    return bad(i, "FREE target is not a data page", e->target);
+  if (nvm_bit_get(r->reserved_bits, e->page))
+    return bad(i, "FREE target page is reserved", e->target);
+  if (!nvm_bit_get(r->used_bits, e->page))
+    return bad(i, "FREE target page is not in use (or freed twice)", e->target);
   return NVM_OK;
 }
 
@@ -96,7 +109,8 @@ static int parse(const uint8_t *buf, size_t len, struct batch *b) {
   b->n = n;
   size_t pos = NVM_BATCH_HEADER;
   for (uint32_t i = 0; i < n; i++) {
-    if (len - pos < NVM_BATCH_ENTRY_HEADER) return nvm_fail(NVM_EINVAL, "batch entry %u: header past the end", i);
+    if (len - pos < NVM_BATCH_ENTRY_HEADER)
+      return nvm_fail(NVM_EINVAL, "batch entry %u: header past the end", i);
     const uint8_t *p = buf + pos;
     struct entry *e = &b->e[i];
     e->op = rd32(p);
@@ -110,7 +124,8 @@ static int parse(const uint8_t *buf, size_t len, struct batch *b) {
     e->data = buf + pos;
     pos += PAD8(e->len);
   }
-  if (pos != len) return nvm_fail(NVM_EINVAL, "batch has %zu trailing bytes after %u entries", len - pos, n);
+  if (pos != len)
+    return nvm_fail(NVM_EINVAL, "batch has %zu trailing bytes after %u entries", len - pos, n);
   return NVM_OK;
 }
 
@@ -128,7 +143,8 @@ static int validate_entries(nvm_region *r, struct batch *b, uint32_t *done) {
     b->undo_bytes += NVM_UNDO_ENTRY_HEADER + PAD8(e->len);
   }
   if (b->n_inplace > 1 && b->undo_bytes > NVM_UNDO_PAYLOAD_MAX)
-    return nvm_fail(NVM_EINVAL, "batch too large for the undo record (%llu bytes of undo, at most %d)",
+    return nvm_fail(NVM_EINVAL,
+                    "batch too large for the undo record (%llu bytes of undo, at most %d)",
                     (unsigned long long)b->undo_bytes, NVM_UNDO_PAYLOAD_MAX);
   return NVM_OK;
 }
@@ -171,7 +187,8 @@ static int commit_word(nvm_region *r, const struct entry *e, int has_fresh) {
   return nvm_drain(r);
 }
 
-static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t len, uint32_t field) {
+static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t len,
+                         uint32_t field) {
   uint8_t *p = r->base + pos;
   memcpy(p, &target, 8);
   memcpy(p + 8, &len, 4);
@@ -189,7 +206,8 @@ static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t 
 static void write_undo(nvm_region *r, const struct batch *b) {
   uint64_t pos = NVM_UNDO_PAYLOAD;
   for (uint32_t i = 0; i < b->n; i++)
-    if (b->e[i].op == NVM_OP_INPLACE) pos = undo_put(r, pos, b->e[i].target, b->e[i].len, b->e[i].field);
+    if (b->e[i].op == NVM_OP_INPLACE)
+      pos = undo_put(r, pos, b->e[i].target, b->e[i].len, b->e[i].field);
   pos = undo_put(r, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER);
   uint32_t count = b->n_inplace + 1, bytes = (uint32_t)(pos - NVM_UNDO_PAYLOAD);
   uint32_t crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
@@ -268,9 +286,12 @@ static int apply_batch(nvm_region *r, const struct batch *b) {
   if (has_free && (rc = nvm_free_reserve(r, b->n))) return rc;
   apply_fresh(r, b);
   const struct entry *w = sole_word(b);
-  if (w) rc = commit_word(r, w, has_fresh);
-  else if (b->n_inplace) rc = commit_undo(r, b);
-  else rc = has_fresh ? nvm_drain(r) : NVM_OK;
+  if (w)
+    rc = commit_word(r, w, has_fresh);
+  else if (b->n_inplace)
+    rc = commit_undo(r, b);
+  else
+    rc = has_fresh ? nvm_drain(r) : NVM_OK;
   if (rc) return rc;
   adopt_fresh(r, b);
   return apply_free(r, b);

@@ -50,30 +50,33 @@ int nvm_undo_check(const nvm_region *r) {
   if (state == 0) return NVM_OK;
   uint32_t count = nvm_ld32(r, NVM_UNDO_ENTRY_COUNT), bytes = nvm_ld32(r, NVM_UNDO_PAYLOAD_BYTES);
   if (bytes > NVM_UNDO_PAYLOAD_MAX)
-    return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_PAYLOAD_BYTES, "%s: undo record (seq %llu) payload length %u exceeds %d",
-                       r->path, (unsigned long long)state, bytes, NVM_UNDO_PAYLOAD_MAX);
-  uint32_t stored = nvm_ld32(r, NVM_UNDO_CRC), crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
+    return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_PAYLOAD_BYTES,
+                       "%s: undo record (seq %llu) payload length %u exceeds %d", r->path,
+                       (unsigned long long)state, bytes, NVM_UNDO_PAYLOAD_MAX);
+  uint32_t stored = nvm_ld32(r, NVM_UNDO_CRC),
+           crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
   if (stored != crc)
-    return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_CRC,
-                       "%s: undo record (seq %llu) checksum mismatch (stored 0x%08x, computed 0x%08x)", r->path,
-                       (unsigned long long)state, stored, crc);
+    return nvm_fail_at(
+        NVM_ECORRUPT, NVM_UNDO_CRC,
+        "%s: undo record (seq %llu) checksum mismatch (stored 0x%08x, computed 0x%08x)", r->path,
+        (unsigned long long)state, stored, crc);
   uint64_t pos = 0;
   for (uint32_t i = 0; i < count; i++) {
     if (pos + NVM_UNDO_ENTRY_HEADER > bytes)
-      return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_ENTRY_COUNT, "%s: undo entry %u runs past the payload (%u bytes)",
-                         r->path, i, bytes);
+      return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_ENTRY_COUNT,
+                         "%s: undo entry %u runs past the payload (%u bytes)", r->path, i, bytes);
     uint64_t entry = NVM_UNDO_PAYLOAD + pos;
     uint64_t target = nvm_ld64(r, entry);
     uint32_t len = nvm_ld32(r, entry + 8);
     pos += NVM_UNDO_ENTRY_HEADER + PAD8(len);
     if (pos > bytes || !entry_target_ok(r, target, len)) /* at the entry (its target field) */
-      return nvm_fail_at(NVM_ECORRUPT, entry, "%s: undo entry %u has a bad target %llu / length %u", r->path, i,
-                         (unsigned long long)target, len);
+      return nvm_fail_at(NVM_ECORRUPT, entry, "%s: undo entry %u has a bad target %llu / length %u",
+                         r->path, i, (unsigned long long)target, len);
   }
   if (pos != bytes)
     return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_ENTRY_COUNT,
-                       "%s: undo record has %u entries covering %llu of %u payload bytes", r->path, count,
-                       (unsigned long long)pos, bytes);
+                       "%s: undo record has %u entries covering %llu of %u payload bytes", r->path,
+                       count, (unsigned long long)pos, bytes);
   return NVM_OK;
 }
 

@@ -20,7 +20,7 @@ int main(void) {
   tb_init(&b);
 
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_INODE_ID, 12345);
-  CHECK(cost(&b) == 1); /* one word, no fresh data: a single barrier */
+  CHECK(cost(&b) == 1);                         /* one word, no fresh data: a single barrier */
   CHECK(tu_ld64(r, NVM_SB_COMMIT_SEQ) == seq0); /* no undo, seq untouched */
 
   tb_add64(&b, NVM_F_MTIME, root + NVM_IN_MTIME, 77);

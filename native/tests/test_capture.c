@@ -13,8 +13,10 @@ static void build_batch(tu_batch *b, uint64_t dir) {
 }
 
 static void image_name(char *out, size_t n, const char *prefix, int k, const char *kind) {
-  if (k > 0) snprintf(out, n, "%s.%d.%s", prefix, k, kind);
-  else snprintf(out, n, "%s.%s", prefix, kind);
+  if (k > 0)
+    snprintf(out, n, "%s.%d.%s", prefix, k, kind);
+  else
+    snprintf(out, n, "%s.%s", prefix, kind);
 }
 
 int main(void) {
@@ -88,7 +90,10 @@ int main(void) {
         if (M[i] != P[i]) CHECK(i / 64 * 64 == (size_t)first && M[i] == L[i]);
       }
       CHECK(first >= 0); /* the line did change in this interval */
-      free(L); free(P); free(O); free(M);
+      free(L);
+      free(P);
+      free(O);
+      free(M);
       unlink(only);
       unlink(missing);
       line_images++;

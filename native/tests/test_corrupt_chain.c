@@ -69,7 +69,8 @@ int main(int argc, char **argv) {
     tu_inode lin = {NVM_KIND_FILE, R + 2, root, R, longname, 0, 0, 0, 0, 0};
     uint64_t lf = tu_make_inode(r, &lin);
     uint64_t ext = tu_ld64(r, lf + NVM_IN_NAME_EXT);
-    tb_add64(&b, NVM_F_NAME, ext + NVM_EXT_PAYLOAD + 8, 0x7171717100717171ull); /* a NUL in the extension */
+    tb_add64(&b, NVM_F_NAME, ext + NVM_EXT_PAYLOAD + 8,
+             0x7171717100717171ull); /* a NUL in the extension */
     needle = "contains a NUL byte";
     at = lf + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "root")) {
@@ -82,7 +83,8 @@ int main(int argc, char **argv) {
     needle = "is not a data page";
   } else if (!strcmp(argv[1], "word")) {
     at = f;
-    tb_add64(&b, NVM_F_STATE, f + NVM_PG_STATE, NVM_STATE_WORD(NVM_KIND_FILE, NVM_STATE_LIVE) ^ 1ull << 40);
+    tb_add64(&b, NVM_F_STATE, f + NVM_PG_STATE,
+             NVM_STATE_WORD(NVM_KIND_FILE, NVM_STATE_LIVE) ^ 1ull << 40);
     needle = "bad state word";
   } else {
     CHECK(!"unknown scenario");

@@ -3,8 +3,16 @@
 
 #include <unistd.h>
 
-static uint32_t rd32(const uint8_t *b, int off) { uint32_t v; memcpy(&v, b + off, 4); return v; }
-static uint64_t rd64(const uint8_t *b, int off) { uint64_t v; memcpy(&v, b + off, 8); return v; }
+static uint32_t rd32(const uint8_t *b, int off) {
+  uint32_t v;
+  memcpy(&v, b + off, 4);
+  return v;
+}
+static uint64_t rd64(const uint8_t *b, int off) {
+  uint64_t v;
+  memcpy(&v, b + off, 8);
+  return v;
+}
 
 int main(void) {
   const char *p = tu_path("create");
@@ -35,7 +43,8 @@ int main(void) {
   CHECK(rd64(b, NVM_SB_MAGIC) == NVM_SUPER_MAGIC);
   nvm_usage u;
   nvm_region_usage(r, &u);
-  CHECK(u.pages_total == nvm_region_page_count(r) && u.pages_used == 0 && u.pages_free == u.pages_total);
+  CHECK(u.pages_total == nvm_region_page_count(r) && u.pages_used == 0 &&
+        u.pages_free == u.pages_total);
   CHECK(u.high_water == 0);
   nvm_recovery rec;
   nvm_recovery_report(r, &rec);
@@ -62,7 +71,8 @@ int main(void) {
   const char *p2 = tu_path("toolong");
   CHECK_RC(nvm_region_create(p2, TU_REGION_SIZE, &id, NVM_MODE_AUTO, &r), NVM_ETOOLONG);
   CHECK(access(p2, F_OK) != 0);
-  CHECK_RC(nvm_region_create(p2, NVM_MIN_REGION_SIZE - NVM_PAGE_SIZE, NULL, NVM_MODE_AUTO, &r), NVM_EINVAL);
+  CHECK_RC(nvm_region_create(p2, NVM_MIN_REGION_SIZE - NVM_PAGE_SIZE, NULL, NVM_MODE_AUTO, &r),
+           NVM_EINVAL);
   CHECK(access(p2, F_OK) != 0);
   longid[63] = 0; /* exactly 63 is fine */
   CHECK_OK(nvm_region_create(p2, NVM_MIN_REGION_SIZE, &id, NVM_MODE_AUTO, &r));

@@ -13,7 +13,8 @@ static int has_line(const char *table, const char *line) {
   return strstr(table, buf) != NULL;
 }
 
-static void check_entry(const char *table, const char *prefix, const char *name, int value, const char *meaning) {
+static void check_entry(const char *table, const char *prefix, const char *name, int value,
+                        const char *meaning) {
   char line[512];
   snprintf(line, sizeof line, "%s%s=%d %s", prefix, name, value, meaning);
   if (!has_line(table, line)) {
@@ -30,7 +31,8 @@ static void check_lines(const char *table) {
   for (const char *p = table; *p; lines++) {
     const char *end = strchr(p, '\n'), *eq = strchr(p, '=');
     CHECK(end && eq && eq < end && eq > p);
-    for (const char *c = p; c < eq; c++) CHECK((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_');
+    for (const char *c = p; c < eq; c++)
+      CHECK((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_');
     CHECK(eq[1] == '-' || (eq[1] >= '0' && eq[1] <= '9'));
     char name[128];
     CHECK((size_t)(eq - p) < sizeof name - 2);
@@ -63,14 +65,14 @@ int main(void) {
   CHECK(has_line(t, "BATCH_ENTRY_HEADER=24"));
 
   /* every entry of every list, and the C names the lists generate */
-#define X(name, value, meaning)                           \
-  check_entry(t, "ERROR_", #name, value, meaning);        \
-  CHECK(NVM_##name == (value));                           \
+#define X(name, value, meaning)                    \
+  check_entry(t, "ERROR_", #name, value, meaning); \
+  CHECK(NVM_##name == (value));                    \
   CHECK(strcmp(nvm_strerror(value), "NVM_" #name) == 0);
   NVM_ERRORS(X)
 #undef X
-#define X(name, value, meaning)                    \
-  check_entry(t, "OP_", #name, value, meaning);    \
+#define X(name, value, meaning)                 \
+  check_entry(t, "OP_", #name, value, meaning); \
   CHECK(NVM_OP_##name == (value));
   NVM_OPS(X)
 #undef X
@@ -79,9 +81,9 @@ int main(void) {
   CHECK(NVM_F_##name == (value));
   NVM_FIELDS(X)
 #undef X
-#define X(name, value, config)                    \
-  check_entry(t, "MODE_", #name, value, config);  \
-  CHECK(NVM_MODE_##name == (value));              \
+#define X(name, value, config)                   \
+  check_entry(t, "MODE_", #name, value, config); \
+  CHECK(NVM_MODE_##name == (value));             \
   CHECK(strcmp(nvm_mode_name(value), config) == 0);
   NVM_MODES(X)
 #undef X

@@ -4,9 +4,9 @@
 
 #include <unistd.h>
 
-static const char *good;  /* a valid region */
-static const char *work;  /* the file under test */
-static const char *copy;  /* its bytes before the open */
+static const char *good; /* a valid region */
+static const char *work; /* the file under test */
+static const char *copy; /* its bytes before the open */
 
 static void expect_refusal(int code, int64_t offset, const char *needle) {
   tu_copy(work, copy);
@@ -86,7 +86,8 @@ int main(void) {
 
   fresh();
   uint8_t page[NVM_PAGE_SIZE] = {0};
-  tu_pwrite(work, NVM_MIN_REGION_SIZE, page, sizeof page); /* one page longer than the header says */
+  tu_pwrite(work, NVM_MIN_REGION_SIZE, page,
+            sizeof page); /* one page longer than the header says */
   expect_refusal(NVM_ECORRUPT, NVM_HDR_REGION_SIZE, "header says");
 
   fresh();

@@ -56,7 +56,8 @@ static void orphan_subtree(void) {
   nvm_recovery rec;
   reopen(&rec);
   CHECK(rec.orphans_reclaimed == 2 && rec.ext_reclaimed == 2 && rec.inodes_live == 2);
-  CHECK(NVM_STATE_OF(tu_ld64(r, d2)) == NVM_STATE_INVALID && NVM_STATE_OF(tu_ld64(r, f)) == NVM_STATE_INVALID);
+  CHECK(NVM_STATE_OF(tu_ld64(r, d2)) == NVM_STATE_INVALID &&
+        NVM_STATE_OF(tu_ld64(r, f)) == NVM_STATE_INVALID);
   CHECK(in_order(keep) && !in_order(d2) && !in_order(f));
   nvm_usage u;
   nvm_region_usage(r, &u);
@@ -91,7 +92,8 @@ static void parent_reuse(void) {
 
 /* Applies `b` to a copy of `base`, closes it, and checks that open refuses it unchanged,
  * pointing at `at` or `or_at`. */
-static void damaged_is_refused(const char *base, tu_batch *b, const char *what, uint64_t at, uint64_t or_at) {
+static void damaged_is_refused(const char *base, tu_batch *b, const char *what, uint64_t at,
+                               uint64_t or_at) {
   const char *work = tu_path("reclaim-damaged"), *copy = tu_path("reclaim-damaged-copy");
   tu_copy(base, work);
   nvm_region *w = tu_open(work);
@@ -116,7 +118,8 @@ static void broken_link(void) {
   tb_init(&b);
   /* the file's parent page field names a page that was never used */
   tb_add64(&b, NVM_F_PARENT, f + NVM_IN_PARENT_PAGE, f + 64 * NVM_PAGE_SIZE);
-  damaged_is_refused(path, &b, "parent page never used", f + NVM_IN_PARENT_PAGE, f + NVM_IN_PARENT_PAGE);
+  damaged_is_refused(path, &b, "parent page never used", f + NVM_IN_PARENT_PAGE,
+                     f + NVM_IN_PARENT_PAGE);
   /* d1 and d2 name each other as parent: a cycle, detached from the root */
   tb_add64(&b, NVM_F_PARENT, d1 + NVM_IN_PARENT_PAGE, d2);
   tb_add64(&b, NVM_F_PARENT, d1 + NVM_IN_PARENT_ID, R + 2);
@@ -180,7 +183,8 @@ static void strings(void) {
   nvm_recovery rec;
   reopen(&rec);
   CHECK(rec.strings_reclaimed == 1 && rec.strings_live == 2);
-  CHECK(NVM_STATE_OF(tu_ld64(r, s1)) == NVM_STATE_LIVE && NVM_STATE_OF(tu_ld64(r, s3)) == NVM_STATE_LIVE);
+  CHECK(NVM_STATE_OF(tu_ld64(r, s1)) == NVM_STATE_LIVE &&
+        NVM_STATE_OF(tu_ld64(r, s3)) == NVM_STATE_LIVE);
   CHECK(NVM_STATE_OF(tu_ld64(r, s2)) == NVM_STATE_INVALID);
   uint64_t n;
   const uint64_t *so = nvm_recovered_strings(r, &n);
@@ -191,13 +195,20 @@ static void strings(void) {
 int main(int argc, char **argv) {
   CHECK(argc == 2);
   setup();
-  if (!strcmp(argv[1], "orphan_subtree")) orphan_subtree();
-  else if (!strcmp(argv[1], "parent_reuse")) parent_reuse();
-  else if (!strcmp(argv[1], "broken_link")) broken_link();
-  else if (!strcmp(argv[1], "pending")) pending();
-  else if (!strcmp(argv[1], "ext")) ext();
-  else if (!strcmp(argv[1], "strings")) strings();
-  else CHECK(!"unknown scenario");
+  if (!strcmp(argv[1], "orphan_subtree"))
+    orphan_subtree();
+  else if (!strcmp(argv[1], "parent_reuse"))
+    parent_reuse();
+  else if (!strcmp(argv[1], "broken_link"))
+    broken_link();
+  else if (!strcmp(argv[1], "pending"))
+    pending();
+  else if (!strcmp(argv[1], "ext"))
+    ext();
+  else if (!strcmp(argv[1], "strings"))
+    strings();
+  else
+    CHECK(!"unknown scenario");
   printf("reclaim %s ok\n", argv[1]);
   return 0;
 }

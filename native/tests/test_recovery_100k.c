@@ -8,7 +8,8 @@
 int main(void) {
   const uint64_t R = NVM_ROOT_INODE_ID, total = 1 + NDIRS + (uint64_t)NDIRS * FILES_PER_DIR;
   const char *p = tu_path("big");
-  nvm_region *r = tu_create(p, NVM_DATA_OFFSET + (total + 1000) * NVM_PAGE_SIZE + NVM_MIN_REGION_SIZE);
+  nvm_region *r =
+      tu_create(p, NVM_DATA_OFFSET + (total + 1000) * NVM_PAGE_SIZE + NVM_MIN_REGION_SIZE);
   uint64_t *offs = malloc(total * sizeof *offs);
   CHECK_OK(nvm_reserve_pages(r, (uint32_t)total, offs));
   tu_batch b;

@@ -49,8 +49,8 @@ int main(void) {
   CHECK(nvm_barrier_count(r) == b0 + 1 && limit_of(r) == 2 * STEP + 1);
   CHECK(offs[STEP - 1] == NVM_DATA_OFFSET + (uint64_t)STEP * NVM_PAGE_SIZE);
   /* a file in that page is found by the next open, which scans to the limit */
-  uint64_t f = tu_make_inode(r, &(tu_inode){NVM_KIND_FILE, NVM_ROOT_INODE_ID + 1, root, NVM_ROOT_INODE_ID, "f",
-                                            0, 0, 0, 0, 0});
+  uint64_t f = tu_make_inode(r, &(tu_inode){NVM_KIND_FILE, NVM_ROOT_INODE_ID + 1, root,
+                                            NVM_ROOT_INODE_ID, "f", 0, 0, 0, 0, 0});
   CHECK_OK(nvm_release_pages(r, STEP, offs));
   tu_close(r);
   CHECK(scanned_at_open(p) == 2 * STEP + 1);

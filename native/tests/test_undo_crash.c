@@ -14,8 +14,9 @@ static void build_batch(tu_batch *b, uint64_t f, uint64_t a, uint64_t bdir) {
   static const char newname[16] = "renamed-file";
   uint64_t vals[6] = {12, bdir, NVM_ROOT_INODE_ID + 2, 5001, 5002, 99};
   uint64_t offs[6] = {f + NVM_IN_NAME_LEN, f + NVM_IN_PARENT_PAGE, f + NVM_IN_PARENT_ID,
-                      a + NVM_IN_MTIME, bdir + NVM_IN_MTIME, NVM_SB_LAST_TXID};
-  uint32_t fields[6] = {NVM_F_NAME, NVM_F_PARENT, NVM_F_PARENT, NVM_F_MTIME, NVM_F_MTIME, NVM_F_COUNTER};
+                      a + NVM_IN_MTIME,    bdir + NVM_IN_MTIME,    NVM_SB_LAST_TXID};
+  uint32_t fields[6] = {NVM_F_NAME,  NVM_F_PARENT, NVM_F_PARENT,
+                        NVM_F_MTIME, NVM_F_MTIME,  NVM_F_COUNTER};
   field_off[0] = f + NVM_IN_NAME_INLINE;
   field_len[0] = 12;
   memcpy(after[0], newname, 12);
@@ -65,7 +66,8 @@ int main(void) {
   tu_set_root(r, root);
   uint64_t a = tu_make_dir(r, NVM_ROOT_INODE_ID + 1, root, NVM_ROOT_INODE_ID, "a");
   uint64_t bdir = tu_make_dir(r, NVM_ROOT_INODE_ID + 2, root, NVM_ROOT_INODE_ID, "b");
-  tu_inode fi = {NVM_KIND_FILE, NVM_ROOT_INODE_ID + 3, a, NVM_ROOT_INODE_ID + 1, "f", 0, 0, 0, 0, 2};
+  tu_inode fi = {
+      NVM_KIND_FILE, NVM_ROOT_INODE_ID + 3, a, NVM_ROOT_INODE_ID + 1, "f", 0, 0, 0, 0, 2};
   uint64_t f = tu_make_inode(r, &fi);
   uint64_t seq0 = tu_ld64(r, NVM_SB_COMMIT_SEQ);
   tu_batch b;
@@ -98,7 +100,8 @@ int main(void) {
     snprintf(src, sizeof src, "%s.present", prefix);
     CHECK(rename(src, present) == 0);
     int sl = check_image(lost, seq0), sp = check_image(present, seq0);
-    printf("  crash at barrier %d: lost -> %s, present -> %s\n", k, sl ? "after" : "before", sp ? "after" : "before");
+    printf("  crash at barrier %d: lost -> %s, present -> %s\n", k, sl ? "after" : "before",
+           sp ? "after" : "before");
     CHECK(sl == 0 && sp == want_present[k]);
   }
 

@@ -115,7 +115,8 @@ static void tb_reserve(tu_batch *b, size_t more) {
   }
 }
 
-void tb_add(tu_batch *b, uint32_t op, uint32_t field, uint64_t target, const void *data, uint32_t len) {
+void tb_add(tu_batch *b, uint32_t op, uint32_t field, uint64_t target, const void *data,
+            uint32_t len) {
   size_t padded = (len + 7u) & ~7u;
   tb_reserve(b, NVM_BATCH_ENTRY_HEADER + padded);
   uint8_t *p = b->buf + b->len;
@@ -151,7 +152,8 @@ void tb_free(tu_batch *b) { free(b->buf); }
 
 static void put64(uint8_t *p, int off, uint64_t v) { memcpy(p + off, &v, 8); }
 
-void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext, uint64_t block_ext) {
+void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext,
+                    uint64_t block_ext) {
   size_t nlen = strlen(in->name);
   memset(page, 0, NVM_PAGE_SIZE);
   put64(page, NVM_PG_STATE, NVM_STATE_WORD(in->kind, state));
@@ -159,10 +161,13 @@ void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t 
   put64(page, NVM_IN_PARENT_PAGE, in->parent_off);
   put64(page, NVM_IN_PARENT_ID, in->parent_id);
   put64(page, NVM_IN_MTIME, 1000);
-  put64(page, NVM_IN_PERM, 0755u | (uint64_t)in->group << NVM_PERM_GROUP_SHIFT | (uint64_t)in->owner << NVM_PERM_OWNER_SHIFT);
+  put64(page, NVM_IN_PERM,
+        0755u | (uint64_t)in->group << NVM_PERM_GROUP_SHIFT |
+            (uint64_t)in->owner << NVM_PERM_OWNER_SHIFT);
   put64(page, NVM_IN_NAME_LEN, nlen);
   put64(page, NVM_IN_NAME_EXT, name_ext);
-  memcpy(page + NVM_IN_NAME_INLINE, in->name, nlen < NVM_NAME_INLINE_MAX ? nlen : NVM_NAME_INLINE_MAX);
+  memcpy(page + NVM_IN_NAME_INLINE, in->name,
+         nlen < NVM_NAME_INLINE_MAX ? nlen : NVM_NAME_INLINE_MAX);
   if (in->kind != NVM_KIND_FILE) return;
   put64(page, NVM_FI_HEADER, 134217728u | 3ull << NVM_FI_HDR_REPLICATION_SHIFT);
   put64(page, NVM_FI_UC, in->uc_client | (uint64_t)in->uc_machine << NVM_FI_UC_MACHINE_SHIFT);
@@ -176,8 +181,8 @@ static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* Extension pages for `total` units starting at unit `first`; returns the
  * offset of the first one (chained in the order of offs). */
-static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t *offs, uint64_t npages,
-                      uint64_t total, uint64_t per_page, const char *name) {
+static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t *offs,
+                      uint64_t npages, uint64_t total, uint64_t per_page, const char *name) {
   uint8_t page[NVM_PAGE_SIZE];
   for (uint64_t p = 0; p < npages; p++) {
     uint64_t count = total - p * per_page < per_page ? total - p * per_page : per_page;
@@ -190,7 +195,8 @@ static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t
       memcpy(page + NVM_EXT_PAYLOAD, name + NVM_NAME_INLINE_MAX + p * per_page, count);
     } else {
       for (uint64_t i = 0; i < count; i++)
-        put64(page, NVM_EXT_PAYLOAD + (int)(i * NVM_BLOCK_RECORD_SIZE), 1000 + NVM_BLOCKS_INLINE_MAX + p * per_page + i);
+        put64(page, NVM_EXT_PAYLOAD + (int)(i * NVM_BLOCK_RECORD_SIZE),
+              1000 + NVM_BLOCKS_INLINE_MAX + p * per_page + i);
     }
     tb_add(b, NVM_OP_FRESH, NVM_F_PAGE, offs[p], page, NVM_PAGE_SIZE);
   }
@@ -199,7 +205,9 @@ static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t
 uint64_t tu_make_inode(nvm_region *r, const tu_inode *in) {
   size_t nlen = strlen(in->name);
   uint64_t name_units = nlen > NVM_NAME_INLINE_MAX ? nlen - NVM_NAME_INLINE_MAX : 0;
-  uint64_t blk_units = in->kind == NVM_KIND_FILE && in->nblocks > NVM_BLOCKS_INLINE_MAX ? in->nblocks - NVM_BLOCKS_INLINE_MAX : 0;
+  uint64_t blk_units = in->kind == NVM_KIND_FILE && in->nblocks > NVM_BLOCKS_INLINE_MAX
+                           ? in->nblocks - NVM_BLOCKS_INLINE_MAX
+                           : 0;
   uint64_t nn = div_up(name_units, NVM_NAME_EXT_MAX), nb = div_up(blk_units, NVM_BLOCKS_EXT_MAX);
   uint64_t *offs = calloc(1 + nn + nb, sizeof *offs);
   CHECK_OK(nvm_reserve_pages(r, (uint32_t)(1 + nn + nb), offs));
@@ -217,7 +225,8 @@ uint64_t tu_make_inode(nvm_region *r, const tu_inode *in) {
   return off;
 }
 
-uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id, const char *name) {
+uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
+                     const char *name) {
   tu_inode in = {NVM_KIND_DIR, id, parent_off, parent_id, name, 0, 0, 0, 0, 0};
   return tu_make_inode(r, &in);
 }

@@ -10,46 +10,46 @@
 
 #include "nvmns.h"
 
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      fprintf(stderr, "%s:%d: CHECK failed: %s (last nvm message: %s)\n", __FILE__, \
-              __LINE__, #cond, nvm_errormsg());                                     \
-      exit(1);                                                                      \
-    }                                                                               \
+#define CHECK(cond)                                                                           \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
+      fprintf(stderr, "%s:%d: CHECK failed: %s (last nvm message: %s)\n", __FILE__, __LINE__, \
+              #cond, nvm_errormsg());                                                         \
+      exit(1);                                                                                \
+    }                                                                                         \
   } while (0)
 
-#define CHECK_RC(expr, want)                                                            \
-  do {                                                                                  \
-    int rc_ = (expr);                                                                   \
-    if (rc_ != (want)) {                                                                \
-      fprintf(stderr, "%s:%d: %s returned %s, expected %s (message: %s)\n", __FILE__,  \
-              __LINE__, #expr, nvm_strerror(rc_), nvm_strerror(want), nvm_errormsg()); \
-      exit(1);                                                                          \
-    }                                                                                   \
+#define CHECK_RC(expr, want)                                                                    \
+  do {                                                                                          \
+    int rc_ = (expr);                                                                           \
+    if (rc_ != (want)) {                                                                        \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s (message: %s)\n", __FILE__, __LINE__, \
+              #expr, nvm_strerror(rc_), nvm_strerror(want), nvm_errormsg());                    \
+      exit(1);                                                                                  \
+    }                                                                                           \
   } while (0)
 
 #define CHECK_OK(expr) CHECK_RC(expr, NVM_OK)
 
 /* The last error message is non-empty and contains every needle given. */
-#define CHECK_MSG(needle)                                                               \
-  do {                                                                                  \
-    if (!nvm_errormsg()[0] || !strstr(nvm_errormsg(), (needle))) {                      \
-      fprintf(stderr, "%s:%d: message \"%s\" does not contain \"%s\"\n", __FILE__,      \
-              __LINE__, nvm_errormsg(), (needle));                                      \
-      exit(1);                                                                          \
-    }                                                                                   \
+#define CHECK_MSG(needle)                                                                    \
+  do {                                                                                       \
+    if (!nvm_errormsg()[0] || !strstr(nvm_errormsg(), (needle))) {                           \
+      fprintf(stderr, "%s:%d: message \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, \
+              nvm_errormsg(), (needle));                                                     \
+      exit(1);                                                                               \
+    }                                                                                        \
   } while (0)
 
 /* The last error points at `want` (nvm_erroroffset; NVM_NO_OFFSET for none). */
-#define CHECK_OFFSET(want)                                                                  \
-  do {                                                                                      \
-    int64_t off_ = nvm_erroroffset(), want_ = (int64_t)(want);                              \
-    if (off_ != want_) {                                                                    \
+#define CHECK_OFFSET(want)                                                                 \
+  do {                                                                                     \
+    int64_t off_ = nvm_erroroffset(), want_ = (int64_t)(want);                             \
+    if (off_ != want_) {                                                                   \
       fprintf(stderr, "%s:%d: error offset %lld, expected %lld (message: %s)\n", __FILE__, \
-              __LINE__, (long long)off_, (long long)want_, nvm_errormsg());                 \
-      exit(1);                                                                              \
-    }                                                                                       \
+              __LINE__, (long long)off_, (long long)want_, nvm_errormsg());                \
+      exit(1);                                                                             \
+    }                                                                                      \
   } while (0)
 
 #define TU_REGION_SIZE (4u << 20)
@@ -72,25 +72,28 @@ typedef struct tu_batch {
   size_t len, cap;
 } tu_batch;
 void tb_init(tu_batch *b);
-void tb_add(tu_batch *b, uint32_t op, uint32_t field, uint64_t target, const void *data, uint32_t len);
+void tb_add(tu_batch *b, uint32_t op, uint32_t field, uint64_t target, const void *data,
+            uint32_t len);
 void tb_add64(tu_batch *b, uint32_t field, uint64_t target, uint64_t value); /* INPLACE word */
 int tb_apply(nvm_region *r, tu_batch *b); /* applies and resets */
 void tb_free(tu_batch *b);
 
 /* minimal page builder: whole live pages written FRESH in one batch */
 typedef struct tu_inode {
-  unsigned kind;            /* NVM_KIND_DIR / NVM_KIND_FILE */
+  unsigned kind; /* NVM_KIND_DIR / NVM_KIND_FILE */
   uint64_t id, parent_off, parent_id;
   const char *name;
-  uint32_t owner, group;    /* string ids, 0 = none */
+  uint32_t owner, group; /* string ids, 0 = none */
   uint32_t uc_client, uc_machine;
-  uint64_t nblocks;         /* files: block records (id = 1000+i) */
+  uint64_t nblocks; /* files: block records (id = 1000+i) */
 } tu_inode;
 uint64_t tu_make_inode(nvm_region *r, const tu_inode *in); /* returns the inode page offset */
 uint64_t tu_make_string(nvm_region *r, uint64_t id, const char *s);
-uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id, const char *name);
+uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
+                     const char *name);
 void tu_set_root(nvm_region *r, uint64_t root_off);
 /* build a page image without writing it */
-void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext, uint64_t block_ext);
+void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext,
+                    uint64_t block_ext);
 
 #endif

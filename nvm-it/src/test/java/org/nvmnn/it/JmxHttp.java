@@ -10,20 +10,19 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
 
 /**
- * Reads MBeans the way an operator's monitoring does: HTTP GET of a daemon's
- * {@code /jmx?qry=<object name pattern>}, JSON parsed into one map per bean.
+ * Reads MBeans the way an operator's monitoring does: HTTP GET of a daemon's {@code
+ * /jmx?qry=<object name pattern>}, JSON parsed into one map per bean.
  */
 public final class JmxHttp {
-  private JmxHttp() {
-  }
+  private JmxHttp() {}
 
   /** The beans matching {@code query} (e.g. {@code Hadoop:service=NameNode,name=NvmNamespace*}). */
-  public static List<Map<String, JsonNode>> beans(String hostPort, String query) throws IOException {
+  public static List<Map<String, JsonNode>> beans(String hostPort, String query)
+      throws IOException {
     URL url = new URL("http://" + hostPort + "/jmx?qry=" + URLEncoder.encode(query, "UTF-8"));
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(10_000);
@@ -36,7 +35,7 @@ public final class JmxHttp {
       List<Map<String, JsonNode>> out = new ArrayList<>();
       for (JsonNode bean : root.path("beans")) {
         Map<String, JsonNode> m = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = bean.getFields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = bean.getFields(); it.hasNext(); ) {
           Map.Entry<String, JsonNode> e = it.next();
           m.put(e.getKey(), e.getValue());
         }
@@ -52,7 +51,8 @@ public final class JmxHttp {
   public static Map<String, JsonNode> bean(String hostPort, String query) throws IOException {
     List<Map<String, JsonNode>> b = beans(hostPort, query);
     if (b.size() != 1) {
-      throw new AssertionError(b.size() + " beans match " + query + " at " + hostPort + ": " + names(b));
+      throw new AssertionError(
+          b.size() + " beans match " + query + " at " + hostPort + ": " + names(b));
     }
     return b.get(0);
   }
@@ -69,8 +69,15 @@ public final class JmxHttp {
   public static long num(Map<String, JsonNode> bean, String attr) {
     JsonNode v = bean.get(attr);
     if (v == null || !v.isNumber()) {
-      throw new AssertionError("bean " + text(bean, "name") + " has no numeric " + attr + " (" + v + "); attributes: "
-          + bean.keySet());
+      throw new AssertionError(
+          "bean "
+              + text(bean, "name")
+              + " has no numeric "
+              + attr
+              + " ("
+              + v
+              + "); attributes: "
+              + bean.keySet());
     }
     return v.getLongValue();
   }
@@ -78,7 +85,8 @@ public final class JmxHttp {
   public static double dbl(Map<String, JsonNode> bean, String attr) {
     JsonNode v = bean.get(attr);
     if (v == null || !v.isNumber()) {
-      throw new AssertionError("bean " + text(bean, "name") + " has no numeric " + attr + " (" + v + ")");
+      throw new AssertionError(
+          "bean " + text(bean, "name") + " has no numeric " + attr + " (" + v + ")");
     }
     return v.getDoubleValue();
   }

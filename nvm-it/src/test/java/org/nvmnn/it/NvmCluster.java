@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.Path;
@@ -28,9 +27,9 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.junit.Assume;
 
 /**
- * JUnit helpers for MiniDFSCluster tests of the NVM NameNode (drop-in jar on the class path):
- * a configuration with NVM on, a cluster builder, and namespace snapshots that can be compared
- * field by field with a readable diff.
+ * JUnit helpers for MiniDFSCluster tests of the NVM NameNode (drop-in jar on the class path): a
+ * configuration with NVM on, a cluster builder, and namespace snapshots that can be compared field
+ * by field with a readable diff.
  */
 public final class NvmCluster {
   /** Region size used by {@link #nvmConf()}: 64 MiB. */
@@ -39,8 +38,7 @@ public final class NvmCluster {
   /** The message of NvmNamesystemLoader's placeholder, until the NVM namesystem lands. */
   public static final String PLACEHOLDER_MESSAGE = "not available in this build yet";
 
-  private NvmCluster() {
-  }
+  private NvmCluster() {}
 
   /** A new {@link HdfsConfiguration} with NVM mode on, emulated persistence, a 64 MiB region. */
   public static Configuration nvmConf() {
@@ -53,7 +51,10 @@ public final class NvmCluster {
    */
   public static final int TEST_CACHE_INODES = Integer.getInteger("nvm.test.cache.inodes", 16);
 
-  /** Puts {@code conf} into NVM mode (emulated persistence, 64 MiB region, a tiny inode cache) and returns it. */
+  /**
+   * Puts {@code conf} into NVM mode (emulated persistence, 64 MiB region, a tiny inode cache) and
+   * returns it.
+   */
   public static Configuration nvmConf(Configuration conf) {
     conf.setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, true);
     conf.set(NvmConfigKeys.NVM_PERSIST_MODE_KEY, "emulated");
@@ -62,23 +63,27 @@ public final class NvmCluster {
     return conf;
   }
 
-  /** A MiniDFSCluster builder for {@code conf} with {@code dataNodes} DataNodes (formats on build). */
+  /**
+   * A MiniDFSCluster builder for {@code conf} with {@code dataNodes} DataNodes (formats on build).
+   */
   public static MiniDFSCluster.Builder builder(Configuration conf, int dataNodes) {
     return new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes);
   }
 
   /**
    * Builds {@code builder} and waits until the cluster is active. If the NameNode cannot start only
-   * because the NVM loader is still the placeholder, the calling test is skipped (Assume);
-   * any other failure is rethrown.
+   * because the NVM loader is still the placeholder, the calling test is skipped (Assume); any
+   * other failure is rethrown.
    */
-  public static MiniDFSCluster buildOrSkipIfPlaceholder(MiniDFSCluster.Builder builder) throws IOException {
+  public static MiniDFSCluster buildOrSkipIfPlaceholder(MiniDFSCluster.Builder builder)
+      throws IOException {
     try {
       MiniDFSCluster cluster = builder.build();
       cluster.waitActive();
       return cluster;
     } catch (IOException e) {
-      Assume.assumeFalse("NVM namesystem not in this build yet: " + e.getMessage(), isPlaceholder(e));
+      Assume.assumeFalse(
+          "NVM namesystem not in this build yet: " + e.getMessage(), isPlaceholder(e));
       throw e;
     }
   }
@@ -86,7 +91,9 @@ public final class NvmCluster {
   /** True if {@code t} or one of its causes is the loader placeholder's IOException. */
   public static boolean isPlaceholder(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof IOException && c.getMessage() != null && c.getMessage().contains(PLACEHOLDER_MESSAGE)) {
+      if (c instanceof IOException
+          && c.getMessage() != null
+          && c.getMessage().contains(PLACEHOLDER_MESSAGE)) {
         return true;
       }
     }
@@ -106,9 +113,30 @@ public final class NvmCluster {
   // Namespace snapshots
 
   /** Fields a snapshot records per entry (in this order). */
-  public static final List<String> FIELDS = Collections.unmodifiableList(Arrays.asList(
-      "type", "id", "perm", "owner", "group", "mtime", "atime", "repl", "blocksize", "len", "policy",
-      "symlink", "children", "uc", "blocks", "nsQuota", "ssQuota", "files", "dirs", "length", "spaceConsumed"));
+  public static final List<String> FIELDS =
+      Collections.unmodifiableList(
+          Arrays.asList(
+              "type",
+              "id",
+              "perm",
+              "owner",
+              "group",
+              "mtime",
+              "atime",
+              "repl",
+              "blocksize",
+              "len",
+              "policy",
+              "symlink",
+              "children",
+              "uc",
+              "blocks",
+              "nsQuota",
+              "ssQuota",
+              "files",
+              "dirs",
+              "length",
+              "spaceConsumed"));
 
   /** Snapshot of the whole namespace (from "/"). */
   public static Snapshot snapshot(DistributedFileSystem fs) throws IOException {
@@ -117,10 +145,10 @@ public final class NvmCluster {
 
   /**
    * Snapshot of the subtree at {@code root}: one entry per inode, keyed and sorted by path. Files:
-   * type, inode id, permission, owner, group, mtime, atime, replication, block size, length, storage
-   * policy, under-construction flag and every block as {@code id:genstamp:bytes}
-   * ({@link DFSClient#getLocatedBlocks}). Directories: the same attributes where they apply plus
-   * the number of children, quotas and the content summary.
+   * type, inode id, permission, owner, group, mtime, atime, replication, block size, length,
+   * storage policy, under-construction flag and every block as {@code id:genstamp:bytes} ({@link
+   * DFSClient#getLocatedBlocks}). Directories: the same attributes where they apply plus the number
+   * of children, quotas and the content summary.
    */
   public static Snapshot snapshot(DistributedFileSystem fs, String root) throws IOException {
     DFSClient client = fs.getClient();
@@ -133,8 +161,13 @@ public final class NvmCluster {
     return new Snapshot(entries);
   }
 
-  private static void walk(DistributedFileSystem fs, DFSClient client, String path, HdfsFileStatus st,
-      TreeMap<String, Map<String, String>> entries) throws IOException {
+  private static void walk(
+      DistributedFileSystem fs,
+      DFSClient client,
+      String path,
+      HdfsFileStatus st,
+      TreeMap<String, Map<String, String>> entries)
+      throws IOException {
     Map<String, String> e = new LinkedHashMap<>();
     e.put("type", st.isDir() ? "DIR" : st.isSymlink() ? "SYMLINK" : "FILE");
     e.put("id", Long.toString(st.getFileId()));
@@ -182,7 +215,10 @@ public final class NvmCluster {
         if (b.length() > 1) {
           b.append(',');
         }
-        b.append(lb.getBlock().getBlockId()).append(':').append(lb.getBlock().getGenerationStamp()).append(':')
+        b.append(lb.getBlock().getBlockId())
+            .append(':')
+            .append(lb.getBlock().getGenerationStamp())
+            .append(':')
             .append(lb.getBlock().getNumBytes());
       }
       e.put("blocks", b.append(']').toString());
@@ -249,8 +285,8 @@ public final class NvmCluster {
     }
 
     /**
-     * The differences, one line each: {@code - path} (only here), {@code + path} (only in
-     * {@code other}), {@code ~ path: field a -> b, ...}. Empty if equal. At most 50 lines.
+     * The differences, one line each: {@code - path} (only here), {@code + path} (only in {@code
+     * other}), {@code ~ path: field a -> b, ...}. Empty if equal. At most 50 lines.
      */
     public String diff(Snapshot other) {
       List<String> lines = new ArrayList<>();

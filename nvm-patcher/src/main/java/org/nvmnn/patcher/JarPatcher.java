@@ -30,10 +30,10 @@ import java.util.zip.ZipOutputStream;
 /**
  * Builds the drop-in jar: every entry of the stock hadoop-hdfs jar, in the same order and with
  * identical contents (the stock MANIFEST included), except {@code NameNode.class}, which goes
- * through {@link ClassFileSplicer}; then our entries (classes, native library, default config).
- * The output is deterministic (stock entries keep their stock time, ours get the stock
- * NameNode.class time, directory walks are sorted) and is verified with {@link PatchVerifier}
- * before it replaces the output path.
+ * through {@link ClassFileSplicer}; then our entries (classes, native library, default config). The
+ * output is deterministic (stock entries keep their stock time, ours get the stock NameNode.class
+ * time, directory walks are sorted) and is verified with {@link PatchVerifier} before it replaces
+ * the output path.
  *
  * <pre>
  * JarPatcher &lt;stock hadoop-hdfs jar&gt; &lt;our classes dir or jar&gt; &lt;output jar&gt; [&lt;extra resources dir or jar&gt;...]
@@ -44,205 +44,222 @@ import java.util.zip.ZipOutputStream;
  */
 public final class JarPatcher {
 
-    private JarPatcher() {
+  private JarPatcher() {}
+
+  /** The outcome of a successful patch. */
+  public static final class Summary {
+    public final ClassFileSplicer.Result splice;
+    public final PatchVerifier.Report report;
+
+    Summary(ClassFileSplicer.Result splice, PatchVerifier.Report report) {
+      this.splice = splice;
+      this.report = report;
     }
 
-    /** The outcome of a successful patch. */
-    public static final class Summary {
-        public final ClassFileSplicer.Result splice;
-        public final PatchVerifier.Report report;
-
-        Summary(ClassFileSplicer.Result splice, PatchVerifier.Report report) {
-            this.splice = splice;
-            this.report = report;
-        }
-
-        @Override
-        public String toString() {
-            return splice.summary() + "\n" + report;
-        }
+    @Override
+    public String toString() {
+      return splice.summary() + "\n" + report;
     }
+  }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 3) {
-            throw new IllegalArgumentException("usage: JarPatcher <stock hadoop-hdfs jar> <our classes dir or jar>"
-                    + " <output jar> [<extra resources dir or jar>...]");
-        }
-        List<Path> ours = new ArrayList<>();
-        ours.add(Paths.get(args[1]));
-        for (int i = 3; i < args.length; i++) {
-            ours.add(Paths.get(args[i]));
-        }
-        Summary s = patch(Paths.get(args[0]), ours, Paths.get(args[2]));
-        System.out.println("[nvm-patcher] " + s.splice.summary());
-        System.out.println("[nvm-patcher] " + s.report);
-        System.out.println("[nvm-patcher] wrote " + args[2]);
+  public static void main(String[] args) throws IOException {
+    if (args.length < 3) {
+      throw new IllegalArgumentException(
+          "usage: JarPatcher <stock hadoop-hdfs jar> <our classes dir or jar>"
+              + " <output jar> [<extra resources dir or jar>...]");
     }
-
-    /**
-     * Writes {@code output} from {@code stockJar} plus the entries of {@code ours} (directories or
-     * jars, in this order), verifies it, and only then moves it into place.
-     */
-    public static Summary patch(Path stockJar, List<Path> ours, Path output) throws IOException {
-        Path dir = output.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Path tmp = (dir != null ? dir : Paths.get(".")).resolve(output.getFileName() + ".tmp");
-        boolean done = false;
-        try {
-            ClassFileSplicer.Result splice = write(stockJar, ours, tmp);
-            PatchVerifier.Report report = PatchVerifier.verify(stockJar, tmp);
-            report.assertOk();
-            try {
-                Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING);
-            }
-            done = true;
-            return new Summary(splice, report);
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
-        }
+    List<Path> ours = new ArrayList<>();
+    ours.add(Paths.get(args[1]));
+    for (int i = 3; i < args.length; i++) {
+      ours.add(Paths.get(args[i]));
     }
+    Summary s = patch(Paths.get(args[0]), ours, Paths.get(args[2]));
+    System.out.println("[nvm-patcher] " + s.splice.summary());
+    System.out.println("[nvm-patcher] " + s.report);
+    System.out.println("[nvm-patcher] wrote " + args[2]);
+  }
 
-    private static ClassFileSplicer.Result write(Path stockJar, List<Path> ours, Path out) throws IOException {
-        ClassFileSplicer.Result splice = null;
-        try (ZipFile stock = new ZipFile(stockJar.toFile());
-             OutputStream fos = Files.newOutputStream(out);
-             ZipOutputStream zos = new ZipOutputStream(fos)) {
-            zos.setLevel(Deflater.DEFAULT_COMPRESSION);
-            Set<String> names = new LinkedHashSet<>();
-            ZipEntry nameNodeEntry = stock.getEntry(NameNodePatch.NAME_NODE_ENTRY);
-            if (nameNodeEntry == null) {
-                throw new PatchException(stockJar + " has no " + NameNodePatch.NAME_NODE_ENTRY
-                        + "; is this hadoop-hdfs-2.7.3.jar?");
-            }
-            long ourTime = nameNodeEntry.getTime();
-
-            for (Enumeration<? extends ZipEntry> en = stock.entries(); en.hasMoreElements(); ) {
-                ZipEntry e = en.nextElement();
-                if (!names.add(e.getName())) {
-                    throw new PatchException("stock jar has a duplicate entry " + e.getName());
-                }
-                byte[] data = readAll(stock.getInputStream(e));
-                if (e.getName().equals(NameNodePatch.NAME_NODE_ENTRY)) {
-                    splice = ClassFileSplicer.splice(data);
-                    data = splice.bytes;
-                }
-                put(zos, e.getName(), e.getTime(), data, e.getComment());
-            }
-
-            Set<String> stockNames = new LinkedHashSet<>(names);
-            for (Path source : ours) {
-                for (Map.Entry<String, byte[]> e : readSource(source).entrySet()) {
-                    String name = e.getKey();
-                    if (skipped(name)) {
-                        continue;
-                    }
-                    boolean isDir = name.endsWith("/");
-                    if (names.contains(name)) {
-                        if (isDir) {
-                            continue; // a directory the stock jar (or an earlier source) already has
-                        }
-                        throw new PatchException(stockNames.contains(name)
-                                ? "our entry " + name + " (from " + source + ") would shadow the stock entry of "
-                                + "the same name; rename or move it"
-                                : "entry " + name + " appears twice among our inputs (again in " + source + ")");
-                    }
-                    names.add(name);
-                    put(zos, name, ourTime, e.getValue(), null);
-                }
-            }
-            String comment = stock.getComment();
-            if (comment != null) {
-                zos.setComment(comment);
-            }
-        }
-        return splice;
+  /**
+   * Writes {@code output} from {@code stockJar} plus the entries of {@code ours} (directories or
+   * jars, in this order), verifies it, and only then moves it into place.
+   */
+  public static Summary patch(Path stockJar, List<Path> ours, Path output) throws IOException {
+    Path dir = output.toAbsolutePath().getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
     }
-
-    /** Entries of ours that never go into the output. */
-    static boolean skipped(String name) {
-        String upper = name.toUpperCase(Locale.ROOT);
-        if (!upper.startsWith("META-INF/") || upper.indexOf('/', "META-INF/".length()) >= 0) {
-            return false;
-        }
-        return upper.equals("META-INF/MANIFEST.MF") || upper.equals("META-INF/INDEX.LIST")
-                || upper.endsWith(".SF") || upper.endsWith(".RSA") || upper.endsWith(".DSA")
-                || upper.endsWith(".EC");
+    Path tmp = (dir != null ? dir : Paths.get(".")).resolve(output.getFileName() + ".tmp");
+    boolean done = false;
+    try {
+      ClassFileSplicer.Result splice = write(stockJar, ours, tmp);
+      PatchVerifier.Report report = PatchVerifier.verify(stockJar, tmp);
+      report.assertOk();
+      try {
+        Files.move(
+            tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING);
+      }
+      done = true;
+      return new Summary(splice, report);
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(tmp);
+      }
     }
+  }
 
-    private static void put(ZipOutputStream zos, String name, long time, byte[] data, String comment)
-            throws IOException {
-        ZipEntry e = new ZipEntry(name);
-        e.setTime(time);
-        if (comment != null) {
-            e.setComment(comment);
-        }
-        if (name.endsWith("/")) {
-            if (data.length != 0) {
-                throw new PatchException("directory entry " + name + " has contents");
-            }
-            e.setMethod(ZipEntry.STORED);
-            e.setSize(0);
-            e.setCompressedSize(0);
-            e.setCrc(new CRC32().getValue());
-        } else {
-            e.setMethod(ZipEntry.DEFLATED);
-        }
-        zos.putNextEntry(e);
-        zos.write(data);
-        zos.closeEntry();
-    }
+  private static ClassFileSplicer.Result write(Path stockJar, List<Path> ours, Path out)
+      throws IOException {
+    ClassFileSplicer.Result splice = null;
+    try (ZipFile stock = new ZipFile(stockJar.toFile());
+        OutputStream fos = Files.newOutputStream(out);
+        ZipOutputStream zos = new ZipOutputStream(fos)) {
+      zos.setLevel(Deflater.DEFAULT_COMPRESSION);
+      Set<String> names = new LinkedHashSet<>();
+      ZipEntry nameNodeEntry = stock.getEntry(NameNodePatch.NAME_NODE_ENTRY);
+      if (nameNodeEntry == null) {
+        throw new PatchException(
+            stockJar
+                + " has no "
+                + NameNodePatch.NAME_NODE_ENTRY
+                + "; is this hadoop-hdfs-2.7.3.jar?");
+      }
+      long ourTime = nameNodeEntry.getTime();
 
-    /** Entries of a directory (sorted, directories before their contents) or of a jar (in order). */
-    static Map<String, byte[]> readSource(Path source) throws IOException {
-        Map<String, byte[]> entries = new LinkedHashMap<>();
-        if (Files.isDirectory(source)) {
-            List<Path> paths;
-            try (Stream<Path> walk = Files.walk(source)) {
-                paths = walk.filter(p -> !p.equals(source)).collect(Collectors.toList());
-            }
-            List<String> names = new ArrayList<>();
-            Map<String, Path> byName = new LinkedHashMap<>();
-            for (Path p : paths) {
-                String rel = source.relativize(p).toString().replace(File.separatorChar, '/');
-                if (Files.isDirectory(p)) {
-                    rel += "/";
-                }
-                names.add(rel);
-                byName.put(rel, p);
-            }
-            Collections.sort(names); // "a/" sorts before "a/b": directories precede their contents
-            for (String n : names) {
-                entries.put(n, n.endsWith("/") ? new byte[0] : Files.readAllBytes(byName.get(n)));
-            }
-        } else if (Files.isRegularFile(source)) {
-            try (ZipFile z = new ZipFile(source.toFile())) {
-                for (Enumeration<? extends ZipEntry> en = z.entries(); en.hasMoreElements(); ) {
-                    ZipEntry e = en.nextElement();
-                    if (entries.put(e.getName(), readAll(z.getInputStream(e))) != null) {
-                        throw new PatchException(source + " has a duplicate entry " + e.getName());
-                    }
-                }
-            }
-        } else {
-            throw new PatchException("input " + source + " is neither a directory nor a jar");
+      for (Enumeration<? extends ZipEntry> en = stock.entries(); en.hasMoreElements(); ) {
+        ZipEntry e = en.nextElement();
+        if (!names.add(e.getName())) {
+          throw new PatchException("stock jar has a duplicate entry " + e.getName());
         }
-        return entries;
-    }
+        byte[] data = readAll(stock.getInputStream(e));
+        if (e.getName().equals(NameNodePatch.NAME_NODE_ENTRY)) {
+          splice = ClassFileSplicer.splice(data);
+          data = splice.bytes;
+        }
+        put(zos, e.getName(), e.getTime(), data, e.getComment());
+      }
 
-    static byte[] readAll(InputStream in) throws IOException {
-        try (InputStream i = in) {
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            byte[] buf = new byte[16384];
-            for (int n; (n = i.read(buf)) > 0; ) {
-                b.write(buf, 0, n);
+      Set<String> stockNames = new LinkedHashSet<>(names);
+      for (Path source : ours) {
+        for (Map.Entry<String, byte[]> e : readSource(source).entrySet()) {
+          String name = e.getKey();
+          if (skipped(name)) {
+            continue;
+          }
+          boolean isDir = name.endsWith("/");
+          if (names.contains(name)) {
+            if (isDir) {
+              continue; // a directory the stock jar (or an earlier source) already has
             }
-            return b.toByteArray();
+            throw new PatchException(
+                stockNames.contains(name)
+                    ? "our entry "
+                        + name
+                        + " (from "
+                        + source
+                        + ") would shadow the stock entry of "
+                        + "the same name; rename or move it"
+                    : "entry "
+                        + name
+                        + " appears twice among our inputs (again in "
+                        + source
+                        + ")");
+          }
+          names.add(name);
+          put(zos, name, ourTime, e.getValue(), null);
         }
+      }
+      String comment = stock.getComment();
+      if (comment != null) {
+        zos.setComment(comment);
+      }
     }
+    return splice;
+  }
+
+  /** Entries of ours that never go into the output. */
+  static boolean skipped(String name) {
+    String upper = name.toUpperCase(Locale.ROOT);
+    if (!upper.startsWith("META-INF/") || upper.indexOf('/', "META-INF/".length()) >= 0) {
+      return false;
+    }
+    return upper.equals("META-INF/MANIFEST.MF")
+        || upper.equals("META-INF/INDEX.LIST")
+        || upper.endsWith(".SF")
+        || upper.endsWith(".RSA")
+        || upper.endsWith(".DSA")
+        || upper.endsWith(".EC");
+  }
+
+  private static void put(ZipOutputStream zos, String name, long time, byte[] data, String comment)
+      throws IOException {
+    ZipEntry e = new ZipEntry(name);
+    e.setTime(time);
+    if (comment != null) {
+      e.setComment(comment);
+    }
+    if (name.endsWith("/")) {
+      if (data.length != 0) {
+        throw new PatchException("directory entry " + name + " has contents");
+      }
+      e.setMethod(ZipEntry.STORED);
+      e.setSize(0);
+      e.setCompressedSize(0);
+      e.setCrc(new CRC32().getValue());
+    } else {
+      e.setMethod(ZipEntry.DEFLATED);
+    }
+    zos.putNextEntry(e);
+    zos.write(data);
+    zos.closeEntry();
+  }
+
+  /** Entries of a directory (sorted, directories before their contents) or of a jar (in order). */
+  static Map<String, byte[]> readSource(Path source) throws IOException {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    if (Files.isDirectory(source)) {
+      List<Path> paths;
+      try (Stream<Path> walk = Files.walk(source)) {
+        paths = walk.filter(p -> !p.equals(source)).collect(Collectors.toList());
+      }
+      List<String> names = new ArrayList<>();
+      Map<String, Path> byName = new LinkedHashMap<>();
+      for (Path p : paths) {
+        String rel = source.relativize(p).toString().replace(File.separatorChar, '/');
+        if (Files.isDirectory(p)) {
+          rel += "/";
+        }
+        names.add(rel);
+        byName.put(rel, p);
+      }
+      Collections.sort(names); // "a/" sorts before "a/b": directories precede their contents
+      for (String n : names) {
+        entries.put(n, n.endsWith("/") ? new byte[0] : Files.readAllBytes(byName.get(n)));
+      }
+    } else if (Files.isRegularFile(source)) {
+      try (ZipFile z = new ZipFile(source.toFile())) {
+        for (Enumeration<? extends ZipEntry> en = z.entries(); en.hasMoreElements(); ) {
+          ZipEntry e = en.nextElement();
+          if (entries.put(e.getName(), readAll(z.getInputStream(e))) != null) {
+            throw new PatchException(source + " has a duplicate entry " + e.getName());
+          }
+        }
+      }
+    } else {
+      throw new PatchException("input " + source + " is neither a directory nor a jar");
+    }
+    return entries;
+  }
+
+  static byte[] readAll(InputStream in) throws IOException {
+    try (InputStream i = in) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      byte[] buf = new byte[16384];
+      for (int n; (n = i.read(buf)) > 0; ) {
+        b.write(buf, 0, n);
+      }
+      return b.toByteArray();
+    }
+  }
 }

@@ -5,20 +5,20 @@ package org.nvmnn.patcher;
  * initializes each named class and prints where it came from.
  */
 public final class LoadClass {
-    private LoadClass() {
-    }
+  private LoadClass() {}
 
-    public static void main(String[] args) {
-        try {
-            for (String name : args) {
-                Class<?> c = Class.forName(name, true, LoadClass.class.getClassLoader());
-                System.out.println("LOADED " + name + " FROM " + c.getProtectionDomain().getCodeSource().getLocation());
-            }
-        } catch (Throwable t) {
-            System.out.println("FAILED " + t);
-            t.printStackTrace(System.out);
-            System.exit(1);
-        }
-        System.exit(0);
+  public static void main(String[] args) {
+    try {
+      for (String name : args) {
+        Class<?> c = Class.forName(name, true, LoadClass.class.getClassLoader());
+        System.out.println(
+            "LOADED " + name + " FROM " + c.getProtectionDomain().getCodeSource().getLocation());
+      }
+    } catch (Throwable t) {
+      System.out.println("FAILED " + t);
+      t.printStackTrace(System.out);
+      System.exit(1);
     }
+    System.exit(0);
+  }
 }

@@ -4,16 +4,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 
 /**
- * Client configuration that makes a call to a dead NameNode fail at once instead of being
- * retried for minutes (2.7.3 defaults: 10 connect retries 1 s apart, 45 on timeouts, 20 s
- * connect timeout). With dfs.client.retry.policy.enabled=false (its default, set here to be
- * explicit) a non-HA ClientProtocol proxy uses TRY_ONCE_THEN_FAIL, so the only retries left
- * are the connection retries, set to zero. The cluster's own files (core-site.xml,
- * hdfs-site.xml on the class path) give the NameNode address.
+ * Client configuration that makes a call to a dead NameNode fail at once instead of being retried
+ * for minutes (2.7.3 defaults: 10 connect retries 1 s apart, 45 on timeouts, 20 s connect timeout).
+ * With dfs.client.retry.policy.enabled=false (its default, set here to be explicit) a non-HA
+ * ClientProtocol proxy uses TRY_ONCE_THEN_FAIL, so the only retries left are the connection
+ * retries, set to zero. The cluster's own files (core-site.xml, hdfs-site.xml on the class path)
+ * give the NameNode address.
  */
 final class ClientConf {
-  private ClientConf() {
-  }
+  private ClientConf() {}
 
   static Configuration failFast() {
     Configuration conf = new HdfsConfiguration();

@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Files shared with the driver script. The driver writes "epoch" (the number of NameNode
- * restarts so far, written once the restarted NameNode answers and has left safe mode) and
- * "stop"; the workload writes "verified" (the highest epoch every worker has verified).
- * A daemon thread polls the driver's files every 50 ms.
+ * Files shared with the driver script. The driver writes "epoch" (the number of NameNode restarts
+ * so far, written once the restarted NameNode answers and has left safe mode) and "stop"; the
+ * workload writes "verified" (the highest epoch every worker has verified). A daemon thread polls
+ * the driver's files every 50 ms.
  */
 final class ControlDir {
   private final Path dir;
@@ -21,18 +21,22 @@ final class ControlDir {
     this.dir = dir;
     Files.createDirectories(dir);
     poll();
-    Thread poller = new Thread(() -> {
-      while (true) {
-        try {
-          poll();
-          Thread.sleep(50);
-        } catch (InterruptedException e) {
-          return;
-        } catch (IOException | RuntimeException e) {
-          System.err.println("control dir: " + e);   // a half-written file; the next poll sees it whole
-        }
-      }
-    }, "control-poller");
+    Thread poller =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  poll();
+                  Thread.sleep(50);
+                } catch (InterruptedException e) {
+                  return;
+                } catch (IOException | RuntimeException e) {
+                  System.err.println(
+                      "control dir: " + e); // a half-written file; the next poll sees it whole
+                }
+              }
+            },
+            "control-poller");
     poller.setDaemon(true);
     poller.start();
   }
@@ -65,7 +69,8 @@ final class ControlDir {
     long deadline = System.currentTimeMillis() + timeoutMs;
     while (epoch <= e && !stop) {
       if (System.currentTimeMillis() > deadline) {
-        throw new IOException("no NameNode restart announced within " + timeoutMs + " ms after epoch " + e);
+        throw new IOException(
+            "no NameNode restart announced within " + timeoutMs + " ms after epoch " + e);
       }
       try {
         Thread.sleep(50);
@@ -80,6 +85,10 @@ final class ControlDir {
   void publish(String name, String content) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
     Files.write(tmp, (content + "\n").getBytes(StandardCharsets.US_ASCII));
-    Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp,
+        dir.resolve(name),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
   }
 }

@@ -11,19 +11,19 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * The client side of the process-crash test (scripts/test/process-crash-test.sh): several
- * workers, each with its own subtree /crash/t<i>, a model and a log, while the driver kills
- * and restarts the NameNode. Main publishes the highest epoch all workers have verified and,
- * when the driver asks to stop, prints the totals. Exit status 0 only if no acknowledged
- * operation was lost, every in-doubt operation was all-or-nothing, no call failed for another
- * reason than the NameNode being down, and every verification ran.
+ * The client side of the process-crash test (scripts/test/process-crash-test.sh): several workers,
+ * each with its own subtree /crash/t<i>, a model and a log, while the driver kills and restarts the
+ * NameNode. Main publishes the highest epoch all workers have verified and, when the driver asks to
+ * stop, prints the totals. Exit status 0 only if no acknowledged operation was lost, every in-doubt
+ * operation was all-or-nothing, no call failed for another reason than the NameNode being down, and
+ * every verification ran.
  *
- * Usage: CrashWorkload --control DIR --logs DIR [--threads 4] [--seed N] [--root /crash]
- *        [--max-entries 120] [--max-depth 4] [--metadata-threads threads/2 (the last ones; they create empty files)]
+ * <p>Usage: CrashWorkload --control DIR --logs DIR [--threads 4] [--seed N] [--root /crash]
+ * [--max-entries 120] [--max-depth 4] [--metadata-threads threads/2 (the last ones; they create
+ * empty files)]
  */
 public final class CrashWorkload {
-  private CrashWorkload() {
-  }
+  private CrashWorkload() {}
 
   public static void main(String[] args) throws Exception {
     String controlDir = null;
@@ -37,15 +37,32 @@ public final class CrashWorkload {
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
-        case "--control": controlDir = v; break;
-        case "--logs": logDir = v; break;
-        case "--root": root = v; break;
-        case "--threads": threads = Integer.parseInt(v); break;
-        case "--seed": seed = Long.parseLong(v); break;
-        case "--max-entries": maxEntries = Integer.parseInt(v); break;
-        case "--max-depth": maxDepth = Integer.parseInt(v); break;
-        case "--metadata-threads": metadataThreads = Integer.parseInt(v); break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
+        case "--control":
+          controlDir = v;
+          break;
+        case "--logs":
+          logDir = v;
+          break;
+        case "--root":
+          root = v;
+          break;
+        case "--threads":
+          threads = Integer.parseInt(v);
+          break;
+        case "--seed":
+          seed = Long.parseLong(v);
+          break;
+        case "--max-entries":
+          maxEntries = Integer.parseInt(v);
+          break;
+        case "--max-depth":
+          maxDepth = Integer.parseInt(v);
+          break;
+        case "--metadata-threads":
+          metadataThreads = Integer.parseInt(v);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     if (metadataThreads < 0) {
@@ -57,8 +74,17 @@ public final class CrashWorkload {
     ControlDir control = new ControlDir(Paths.get(controlDir));
     Path logs = Files.createDirectories(Paths.get(logDir));
     Configuration conf = ClientConf.failFast();
-    System.out.println("workload: " + threads + " threads under " + root + " (" + (threads - metadataThreads)
-        + " writing a few hundred bytes per file, " + metadataThreads + " creating empty files), seed " + seed);
+    System.out.println(
+        "workload: "
+            + threads
+            + " threads under "
+            + root
+            + " ("
+            + (threads - metadataThreads)
+            + " writing a few hundred bytes per file, "
+            + metadataThreads
+            + " creating empty files), seed "
+            + seed);
 
     List<Worker> workers = new ArrayList<>();
     List<Thread> running = new ArrayList<>();
@@ -66,8 +92,15 @@ public final class CrashWorkload {
       String name = "t" + i;
       DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(conf);
       OpLog log = new OpLog(logs.resolve("ops-" + name + ".log"));
-      Worker w = new Worker(name, root + "/" + name, fs, control,
-          log, new OpChooser(seed * 31 + i, name, maxEntries, maxDepth, i < threads - metadataThreads));
+      Worker w =
+          new Worker(
+              name,
+              root + "/" + name,
+              fs,
+              control,
+              log,
+              new OpChooser(
+                  seed * 31 + i, name, maxEntries, maxDepth, i < threads - metadataThreads));
       Thread t = new Thread(w, "worker-" + name);
       workers.add(w);
       running.add(t);
@@ -81,7 +114,8 @@ public final class CrashWorkload {
   }
 
   /** Publishes "verified" until all workers are done; true if a worker died. */
-  private static boolean coordinate(ControlDir control, List<Worker> workers) throws IOException, InterruptedException {
+  private static boolean coordinate(ControlDir control, List<Worker> workers)
+      throws IOException, InterruptedException {
     long published = -1;
     while (true) {
       long min = Long.MAX_VALUE;
@@ -111,18 +145,37 @@ public final class CrashWorkload {
     WorkerTally total = new WorkerTally();
     for (Worker w : workers) {
       WorkerTally t = w.tally;
-      System.out.printf("  %s: acknowledged %d, in doubt %d (done %d, not done %d), lost %d, verifications %d%n",
-          w.name, t.acknowledged, t.inDoubt, t.inDoubtDone, t.inDoubtNotDone, t.lostOps.size(), t.verifications);
+      System.out.printf(
+          "  %s: acknowledged %d, in doubt %d (done %d, not done %d), lost %d, verifications %d%n",
+          w.name,
+          t.acknowledged,
+          t.inDoubt,
+          t.inDoubtDone,
+          t.inDoubtNotDone,
+          t.lostOps.size(),
+          t.verifications);
       total.add(t);
     }
-    System.out.printf("kills: %d, operations acknowledged: %d, in doubt: %d, lost: %d%n",
+    System.out.printf(
+        "kills: %d, operations acknowledged: %d, in doubt: %d, lost: %d%n",
         control.epoch(), total.acknowledged, total.inDoubt, total.lostOps.size());
-    System.out.printf("in doubt resolved: done %d, not done %d; not all-or-nothing: %d; unexpected errors: %d;"
-        + " verifications: %d, could not run: %d%n", total.inDoubtDone, total.inDoubtNotDone, total.notAllOrNothing,
-        total.unexpectedErrors, total.verifications, total.verificationFailures);
+    System.out.printf(
+        "in doubt resolved: done %d, not done %d; not all-or-nothing: %d; unexpected errors: %d;"
+            + " verifications: %d, could not run: %d%n",
+        total.inDoubtDone,
+        total.inDoubtNotDone,
+        total.notAllOrNothing,
+        total.unexpectedErrors,
+        total.verifications,
+        total.verificationFailures);
     if (!total.lostOps.isEmpty()) {
-      List<String> first = new ArrayList<>(total.lostOps).subList(0, Math.min(20, total.lostOps.size()));
-      System.out.println("lost operations (first " + first.size() + "; all in the ops-t*.log LOST lines): " + first);
+      List<String> first =
+          new ArrayList<>(total.lostOps).subList(0, Math.min(20, total.lostOps.size()));
+      System.out.println(
+          "lost operations (first "
+              + first.size()
+              + "; all in the ops-t*.log LOST lines): "
+              + first);
     }
     if (workerDied) {
       System.out.println("a worker died (see stderr); the run is not valid");

@@ -1,9 +1,13 @@
 package org.nvmnn.workload;
 
-/** A difference between the model and the namespace, blamed on the operation whose effect is missing. */
+/**
+ * A difference between the model and the namespace, blamed on the operation whose effect is
+ * missing.
+ */
 final class Discrepancy {
   final String path;
   final String problem;
+
   /** An op id, or "unexplained:<path>" for a path no operation accounts for. */
   final String blamedOp;
 

@@ -5,8 +5,7 @@ import java.util.zip.CRC32;
 
 /** The bytes a CREATE writes, derived from its seed, so any prefix can be checked later. */
 final class FileContent {
-  private FileContent() {
-  }
+  private FileContent() {}
 
   static byte[] bytes(long seed, int length) {
     byte[] b = new byte[length];

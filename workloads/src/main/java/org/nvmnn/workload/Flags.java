@@ -7,15 +7,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The "--name value" options of the workload drivers' command lines. Every option takes a value;
- * an option not among the known names, or one without a value, is refused with
+ * The "--name value" options of the workload drivers' command lines. Every option takes a value; an
+ * option not among the known names, or one without a value, is refused with
  * IllegalArgumentException naming it.
  */
 public final class Flags {
   private final Map<String, String> values = new HashMap<>();
 
-  private Flags() {
-  }
+  private Flags() {}
 
   /** Parses {@code args}; {@code known} are the accepted names, with their dashes ("--files"). */
   public static Flags parse(String[] args, String... known) {
@@ -23,7 +22,8 @@ public final class Flags {
     Flags f = new Flags();
     for (int i = 0; i < args.length; i += 2) {
       if (!names.contains(args[i])) {
-        throw new IllegalArgumentException("unknown option " + args[i] + "; expected some of " + Arrays.toString(known));
+        throw new IllegalArgumentException(
+            "unknown option " + args[i] + "; expected some of " + Arrays.toString(known));
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("option " + args[i] + " needs a value");

@@ -8,18 +8,24 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
- * Decides, after the NameNode is back, whether an operation whose call failed took effect.
- * Each operation has exactly two acceptable outcomes, "done" and "not done", told apart by
- * state only that operation changes; anything in between is reported as not all-or-nothing.
- * Looks only at the operation's own paths: the full verification that follows checks the rest
- * (e.g. that a rename that did not happen left the source's subtree intact).
+ * Decides, after the NameNode is back, whether an operation whose call failed took effect. Each
+ * operation has exactly two acceptable outcomes, "done" and "not done", told apart by state only
+ * that operation changes; anything in between is reported as not all-or-nothing. Looks only at the
+ * operation's own paths: the full verification that follows checks the rest (e.g. that a rename
+ * that did not happen left the source's subtree intact).
  */
 final class InDoubtResolver {
-  enum Outcome { DONE, NOT_DONE, NOT_ALL_OR_NOTHING, ACKNOWLEDGED_STEP_LOST }
+  enum Outcome {
+    DONE,
+    NOT_DONE,
+    NOT_ALL_OR_NOTHING,
+    ACKNOWLEDGED_STEP_LOST
+  }
 
   static final class Resolution {
     final Outcome outcome;
     final String detail;
+
     /** CREATE done: the length the file ended with after lease recovery. */
     final long createdLength;
 
@@ -46,32 +52,45 @@ final class InDoubtResolver {
     switch (op.kind) {
       case MKDIR:
         if (st == null) return of(Outcome.NOT_DONE, "absent");
-        return st.isDir() ? of(Outcome.DONE, "exists") : of(Outcome.NOT_ALL_OR_NOTHING, "a file, not a directory");
+        return st.isDir()
+            ? of(Outcome.DONE, "exists")
+            : of(Outcome.NOT_ALL_OR_NOTHING, "a file, not a directory");
       case CREATE:
         return resolveCreate(op, st);
       case RENAME:
       case RENAME_OLD_API:
-      case RENAME_OVERWRITE: {
-        boolean src = st != null;
-        boolean dst = c.getFileInfo(op.target) != null;
-        // the source name is never reused: it exists iff the rename did not happen
-        if (src && (op.kind == Op.Kind.RENAME_OVERWRITE || !dst)) return of(Outcome.NOT_DONE, "source still there");
-        if (!src && dst) return of(Outcome.DONE, "source gone, destination there");
-        return of(Outcome.NOT_ALL_OR_NOTHING, "source " + (src ? "exists" : "absent") + ", destination "
-            + (dst ? "exists" : "absent"));
-      }
+      case RENAME_OVERWRITE:
+        {
+          boolean src = st != null;
+          boolean dst = c.getFileInfo(op.target) != null;
+          // the source name is never reused: it exists iff the rename did not happen
+          if (src && (op.kind == Op.Kind.RENAME_OVERWRITE || !dst))
+            return of(Outcome.NOT_DONE, "source still there");
+          if (!src && dst) return of(Outcome.DONE, "source gone, destination there");
+          return of(
+              Outcome.NOT_ALL_OR_NOTHING,
+              "source "
+                  + (src ? "exists" : "absent")
+                  + ", destination "
+                  + (dst ? "exists" : "absent"));
+        }
       case DELETE:
         return st == null ? of(Outcome.DONE, "absent") : of(Outcome.NOT_DONE, "still there");
       case SET_PERMISSION:
-        return compare(st, st == null ? 0 : st.getPermission().toShort(), op.value,
+        return compare(
+            st,
+            st == null ? 0 : st.getPermission().toShort(),
+            op.value,
             model.get(op.path).permission);
       case SET_REPLICATION:
-        return compare(st, st == null ? 0 : st.getReplication(), op.value, model.get(op.path).replication);
+        return compare(
+            st, st == null ? 0 : st.getReplication(), op.value, model.get(op.path).replication);
       case SET_TIMES:
         ModelNode n = model.get(op.path);
         if (n.mtime < 0) {
           // mtime not tracked yet: any value other than the new one means "not done"
-          return st != null && st.getModificationTime() == op.value ? of(Outcome.DONE, "new mtime")
+          return st != null && st.getModificationTime() == op.value
+              ? of(Outcome.DONE, "new mtime")
               : of(Outcome.NOT_DONE, "other mtime");
         }
         return compare(st, st == null ? 0 : st.getModificationTime(), op.value, n.mtime);
@@ -80,12 +99,17 @@ final class InDoubtResolver {
     }
   }
 
-  /** For a missing path, "not done": the verification reports the missing path against the op that placed it. */
+  /**
+   * For a missing path, "not done": the verification reports the missing path against the op that
+   * placed it.
+   */
   private static Resolution compare(HdfsFileStatus st, long seen, long wanted, long before) {
     if (st == null) return of(Outcome.NOT_DONE, "path absent");
     if (seen == wanted) return of(Outcome.DONE, "new value");
     if (seen == before) return of(Outcome.NOT_DONE, "old value");
-    return of(Outcome.NOT_ALL_OR_NOTHING, "value " + seen + " is neither old " + before + " nor new " + wanted);
+    return of(
+        Outcome.NOT_ALL_OR_NOTHING,
+        "value " + seen + " is neither old " + before + " nor new " + wanted);
   }
 
   /**
@@ -100,7 +124,9 @@ final class InDoubtResolver {
     }
     if (st.isDir()) return of(Outcome.NOT_ALL_OR_NOTHING, "a directory, not a file");
     if (op.inodeId >= 0 && st.getFileId() != op.inodeId) {
-      return of(Outcome.NOT_ALL_OR_NOTHING, "inode id " + st.getFileId() + ", create() returned " + op.inodeId);
+      return of(
+          Outcome.NOT_ALL_OR_NOTHING,
+          "inode id " + st.getFileId() + ", create() returned " + op.inodeId);
     }
     Path p = new Path(op.path);
     boolean wasOpen = !fs.isFileClosed(p);
@@ -108,13 +134,28 @@ final class InDoubtResolver {
     long len = fs.getClient().getFileInfo(op.path).getLen();
     byte[] got = reader.readAll(op.path);
     byte[] written = FileContent.bytes(op.value, op.length);
-    if (got.length != len || len > op.length || !Arrays.equals(got, Arrays.copyOf(written, (int) len))) {
-      return of(Outcome.NOT_ALL_OR_NOTHING, "length " + len + ", " + got.length + " bytes read: not a prefix of the "
-          + op.length + " bytes written");
+    if (got.length != len
+        || len > op.length
+        || !Arrays.equals(got, Arrays.copyOf(written, (int) len))) {
+      return of(
+          Outcome.NOT_ALL_OR_NOTHING,
+          "length "
+              + len
+              + ", "
+              + got.length
+              + " bytes read: not a prefix of the "
+              + op.length
+              + " bytes written");
     }
     op.inodeId = st.getFileId();
-    return new Resolution(Outcome.DONE, (wasOpen ? "was open, lease recovered, " : "closed, ") + len + " of "
-        + op.length + " bytes", len);
+    return new Resolution(
+        Outcome.DONE,
+        (wasOpen ? "was open, lease recovered, " : "closed, ")
+            + len
+            + " of "
+            + op.length
+            + " bytes",
+        len);
   }
 
   private static Resolution of(Outcome o, String detail) {

@@ -5,13 +5,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * Closes a file a kill left under construction: recoverLease, then wait until the NameNode
- * reports it closed (block recovery goes through the DataNode's heartbeat, a few seconds).
- * recoverLease is repeated every 20 s, as clients of HDFS do, in case a recovery attempt is lost.
+ * Closes a file a kill left under construction: recoverLease, then wait until the NameNode reports
+ * it closed (block recovery goes through the DataNode's heartbeat, a few seconds). recoverLease is
+ * repeated every 20 s, as clients of HDFS do, in case a recovery attempt is lost.
  */
 final class LeaseRecovery {
-  private LeaseRecovery() {
-  }
+  private LeaseRecovery() {}
 
   static void ensureClosed(DistributedFileSystem fs, Path p, long timeoutMs) throws IOException {
     if (fs.isFileClosed(p)) {

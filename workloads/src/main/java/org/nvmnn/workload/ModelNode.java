@@ -1,25 +1,34 @@
 package org.nvmnn.workload;
 
 /**
- * The expected state of one path in a worker's subtree, and for each part of that state the
- * id of the operation it comes from (so a mismatch can be blamed on an operation).
+ * The expected state of one path in a worker's subtree, and for each part of that state the id of
+ * the operation it comes from (so a mismatch can be blamed on an operation).
  */
 final class ModelNode {
   final boolean dir;
   short permission;
+
   /** Files only. */
   short replication;
+
   long length;
   long crc;
+
   /** Seed of the generated content; kept across renames, the path does not determine it. */
   long contentSeed;
+
   /** Set by setTimes; -1 = the modification time is not checked. */
   long mtime = -1;
+
   /** -1 until learned (from the output stream or the first verification). */
   long inodeId = -1;
 
-  /** The operation that put this node at its current path: its create/mkdir, or a rename of it or of an ancestor. */
+  /**
+   * The operation that put this node at its current path: its create/mkdir, or a rename of it or of
+   * an ancestor.
+   */
   String placedBy;
+
   String permissionBy;
   String replicationBy;
   String contentBy;
@@ -36,7 +45,8 @@ final class ModelNode {
     return new ModelNode(true, permission, op);
   }
 
-  static ModelNode file(short permission, short replication, long length, long crc, long seed, String op) {
+  static ModelNode file(
+      short permission, short replication, long length, long crc, long seed, String op) {
     ModelNode n = new ModelNode(false, permission, op);
     n.replication = replication;
     n.length = length;

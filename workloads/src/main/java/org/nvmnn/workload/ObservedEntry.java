@@ -8,13 +8,22 @@ final class ObservedEntry {
   final short replication;
   final long length;
   final long mtime;
+
   /** CRC32 of the bytes read back; -1 if not read (directories). */
   final long crc;
+
   /** A file still under construction (not closed). */
   final boolean open;
 
-  ObservedEntry(boolean dir, long inodeId, short permission, short replication, long length, long mtime,
-      long crc, boolean open) {
+  ObservedEntry(
+      boolean dir,
+      long inodeId,
+      short permission,
+      short replication,
+      long length,
+      long mtime,
+      long crc,
+      boolean open) {
     this.dir = dir;
     this.inodeId = inodeId;
     this.permission = permission;

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Picks a worker's next operation from its model: always one the model says must succeed.
- * A create with data spends ~0.4 s in close() (2.7.3's client waits 400 ms before asking
- * complete() again when the DataNode's block report trails), the other ops a few ms; so a
- * worker writing data is almost always inside a create when the NameNode dies, and workers
- * creating empty files are what puts the other operations in doubt.
- * New names come from the op sequence number, so no path is ever used twice. The subtree is
- * kept small (maxEntries, maxDepth) so a full verification after every restart stays cheap.
+ * Picks a worker's next operation from its model: always one the model says must succeed. A create
+ * with data spends ~0.4 s in close() (2.7.3's client waits 400 ms before asking complete() again
+ * when the DataNode's block report trails), the other ops a few ms; so a worker writing data is
+ * almost always inside a create when the NameNode dies, and workers creating empty files are what
+ * puts the other operations in doubt. New names come from the op sequence number, so no path is
+ * ever used twice. The subtree is kept small (maxEntries, maxDepth) so a full verification after
+ * every restart stays cheap.
  */
 final class OpChooser {
   private static final short[] DIR_PERMISSIONS = {0700, 0711, 0750, 0755, 0770};
@@ -23,8 +23,13 @@ final class OpChooser {
   private final String thread;
   private final int maxEntries;
   private final int maxDepth;
-  /** false: files are created empty (create + close, no block), so no op dominates the thread's time. */
+
+  /**
+   * false: files are created empty (create + close, no block), so no op dominates the thread's
+   * time.
+   */
   private final boolean writeData;
+
   private long seq;
 
   OpChooser(long seed, String thread, int maxEntries, int maxDepth, boolean writeData) {
@@ -48,8 +53,13 @@ final class OpChooser {
   private Op.Kind pickKind(boolean full) {
     int r = random.nextInt(100);
     if (full) {
-      return r < 60 ? Op.Kind.DELETE : r < 70 ? Op.Kind.RENAME : r < 80 ? Op.Kind.SET_PERMISSION
-          : r < 90 ? Op.Kind.RENAME_OVERWRITE : Op.Kind.SET_TIMES;
+      return r < 60
+          ? Op.Kind.DELETE
+          : r < 70
+              ? Op.Kind.RENAME
+              : r < 80
+                  ? Op.Kind.SET_PERMISSION
+                  : r < 90 ? Op.Kind.RENAME_OVERWRITE : Op.Kind.SET_TIMES;
     }
     if (r < 12) return Op.Kind.MKDIR;
     if (r < 40) return Op.Kind.CREATE;
@@ -65,45 +75,61 @@ final class OpChooser {
   private Op tryKind(SubtreeModel m, Op.Kind kind, String id) {
     String name = id.substring(id.indexOf('#') + 1);
     switch (kind) {
-      case MKDIR: {
-        String parent = pick(parentDirs(m));
-        return parent == null ? null : new Op(id, kind, parent + "/d" + name, null, 0, 0);
-      }
-      case CREATE: {
-        String parent = pick(parentDirs(m));
-        return parent == null ? null
-            : new Op(id, kind, parent + "/f" + name, null, random.nextLong(), writeData ? 100 + random.nextInt(701) : 0);
-      }
+      case MKDIR:
+        {
+          String parent = pick(parentDirs(m));
+          return parent == null ? null : new Op(id, kind, parent + "/d" + name, null, 0, 0);
+        }
+      case CREATE:
+        {
+          String parent = pick(parentDirs(m));
+          return parent == null
+              ? null
+              : new Op(
+                  id,
+                  kind,
+                  parent + "/f" + name,
+                  null,
+                  random.nextLong(),
+                  writeData ? 100 + random.nextInt(701) : 0);
+        }
       case RENAME:
       case RENAME_OLD_API:
-        return random.nextInt(10) < 6 ? renameFile(m, kind, id, name) : renameDir(m, kind, id, name);
-      case RENAME_OVERWRITE: {
-        List<String> files = m.paths(false);
-        if (files.size() < 2) return null;
-        String src = pick(files);
-        String dst = pick(files);
-        return src.equals(dst) ? null : new Op(id, kind, src, dst, 0, 0);
-      }
+        return random.nextInt(10) < 6
+            ? renameFile(m, kind, id, name)
+            : renameDir(m, kind, id, name);
+      case RENAME_OVERWRITE:
+        {
+          List<String> files = m.paths(false);
+          if (files.size() < 2) return null;
+          String src = pick(files);
+          String dst = pick(files);
+          return src.equals(dst) ? null : new Op(id, kind, src, dst, 0, 0);
+        }
       case DELETE:
         return random.nextBoolean() ? deleteFile(m, id) : deleteSmallDir(m, id);
-      case SET_PERMISSION: {
-        String path = pick(nonRoot(m));
-        if (path == null) return null;
-        ModelNode n = m.get(path);
-        short[] choices = n.dir ? DIR_PERMISSIONS : FILE_PERMISSIONS;
-        short perm = choices[random.nextInt(choices.length)];
-        return perm == n.permission ? null : new Op(id, kind, path, null, perm, 0);
-      }
-      case SET_REPLICATION: {
-        String path = pick(m.paths(false));
-        if (path == null) return null;
-        return new Op(id, kind, path, null, m.get(path).replication == 1 ? 2 : 1, 0);
-      }
-      case SET_TIMES: {
-        String path = pick(m.paths(false));
-        long mtime = YEAR_2001_MS + random.nextInt(20 * 365) * DAY_MS + random.nextInt((int) DAY_MS);
-        return path == null ? null : new Op(id, kind, path, null, mtime, 0);
-      }
+      case SET_PERMISSION:
+        {
+          String path = pick(nonRoot(m));
+          if (path == null) return null;
+          ModelNode n = m.get(path);
+          short[] choices = n.dir ? DIR_PERMISSIONS : FILE_PERMISSIONS;
+          short perm = choices[random.nextInt(choices.length)];
+          return perm == n.permission ? null : new Op(id, kind, path, null, perm, 0);
+        }
+      case SET_REPLICATION:
+        {
+          String path = pick(m.paths(false));
+          if (path == null) return null;
+          return new Op(id, kind, path, null, m.get(path).replication == 1 ? 2 : 1, 0);
+        }
+      case SET_TIMES:
+        {
+          String path = pick(m.paths(false));
+          long mtime =
+              YEAR_2001_MS + random.nextInt(20 * 365) * DAY_MS + random.nextInt((int) DAY_MS);
+          return path == null ? null : new Op(id, kind, path, null, mtime, 0);
+        }
       default:
         throw new IllegalArgumentException(kind.name());
     }
@@ -140,7 +166,9 @@ final class OpChooser {
 
   private Op deleteSmallDir(SubtreeModel m, String id) {
     String path = pick(nonRootDirs(m));
-    return path == null || m.descendants(path).size() > 12 ? null : new Op(id, Op.Kind.DELETE, path, null, 0, 0);
+    return path == null || m.descendants(path).size() > 12
+        ? null
+        : new Op(id, Op.Kind.DELETE, path, null, 0, 0);
   }
 
   /** Directories a new entry may go into (depth below maxDepth). */

@@ -2,8 +2,7 @@ package org.nvmnn.workload;
 
 /** Applies a completed operation (acknowledged, or in doubt and found done) to the model. */
 final class OpEffects {
-  private OpEffects() {
-  }
+  private OpEffects() {}
 
   /** createdLength: CREATE only, the length the file has (op.length when acknowledged). */
   static void apply(SubtreeModel model, Op op, long createdLength) {
@@ -12,8 +11,13 @@ final class OpEffects {
         model.mkdir(op.path, op.id);
         break;
       case CREATE:
-        model.createFile(op.path, op.value, createdLength, FileContent.crc(op.value, (int) createdLength),
-            op.inodeId, op.id);
+        model.createFile(
+            op.path,
+            op.value,
+            createdLength,
+            FileContent.crc(op.value, (int) createdLength),
+            op.inodeId,
+            op.id);
         break;
       case RENAME:
       case RENAME_OLD_API:

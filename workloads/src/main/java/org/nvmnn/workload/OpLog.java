@@ -8,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A worker's log, one line per event, flushed per line: "ms e<epoch> TAG text". ACK lines are
- * the acknowledged operations; INDOUBT-* lines the failed calls and how they were resolved;
- * LOST / NOT-ALL-OR-NOTHING / ERROR lines are failures of the test.
+ * A worker's log, one line per event, flushed per line: "ms e<epoch> TAG text". ACK lines are the
+ * acknowledged operations; INDOUBT-* lines the failed calls and how they were resolved; LOST /
+ * NOT-ALL-OR-NOTHING / ERROR lines are failures of the test.
  */
 final class OpLog implements Closeable {
   private final BufferedWriter out;

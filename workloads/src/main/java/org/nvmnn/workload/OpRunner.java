@@ -11,9 +11,9 @@ import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * Runs one operation against HDFS. Returning normally means the NameNode acknowledged it;
- * any exception leaves it in doubt. mkdir and create never create parents (the model knows
- * the parent exists), so each call changes exactly what the model expects.
+ * Runs one operation against HDFS. Returning normally means the NameNode acknowledged it; any
+ * exception leaves it in doubt. mkdir and create never create parents (the model knows the parent
+ * exists), so each call changes exactly what the model expects.
  */
 final class OpRunner {
   private final DistributedFileSystem fs;
@@ -60,8 +60,15 @@ final class OpRunner {
   /** create (RPC), write a few hundred bytes (DataNode), close (addBlock + complete RPCs). */
   private void create(Path p, Op op) throws IOException {
     byte[] data = FileContent.bytes(op.value, op.length);
-    FSDataOutputStream out = fs.createNonRecursive(p, FsPermission.getFileDefault(), EnumSet.of(CreateFlag.CREATE),
-        4096, (short) 1, fs.getDefaultBlockSize(p), null);
+    FSDataOutputStream out =
+        fs.createNonRecursive(
+            p,
+            FsPermission.getFileDefault(),
+            EnumSet.of(CreateFlag.CREATE),
+            4096,
+            (short) 1,
+            fs.getDefaultBlockSize(p),
+            null);
     op.createAcknowledged = true;
     op.inodeId = ((DFSOutputStream) out.getWrappedStream()).getFileId();
     try {

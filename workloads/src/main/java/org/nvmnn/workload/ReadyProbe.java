@@ -8,15 +8,14 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 
 /**
- * Started just before a NameNode process, in one JVM, so the driver can time the restart
- * without a JVM start per poll: prints "answered <epoch ms>" when the NameNode first answers
- * getFileInfo("/"), then "safemode-off <epoch ms>" once it has left safe mode and has at
- * least --datanodes live DataNodes (default 1). Exit 1 if the NameNode process (--pid) exits
- * or --timeout-seconds pass first.
+ * Started just before a NameNode process, in one JVM, so the driver can time the restart without a
+ * JVM start per poll: prints "answered <epoch ms>" when the NameNode first answers
+ * getFileInfo("/"), then "safemode-off <epoch ms>" once it has left safe mode and has at least
+ * --datanodes live DataNodes (default 1). Exit 1 if the NameNode process (--pid) exits or
+ * --timeout-seconds pass first.
  */
 public final class ReadyProbe {
-  private ReadyProbe() {
-  }
+  private ReadyProbe() {}
 
   public static void main(String[] args) throws Exception {
     Flags f = Flags.parse(args, "--pid", "--datanodes", "--timeout-seconds");
@@ -25,7 +24,8 @@ public final class ReadyProbe {
     int datanodes = f.getInt("--datanodes", 1);
     long deadline = System.currentTimeMillis() + timeoutMs;
     File proc = pid == null ? null : new File("/proc/" + pid);
-    DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(ClientConf.failFast());
+    DistributedFileSystem fs =
+        (DistributedFileSystem) FileSystem.newInstance(ClientConf.failFast());
     boolean answered = false;
     while (System.currentTimeMillis() < deadline) {
       if (proc != null && !proc.exists()) {

@@ -9,14 +9,14 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * What one worker's subtree must look like after every acknowledged operation: path to node,
- * plus for every path that an operation removed (delete, or the source of a rename) the id
- * of that operation, so a path that reappears can be blamed on it. Names are never reused,
- * so a removed path never legitimately comes back.
+ * What one worker's subtree must look like after every acknowledged operation: path to node, plus
+ * for every path that an operation removed (delete, or the source of a rename) the id of that
+ * operation, so a path that reappears can be blamed on it. Names are never reused, so a removed
+ * path never legitimately comes back.
  */
 final class SubtreeModel {
-  static final short DIR_PERMISSION = 0755;   // 0777 under the default umask 022
-  static final short FILE_PERMISSION = 0644;  // 0666 under the default umask 022
+  static final short DIR_PERMISSION = 0755; // 0777 under the default umask 022
+  static final short FILE_PERMISSION = 0644; // 0666 under the default umask 022
 
   private final String root;
   private final TreeMap<String, ModelNode> nodes = new TreeMap<>();
@@ -54,7 +54,9 @@ final class SubtreeModel {
     return out;
   }
 
-  /** Strictly below path. Every string starting with path + "/" sorts in [path + "/", path + "0"). */
+  /**
+   * Strictly below path. Every string starting with path + "/" sorts in [path + "/", path + "0").
+   */
   NavigableMap<String, ModelNode> descendants(String path) {
     return nodes.subMap(path + "/", true, path + "0", false);
   }
@@ -86,7 +88,10 @@ final class SubtreeModel {
     nodes.put(path, n);
   }
 
-  /** Moves src and its subtree to dst. dst may exist only as a file replaced by the file src (overwrite). */
+  /**
+   * Moves src and its subtree to dst. dst may exist only as a file replaced by the file src
+   * (overwrite).
+   */
   void rename(String src, String dst, String op) {
     ModelNode moving = require(src);
     ModelNode replaced = nodes.get(dst);

@@ -14,8 +14,8 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
- * Reads a whole subtree as the NameNode reports it (listing, inode ids, permissions,
- * replication, lengths, mtimes, open or closed) and every closed file's bytes from the DataNode.
+ * Reads a whole subtree as the NameNode reports it (listing, inode ids, permissions, replication,
+ * lengths, mtimes, open or closed) and every closed file's bytes from the DataNode.
  */
 final class SubtreeReader {
   private final DistributedFileSystem fs;
@@ -43,7 +43,8 @@ final class SubtreeReader {
       do {
         listing = client.listPaths(dir, after);
         if (listing == null) {
-          throw new IOException(dir + " vanished while being listed (only this worker writes below it)");
+          throw new IOException(
+              dir + " vanished while being listed (only this worker writes below it)");
         }
         for (HdfsFileStatus s : listing.getPartialListing()) {
           String path = dir + "/" + s.getLocalName();
@@ -67,10 +68,19 @@ final class SubtreeReader {
     long crc = -1;
     if (!open) {
       byte[] b = readAll(path);
-      crc = FileContent.crc(b, b.length);   // over what was served: a short read shows as a content mismatch
+      crc =
+          FileContent.crc(
+              b, b.length); // over what was served: a short read shows as a content mismatch
     }
-    return new ObservedEntry(false, s.getFileId(), perm, s.getReplication(), s.getLen(), s.getModificationTime(),
-        crc, open);
+    return new ObservedEntry(
+        false,
+        s.getFileId(),
+        perm,
+        s.getReplication(),
+        s.getLen(),
+        s.getModificationTime(),
+        crc,
+        open);
   }
 
   /** The file's bytes; the result's length is what the DataNode served. */

@@ -7,23 +7,25 @@ import java.nio.channels.ClosedChannelException;
 import org.apache.hadoop.ipc.RemoteException;
 
 /**
- * Tells a failure caused by the NameNode being down or restarting (the connection refused,
- * reset or closed under a call; a restarted NameNode not started yet or in safe mode) from
- * any other failure. Only the first kind is expected in this test.
+ * Tells a failure caused by the NameNode being down or restarting (the connection refused, reset or
+ * closed under a call; a restarted NameNode not started yet or in safe mode) from any other
+ * failure. Only the first kind is expected in this test.
  */
 final class Unavailability {
-  private Unavailability() {
-  }
+  private Unavailability() {}
 
   static boolean isNameNodeUnavailable(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof SocketException || c instanceof EOFException || c instanceof SocketTimeoutException
+      if (c instanceof SocketException
+          || c instanceof EOFException
+          || c instanceof SocketTimeoutException
           || c instanceof ClosedChannelException) {
         return true;
       }
       if (c instanceof RemoteException) {
         String cls = ((RemoteException) c).getClassName();
-        return cls.endsWith(".SafeModeException") || cls.endsWith(".RetriableException")
+        return cls.endsWith(".SafeModeException")
+            || cls.endsWith(".RetriableException")
             || cls.endsWith(".StandbyException");
       }
     }
@@ -35,8 +37,10 @@ final class Unavailability {
     StringBuilder sb = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (sb.length() > 0) sb.append(" <- ");
-      sb.append(c instanceof RemoteException ? "Remote:" + ((RemoteException) c).getClassName()
-          : c.getClass().getSimpleName());
+      sb.append(
+          c instanceof RemoteException
+              ? "Remote:" + ((RemoteException) c).getClassName()
+              : c.getClass().getSimpleName());
     }
     String msg = String.valueOf(t.getMessage()).replace('\n', ' ');
     return sb + ": " + (msg.length() > 200 ? msg.substring(0, 200) + "..." : msg);

@@ -7,14 +7,14 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * One workload thread: operations on its own subtree, a model of that subtree, a log.
- * After every NameNode restart the driver announces (a new epoch) it first resolves the
- * operation that was in flight, then verifies the whole subtree against the model before it
- * issues anything new.
+ * One workload thread: operations on its own subtree, a model of that subtree, a log. After every
+ * NameNode restart the driver announces (a new epoch) it first resolves the operation that was in
+ * flight, then verifies the whole subtree against the model before it issues anything new.
  */
 final class Worker implements Runnable {
   /** Longer than any gap between kills plus a restart; reaching it fails the run. */
   private static final long EPOCH_WAIT_MS = 600000;
+
   private static final int ATTEMPTS = 5;
 
   interface Call<T> {
@@ -35,10 +35,17 @@ final class Worker implements Runnable {
   volatile long verifiedEpoch = -1;
   volatile boolean finished;
   volatile Throwable fatal;
+
   /** The namespace no longer matches the model (a loss was found): stop issuing operations. */
   private boolean diverged;
 
-  Worker(String name, String root, DistributedFileSystem fs, ControlDir control, OpLog log, OpChooser chooser) {
+  Worker(
+      String name,
+      String root,
+      DistributedFileSystem fs,
+      ControlDir control,
+      OpLog log,
+      OpChooser chooser) {
     this.name = name;
     this.fs = fs;
     this.control = control;
@@ -97,14 +104,14 @@ final class Worker implements Runnable {
       tally.unexpectedErrors++;
       log.line(epoch, "ERROR", op + " failed: " + Unavailability.describe(failure));
     }
-    control.awaitEpochAfter(epoch, EPOCH_WAIT_MS);   // the restart that follows the failure
+    control.awaitEpochAfter(epoch, EPOCH_WAIT_MS); // the restart that follows the failure
     tally.inDoubt++;
     InDoubtResolver.Resolution r;
     try {
       r = untilAnswered(() -> resolver.resolve(model, op));
     } catch (IOException e) {
       tally.verificationFailures++;
-      diverged = true;   // the model cannot follow an operation whose outcome is unknown
+      diverged = true; // the model cannot follow an operation whose outcome is unknown
       log.line(control.epoch(), "RESOLVE-FAILED", op + ": " + Unavailability.describe(e));
       return;
     }
@@ -145,7 +152,8 @@ final class Worker implements Runnable {
     List<Discrepancy> found = ModelChecker.check(model, seen);
     if (found.isEmpty()) {
       for (Map.Entry<String, ObservedEntry> e : seen.entrySet()) {
-        model.get(e.getKey()).inodeId = e.getValue().inodeId;   // equal where known, learned where not
+        model.get(e.getKey()).inodeId =
+            e.getValue().inodeId; // equal where known, learned where not
       }
       log.line(epoch, "VERIFIED", why + ": " + seen.size() + " entries match the model");
     } else {
@@ -159,7 +167,10 @@ final class Worker implements Runnable {
     verifiedEpoch = epoch;
   }
 
-  /** Runs a read-side call, waiting for the next announced restart if the NameNode is down meanwhile. */
+  /**
+   * Runs a read-side call, waiting for the next announced restart if the NameNode is down
+   * meanwhile.
+   */
   private <T> T untilAnswered(Call<T> call) throws IOException {
     for (int attempt = 1; ; attempt++) {
       long epoch = control.epoch();
@@ -169,7 +180,10 @@ final class Worker implements Runnable {
         if (!Unavailability.isNameNodeUnavailable(e) || attempt == ATTEMPTS) {
           throw e;
         }
-        log.line(epoch, "RETRY", "NameNode unavailable, waiting for the next restart: " + Unavailability.describe(e));
+        log.line(
+            epoch,
+            "RETRY",
+            "NameNode unavailable, waiting for the next restart: " + Unavailability.describe(e));
         control.awaitEpochAfter(epoch, EPOCH_WAIT_MS);
         sleepQuietly(200);
       }

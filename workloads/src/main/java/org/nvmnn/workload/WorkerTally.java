@@ -13,6 +13,7 @@ final class WorkerTally {
   long unexpectedErrors;
   long verifications;
   long verificationFailures;
+
   /** Ids of acknowledged operations whose effect was found missing or changed. */
   final Set<String> lostOps = new TreeSet<>();
 
@@ -29,6 +30,9 @@ final class WorkerTally {
   }
 
   boolean clean() {
-    return lostOps.isEmpty() && notAllOrNothing == 0 && unexpectedErrors == 0 && verificationFailures == 0;
+    return lostOps.isEmpty()
+        && notAllOrNothing == 0
+        && unexpectedErrors == 0
+        && verificationFailures == 0;
   }
 }

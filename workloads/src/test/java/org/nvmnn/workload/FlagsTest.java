@@ -10,7 +10,13 @@ import org.junit.Test;
 public class FlagsTest {
   @Test
   public void givenValuesWinAndAbsentOnesTakeTheirDefaults() {
-    Flags f = Flags.parse(new String[] {"--files", "10000000", "--root", "/rec"}, "--files", "--root", "--dirs", "--pid");
+    Flags f =
+        Flags.parse(
+            new String[] {"--files", "10000000", "--root", "/rec"},
+            "--files",
+            "--root",
+            "--dirs",
+            "--pid");
     assertEquals(10_000_000L, f.getLong("--files", -1));
     assertEquals("/rec", f.get("--root", "/x"));
     assertEquals(4, f.getInt("--dirs", 4));

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import org.junit.Test;
 
 /**
- * The checker must notice a lost acknowledged operation: the "namespace" here is a second
- * model that did not get one operation the client's model got.
+ * The checker must notice a lost acknowledged operation: the "namespace" here is a second model
+ * that did not get one operation the client's model got.
  */
 public class ModelCheckerTest {
 
@@ -27,7 +27,10 @@ public class ModelCheckerTest {
     assertTrue(ModelChecker.check(client, Namespaces.observe(namespace)).isEmpty());
   }
 
-  /** For many random histories: drop the last operation from the namespace, the checker blames exactly it. */
+  /**
+   * For many random histories: drop the last operation from the namespace, the checker blames
+   * exactly it.
+   */
   @Test
   public void omittedLastOperationIsReportedAsLost() {
     for (long seed = 1; seed <= 300; seed++) {
@@ -68,13 +71,19 @@ public class ModelCheckerTest {
     SubtreeModel client = new SubtreeModel("/crash/t0", "t0#0");
     client.createFile("/crash/t0/f1", 9, 500, FileContent.crc(9, 500), 16390, "t0#1");
     Map<String, ObservedEntry> seen = Namespaces.observe(client);
-    seen.put("/crash/t0/f1", new ObservedEntry(false, 16391, (short) 0644, (short) 1, 500, 0,
-        FileContent.crc(9, 500), false));
-    assertEquals("[/crash/t0/f1: inode id 16391, expected 16390 (blamed on t0#1)]",
+    seen.put(
+        "/crash/t0/f1",
+        new ObservedEntry(
+            false, 16391, (short) 0644, (short) 1, 500, 0, FileContent.crc(9, 500), false));
+    assertEquals(
+        "[/crash/t0/f1: inode id 16391, expected 16390 (blamed on t0#1)]",
         ModelChecker.check(client, seen).toString());
-    seen.put("/crash/t0/f1", new ObservedEntry(false, 16390, (short) 0644, (short) 1, 500, 0,
-        FileContent.crc(9, 499), false));
-    assertEquals("[/crash/t0/f1: content differs (crc32) (blamed on t0#1)]",
+    seen.put(
+        "/crash/t0/f1",
+        new ObservedEntry(
+            false, 16390, (short) 0644, (short) 1, 500, 0, FileContent.crc(9, 499), false));
+    assertEquals(
+        "[/crash/t0/f1: content differs (crc32) (blamed on t0#1)]",
         ModelChecker.check(client, seen).toString());
   }
 
@@ -92,7 +101,7 @@ public class ModelCheckerTest {
     for (int i = 0; i < n; i++) {
       Op op = chooser.next(client);
       if (op.kind == Op.Kind.CREATE) {
-        op.inodeId = 16386 + i;   // as the output stream reports it
+        op.inodeId = 16386 + i; // as the output stream reports it
       }
       OpEffects.apply(client, op, op.length);
       ops.add(op);

@@ -5,16 +5,25 @@ import java.util.TreeMap;
 
 /** Test helper: a model read back as if it were the NameNode's answer. */
 final class Namespaces {
-  private Namespaces() {
-  }
+  private Namespaces() {}
 
   static Map<String, ObservedEntry> observe(SubtreeModel namespace) {
     Map<String, ObservedEntry> out = new TreeMap<>();
     for (Map.Entry<String, ModelNode> e : namespace.nodes().entrySet()) {
       ModelNode n = e.getValue();
-      out.put(e.getKey(), n.dir ? ObservedEntry.directory(n.inodeId, n.permission)
-          : new ObservedEntry(false, n.inodeId, n.permission, n.replication, n.length, Math.max(n.mtime, 0), n.crc,
-              false));
+      out.put(
+          e.getKey(),
+          n.dir
+              ? ObservedEntry.directory(n.inodeId, n.permission)
+              : new ObservedEntry(
+                  false,
+                  n.inodeId,
+                  n.permission,
+                  n.replication,
+                  n.length,
+                  Math.max(n.mtime, 0),
+                  n.crc,
+                  false));
     }
     return out;
   }

@@ -7,7 +7,10 @@ import java.util.Set;
 import org.junit.Test;
 
 public class OpChooserTest {
-  /** Every chosen op is valid on the model (the model throws otherwise); size and depth stay bounded; all kinds occur. */
+  /**
+   * Every chosen op is valid on the model (the model throws otherwise); size and depth stay
+   * bounded; all kinds occur.
+   */
   @Test
   public void choosesValidOpsWithinBounds() {
     SubtreeModel m = new SubtreeModel("/crash/t1", "t1#0");

@@ -17,7 +17,7 @@ public class SubtreeModelTest {
     m.mkdir("/crash/t0/d4", "t0#4");
     m.rename("/crash/t0/d1", "/crash/t0/d4/d5", "t0#5");
 
-    assertEquals(5, m.size());   // root, d4, d5, d2, f3
+    assertEquals(5, m.size()); // root, d4, d5, d2, f3
     assertEquals("t0#5", m.get("/crash/t0/d4/d5/d2/f3").placedBy);
     assertEquals("t0#3", m.get("/crash/t0/d4/d5/d2/f3").contentBy);
     assertEquals(1003, m.get("/crash/t0/d4/d5/d2/f3").inodeId);

@@ -3,7 +3,6 @@ package org.nvmnn.bench.store;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Field;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
@@ -19,8 +18,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
  * operations they time, each one {@link Txn}: one batch, one native call.
  */
 final class BenchRegions {
-  private BenchRegions() {
-  }
+  private BenchRegions() {}
 
   /** The directory benchmarks put regions in ({@code -Dnvm.bench.dir}, default /dev/shm). */
   static File newFile(String name) throws IOException {
@@ -32,8 +30,10 @@ final class BenchRegions {
 
   /** A new region of {@code size} bytes with a formatted root. */
   static InodeStore newStore(File f, long size) throws IOException {
-    InodeStore s = InodeStore.open(Region.create(f, size, new RegionIdentity(1, "CID-bench", "BP-bench"),
-        PersistMode.EMULATED));
+    InodeStore s =
+        InodeStore.open(
+            Region.create(
+                f, size, new RegionIdentity(1, "CID-bench", "BP-bench"), PersistMode.EMULATED));
     s.format(1, 0755, "hdfs", "supergroup");
     return s;
   }
@@ -60,27 +60,33 @@ final class BenchRegions {
   /** A new inode and its parent's mtime (always staged, so the commit is undo-logged). */
   static long create(InodeStore s, long parent, InodeAttrs a, long mtime) throws NvmException {
     long[] page = new long[1];
-    apply(s, t -> {
-      page[0] = t.create(parent, a.times(mtime, mtime));
-      t.putWord(parent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
-    });
+    apply(
+        s,
+        t -> {
+          page[0] = t.create(parent, a.times(mtime, mtime));
+          t.putWord(parent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
+        });
     return page[0];
   }
 
   /** A rename: new name and parent, both parents' mtimes (one undo-logged batch). */
-  static void rename(InodeStore s, long page, long newParent, String name, long mtime) throws NvmException {
+  static void rename(InodeStore s, long page, long newParent, String name, long mtime)
+      throws NvmException {
     long oldParent = s.inode(page).parentPage();
-    apply(s, t -> {
-      t.move(page, newParent, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      if (oldParent != newParent) {
-        t.putWord(newParent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
-      }
-      t.putWord(oldParent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
-    });
+    apply(
+        s,
+        t -> {
+          t.move(page, newParent, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          if (oldParent != newParent) {
+            t.putWord(newParent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
+          }
+          t.putWord(oldParent + RegionLayout.IN_MTIME, mtime, Field.MTIME);
+        });
   }
 
   /** The first block of an empty file. */
-  static void addFirstBlock(InodeStore s, long file, long blockId, long genstamp) throws NvmException {
+  static void addFirstBlock(InodeStore s, long file, long blockId, long genstamp)
+      throws NvmException {
     long[] block = {blockId, 0, genstamp};
     apply(s, t -> t.setBlocks(file, block, 1));
   }

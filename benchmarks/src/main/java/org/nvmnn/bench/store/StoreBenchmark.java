@@ -2,7 +2,6 @@ package org.nvmnn.bench.store;
 
 import java.io.File;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Field;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
@@ -21,9 +20,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The persistent inode store's primitive costs, on an emulated region (tmpfs, cache-line
- * flushes): creating an inode (out-of-place page + undo-logged commit), an 8-byte in-place
- * update, an undo-logged rename across directories, and the recovery scan per inode.
+ * The persistent inode store's primitive costs, on an emulated region (tmpfs, cache-line flushes):
+ * creating an inode (out-of-place page + undo-logged commit), an 8-byte in-place update, an
+ * undo-logged rename across directories, and the recovery scan per inode.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,10 +44,14 @@ public class StoreBenchmark {
     public void setUp() throws Exception {
       file = BenchRegions.newFile("ops");
       store = BenchRegions.newStore(file, 2L << 30);
-      dir = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("dir").owner("hdfs", "supergroup"), 0);
+      dir =
+          BenchRegions.create(
+              store, store.rootPage(), InodeAttrs.directory("dir").owner("hdfs", "supergroup"), 0);
       dirA = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("a"), 0);
       dirB = BenchRegions.create(store, store.rootPage(), InodeAttrs.directory("b"), 0);
-      file1 = BenchRegions.create(store, dirA, InodeAttrs.file("x").owner("hdfs", "supergroup").replication(3), 0);
+      file1 =
+          BenchRegions.create(
+              store, dirA, InodeAttrs.file("x").owner("hdfs", "supergroup").replication(3), 0);
     }
 
     @TearDown(Level.Iteration)
@@ -59,8 +62,14 @@ public class StoreBenchmark {
 
   @Benchmark
   public long createInode(Fresh s) throws Exception {
-    return BenchRegions.create(s.store, s.dir, InodeAttrs.file("part-0000001")
-        .owner("hdfs", "supergroup").replication(3).preferredBlockSize(128L << 20), s.now);
+    return BenchRegions.create(
+        s.store,
+        s.dir,
+        InodeAttrs.file("part-0000001")
+            .owner("hdfs", "supergroup")
+            .replication(3)
+            .preferredBlockSize(128L << 20),
+        s.now);
   }
 
   @Benchmark
@@ -72,12 +81,15 @@ public class StoreBenchmark {
   @Benchmark
   public void renameUndoLogged(Fresh s) throws Exception {
     s.inA = !s.inA;
-    BenchRegions.rename(s.store, s.file1, s.inA ? s.dirA : s.dirB, s.inA ? "x" : "y-renamed", ++s.now);
+    BenchRegions.rename(
+        s.store, s.file1, s.inA ? s.dirA : s.dirB, s.inA ? "x" : "y-renamed", ++s.now);
   }
 
   static final int RECOVERY_FILES = 1_000_000;
 
-  /** A region holding {@link #RECOVERY_FILES} one-block files in 1,000-file directories, built once. */
+  /**
+   * A region holding {@link #RECOVERY_FILES} one-block files in 1,000-file directories, built once.
+   */
   @State(Scope.Benchmark)
   public static class Filled {
     static final int FILES_PER_DIR = 1000;
@@ -92,9 +104,13 @@ public class StoreBenchmark {
         long dir = 0;
         for (int i = 0; i < inodes; i++) {
           if (i % FILES_PER_DIR == 0) {
-            dir = BenchRegions.create(s, s.rootPage(), InodeAttrs.directory("d" + i / FILES_PER_DIR), 0);
+            dir =
+                BenchRegions.create(
+                    s, s.rootPage(), InodeAttrs.directory("d" + i / FILES_PER_DIR), 0);
           }
-          long f = BenchRegions.create(s, dir, InodeAttrs.file("f" + i).owner("hdfs", "supergroup").replication(3), 0);
+          long f =
+              BenchRegions.create(
+                  s, dir, InodeAttrs.file("f" + i).owner("hdfs", "supergroup").replication(3), 0);
           BenchRegions.addFirstBlock(s, f, 1_073_741_825L + i, 1001);
         }
       }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -24,12 +23,12 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * Client input at the limits gets the same answers in NVM mode as in stock mode (both run here,
- * one after the other, and their outcomes are compared input by input), and everything accepted
+ * Client input at the limits gets the same answers in NVM mode as in stock mode (both run here, one
+ * after the other, and their outcomes are compared input by input), and everything accepted
  * survives a restart: names of 255 and 256 bytes (ASCII and 3-byte characters), a path of 8000
- * characters and one over, 1000 levels and one more, 10,000 components, names with unusual
- * bytes, and a directory at its item limit (lowered to 20,000 so the test stays short; the check
- * is the same at the default 1M).
+ * characters and one over, 1000 levels and one more, 10,000 components, names with unusual bytes,
+ * and a directory at its item limit (lowered to 20,000 so the test stays short; the check is the
+ * same at the default 1M).
  */
 public class ClientLimitsTest {
   private static final int MAX_ITEMS = 20_000;
@@ -60,8 +59,22 @@ public class ClientLimitsTest {
     in.put("1000 levels below the root", repeat("/x", 1000));
     in.put("1001 levels below the root", repeat("/x", 1001));
     in.put("10,000 components", repeat("/z", 10_000));
-    String[] odd = {"with space", "tab\tin", "ctrl\u0001byte", "quote\"s'", "back\\slash", "per%cent",
-        "emoji\uD83D\uDE00", "nul-lookalike\u2400", "*?[glob]", "-dash", ".hidden", "..dots", "...", "co:lon"};
+    String[] odd = {
+      "with space",
+      "tab\tin",
+      "ctrl\u0001byte",
+      "quote\"s'",
+      "back\\slash",
+      "per%cent",
+      "emoji\uD83D\uDE00",
+      "nul-lookalike\u2400",
+      "*?[glob]",
+      "-dash",
+      ".hidden",
+      "..dots",
+      "...",
+      "co:lon"
+    };
     for (String name : odd) {
       in.put("name '" + name + "'", "/odd/" + name);
     }
@@ -82,7 +95,9 @@ public class ClientLimitsTest {
   private static Map<String, String> run(boolean nvm) throws Exception {
     Configuration conf = NamespaceOpsTestBase.conf(nvm);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY, MAX_ITEMS);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(ClientLimitsTest.class) + "-" + nvm);
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        NamespaceOpsTestBase.baseDir(ClientLimitsTest.class) + "-" + nvm);
     MiniDFSCluster cluster = NvmCluster.builder(conf, 0).build();
     try {
       cluster.waitActive();
@@ -105,9 +120,12 @@ public class ClientLimitsTest {
       NvmCluster.Snapshot before = NvmCluster.snapshot(fs, "/names");
       cluster.restartNameNode(true);
       fs = cluster.getFileSystem();
-      NvmCluster.assertSameNamespace("names after restart", before, NvmCluster.snapshot(fs, "/names"));
+      NvmCluster.assertSameNamespace(
+          "names after restart", before, NvmCluster.snapshot(fs, "/names"));
       for (String p : accepted) {
-        assertTrue(p + " after restart (" + (nvm ? "NVM" : "stock") + ")", fs.getFileStatus(new Path(p)).isDirectory());
+        assertTrue(
+            p + " after restart (" + (nvm ? "NVM" : "stock") + ")",
+            fs.getFileStatus(new Path(p)).isDirectory());
       }
       int listed = 0;
       byte[] after = HdfsFileStatus.EMPTY_NAME;
@@ -118,7 +136,9 @@ public class ClientLimitsTest {
         after = l.getLastName();
       } while (l.hasMore());
       assertEquals(MAX_ITEMS, listed);
-      out.put("item " + (MAX_ITEMS + 1) + " after restart", outcome(fs.getClient().getNamenode(), "/items/one-too-many"));
+      out.put(
+          "item " + (MAX_ITEMS + 1) + " after restart",
+          outcome(fs.getClient().getNamenode(), "/items/one-too-many"));
       return out;
     } finally {
       cluster.shutdown();
@@ -142,7 +162,9 @@ public class ClientLimitsTest {
     assertEquals("ok", nvm.get("path of 8000 characters"));
     assertTrue(!nvm.get("path of 8002 characters").equals("ok"));
     assertTrue(!nvm.get("10,000 components").equals("ok"));
-    assertTrue(nvm.get("item " + (MAX_ITEMS + 1) + " of a directory").endsWith("MaxDirectoryItemsExceededException"));
+    assertTrue(
+        nvm.get("item " + (MAX_ITEMS + 1) + " of a directory")
+            .endsWith("MaxDirectoryItemsExceededException"));
     assertEquals(255, repeat("\u20ac", 85).getBytes(StandardCharsets.UTF_8).length);
   }
 }

@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,17 +20,19 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 
 /**
- * The namespace the migration tests move between the stock and the NVM NameNode, built through
- * a client: nested directories, files of 0, 1, 6 (inline + a block-extension page) and 15 blocks
- * (two extension pages), a name longer than a page's inline part, a directory of 150 files
- * (more than one import batch), permissions and owners, times, replication, file and directory
- * storage policies, a namespace + space quota and a storage-type quota, and two files under
- * construction: one its writer keeps writing after the switch, one another client recovers.
+ * The namespace the migration tests move between the stock and the NVM NameNode, built through a
+ * client: nested directories, files of 0, 1, 6 (inline + a block-extension page) and 15 blocks (two
+ * extension pages), a name longer than a page's inline part, a directory of 150 files (more than
+ * one import batch), permissions and owners, times, replication, file and directory storage
+ * policies, a namespace + space quota and a storage-type quota, and two files under construction:
+ * one its writer keeps writing after the switch, one another client recovers.
  */
 final class MigrationNamespace {
   static final int BLOCK = NamespaceOpsTestBase.BLOCK;
   static final Path ROOT = new Path("/mig");
-  static final String LONG_NAME = "a-name-longer-than-the-48-bytes-an-inode-page-holds-inline-" + new String(new char[100]).replace((char) 0, (char) 120);
+  static final String LONG_NAME =
+      "a-name-longer-than-the-48-bytes-an-inode-page-holds-inline-"
+          + new String(new char[100]).replace((char) 0, (char) 120);
 
   private final Map<Path, byte[]> contents = new LinkedHashMap<>();
   private final Path writing = new Path(ROOT, "open/writing.log");
@@ -58,7 +59,8 @@ final class MigrationNamespace {
     write(fs, new Path(files, "fifteen-blocks"), NamespaceOpsTestBase.data(BLOCK * 14 + 1, 4));
     write(fs, new Path(files, LONG_NAME), NamespaceOpsTestBase.data(10, 5));
     fs.setReplication(new Path(files, "small"), (short) 1);
-    // an old mtime; a recent atime, since a read (the snapshot's block listing) sets an atime older than an hour
+    // an old mtime; a recent atime, since a read (the snapshot's block listing) sets an atime older
+    // than an hour
     fs.setTimes(new Path(files, "small"), 1500000000000L, System.currentTimeMillis() - 60000);
     fs.setStoragePolicy(new Path(files, "small"), "COLD");
 
@@ -97,10 +99,14 @@ final class MigrationNamespace {
     contents.put(p, b);
   }
 
-  /** Every closed file reads back byte for byte through the DataNodes; both open files are still open. */
+  /**
+   * Every closed file reads back byte for byte through the DataNodes; both open files are still
+   * open.
+   */
   void assertContents(DistributedFileSystem fs) throws IOException {
     for (Map.Entry<Path, byte[]> e : contents.entrySet()) {
-      assertArrayEquals("content of " + e.getKey(), e.getValue(), DFSTestUtil.readFileBuffer(fs, e.getKey()));
+      assertArrayEquals(
+          "content of " + e.getKey(), e.getValue(), DFSTestUtil.readFileBuffer(fs, e.getKey()));
     }
     assertTrue(fs.getClient().getLocatedBlocks(writing.toString(), 0).isUnderConstruction());
     assertTrue(fs.getClient().getLocatedBlocks(abandoned.toString(), 0).isUnderConstruction());
@@ -118,8 +124,9 @@ final class MigrationNamespace {
     assertArrayEquals(writingBytes.toByteArray(), DFSTestUtil.readFileBuffer(fs, writing));
     assertFalse(fs.getClient().getLocatedBlocks(writing.toString(), 0).isUnderConstruction());
 
-    DistributedFileSystem other = (DistributedFileSystem) FileSystem.newInstance(cluster.getURI(0),
-        cluster.getConfiguration(0));
+    DistributedFileSystem other =
+        (DistributedFileSystem)
+            FileSystem.newInstance(cluster.getURI(0), cluster.getConfiguration(0));
     try {
       long deadline = System.currentTimeMillis() + 60000;
       while (!other.recoverLease(abandoned)) {

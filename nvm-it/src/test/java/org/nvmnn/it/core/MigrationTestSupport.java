@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.TreeSet;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StorageType;
@@ -26,8 +25,7 @@ import org.nvmnn.it.NvmCluster;
 
 /** Clusters, tool runs and mode switches shared by the import and export tests. */
 final class MigrationTestSupport {
-  private MigrationTestSupport() {
-  }
+  private MigrationTestSupport() {}
 
   /** The output of one tool run. */
   static final class Run {
@@ -51,7 +49,8 @@ final class MigrationTestSupport {
    * A cluster of {@code dataNodes} DataNodes (DISK + SSD each), NVM or stock, under its own base
    * directory, ACLs on, plus {@code settings} ("key=value").
    */
-  static MiniDFSCluster cluster(Class<?> test, String name, boolean nvm, int dataNodes, String... settings)
+  static MiniDFSCluster cluster(
+      Class<?> test, String name, boolean nvm, int dataNodes, String... settings)
       throws IOException {
     Configuration conf = NamespaceOpsTestBase.conf(nvm);
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
@@ -59,13 +58,19 @@ final class MigrationTestSupport {
       conf.set(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
     }
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(test) + "/" + name);
-    MiniDFSCluster c = new MiniDFSCluster.Builder(conf).numDataNodes(dataNodes)
-        .storageTypes(new StorageType[] {StorageType.DISK, StorageType.SSD}).build();
+    MiniDFSCluster c =
+        new MiniDFSCluster.Builder(conf)
+            .numDataNodes(dataNodes)
+            .storageTypes(new StorageType[] {StorageType.DISK, StorageType.SSD})
+            .build();
     c.waitActive();
     return c;
   }
 
-  /** NameNode 0's configuration, switched to NVM mode (emulated persistence, 64 MiB region) or stock. */
+  /**
+   * NameNode 0's configuration, switched to NVM mode (emulated persistence, 64 MiB region) or
+   * stock.
+   */
   static Configuration setMode(MiniDFSCluster c, boolean nvm) {
     Configuration conf = c.getConfiguration(0);
     if (nvm) {
@@ -76,19 +81,26 @@ final class MigrationTestSupport {
     return conf;
   }
 
-  /** Runs NvmMigrationTool in this JVM with NameNode 0's configuration (NVM settings added) and {@code args}. */
+  /**
+   * Runs NvmMigrationTool in this JVM with NameNode 0's configuration (NVM settings added) and
+   * {@code args}.
+   */
   static Run tool(MiniDFSCluster c, String... args) {
     Configuration conf = NvmCluster.nvmConf(new HdfsConfiguration(c.getConfiguration(0)));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit;
-    try (PrintStream o = new PrintStream(out, true, "UTF-8"); PrintStream e = new PrintStream(err, true, "UTF-8")) {
+    try (PrintStream o = new PrintStream(out, true, "UTF-8");
+        PrintStream e = new PrintStream(err, true, "UTF-8")) {
       exit = NvmMigrationTool.run(conf, args, o, e);
     } catch (java.io.UnsupportedEncodingException x) {
       throw new AssertionError(x);
     }
-    Run run = new Run(exit, new String(out.toByteArray(), StandardCharsets.UTF_8),
-        new String(err.toByteArray(), StandardCharsets.UTF_8));
+    Run run =
+        new Run(
+            exit,
+            new String(out.toByteArray(), StandardCharsets.UTF_8),
+            new String(err.toByteArray(), StandardCharsets.UTF_8));
     System.out.println("NvmMigrationTool " + String.join(" ", args) + ": " + run);
     return run;
   }
@@ -115,7 +127,9 @@ final class MigrationTestSupport {
     return new TreeSet<>(Arrays.asList(n == null ? new String[0] : n));
   }
 
-  /** Restarts NameNode 0 and expects it to fail with every one of {@code expected} in the failure. */
+  /**
+   * Restarts NameNode 0 and expects it to fail with every one of {@code expected} in the failure.
+   */
   static void expectStartFailure(MiniDFSCluster c, String... expected) {
     try {
       c.restartNameNode(0, true);

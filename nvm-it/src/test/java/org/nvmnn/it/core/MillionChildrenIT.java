@@ -3,7 +3,6 @@ package org.nvmnn.it.core;
 import static org.junit.Assert.assertEquals;
 
 import java.util.EnumSet;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
@@ -17,10 +16,10 @@ import org.apache.hadoop.io.EnumSetWritable;
 import org.junit.Test;
 
 /**
- * One directory with 1,000,000 children, in stock and in NVM mode: created through the
- * NameNode's RPC methods in this JVM, listed page by page, restarted, listed again (the item
- * limit itself is ClientLimitsTest's). Not part of make test
- * (about 90 s on this machine): {@code mvn -pl nvm-it surefire:test -Dtest=MillionChildrenIT}.
+ * One directory with 1,000,000 children, in stock and in NVM mode: created through the NameNode's
+ * RPC methods in this JVM, listed page by page, restarted, listed again (the item limit itself is
+ * ClientLimitsTest's). Not part of make test (about 90 s on this machine): {@code mvn -pl nvm-it
+ * surefire:test -Dtest=MillionChildrenIT}.
  */
 public class MillionChildrenIT {
   private static final int CHILDREN = Integer.getInteger("nvm.children", 1_000_000);
@@ -42,7 +41,9 @@ public class MillionChildrenIT {
     if (nvm) {
       conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "1g");
     }
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(MillionChildrenIT.class) + "-" + nvm);
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        NamespaceOpsTestBase.baseDir(MillionChildrenIT.class) + "-" + nvm);
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     try {
       cluster.waitActive();
@@ -51,8 +52,16 @@ public class MillionChildrenIT {
       long t0 = System.nanoTime();
       for (int i = 0; i < CHILDREN; i++) {
         String p = "/big/f" + i;
-        HdfsFileStatus st = nn.create(p, FsPermission.getFileDefault(), "million", new EnumSetWritable<CreateFlag>(
-            EnumSet.of(CreateFlag.CREATE)), false, (short) 1, 1 << 20, CryptoProtocolVersion.supported());
+        HdfsFileStatus st =
+            nn.create(
+                p,
+                FsPermission.getFileDefault(),
+                "million",
+                new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)),
+                false,
+                (short) 1,
+                1 << 20,
+                CryptoProtocolVersion.supported());
         nn.complete(p, "million", null, st.getFileId());
       }
       long created = System.nanoTime();
@@ -62,9 +71,15 @@ public class MillionChildrenIT {
       long restarted = System.nanoTime();
       nn = cluster.getNameNodeRpc();
       assertEquals(CHILDREN, list(nn));
-      System.out.printf("MILLION %s: %d children created in %.1f s, listed in %.1f s, NameNode restart %.1f s,"
-          + " listed again after restart: %d%n", nvm ? "nvm" : "stock", CHILDREN, (created - t0) / 1e9,
-          (listed - created) / 1e9, (restarted - listed) / 1e9, CHILDREN);
+      System.out.printf(
+          "MILLION %s: %d children created in %.1f s, listed in %.1f s, NameNode restart %.1f s,"
+              + " listed again after restart: %d%n",
+          nvm ? "nvm" : "stock",
+          CHILDREN,
+          (created - t0) / 1e9,
+          (listed - created) / 1e9,
+          (restarted - listed) / 1e9,
+          CHILDREN);
     } finally {
       cluster.shutdown();
     }

@@ -1,9 +1,9 @@
 package org.nvmnn.it.core;
 
 import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
@@ -11,13 +11,8 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.server.namenode.INodeFile;
-import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -32,8 +27,12 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.io.EnumSetWritable;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -42,16 +41,15 @@ import org.nvmnn.it.NvmCluster;
 
 /**
  * Every supported namespace operation survives a NameNode restart: perform it, snapshot the
- * namespace, restart the NameNode, snapshot again, compare. Run by {@link NvmNamespaceOpsTest}
- * (NVM mode: restart = region scan) and {@link StockNamespaceOpsTest} (stock: fsimage + edits).
- * One cluster per class, shared by its tests; each test works under its own directory.
+ * namespace, restart the NameNode, snapshot again, compare. Run by {@link NvmNamespaceOpsTest} (NVM
+ * mode: restart = region scan) and {@link StockNamespaceOpsTest} (stock: fsimage + edits). One
+ * cluster per class, shared by its tests; each test works under its own directory.
  */
 public abstract class NamespaceOpsTestBase {
   static final int BLOCK = 1024 * 1024;
   private static final Map<Class<?>, MiniDFSCluster> CLUSTERS = new HashMap<>();
 
-  @Rule
-  public TestName name = new TestName();
+  @Rule public TestName name = new TestName();
 
   protected MiniDFSCluster cluster;
   protected DistributedFileSystem fs;
@@ -88,8 +86,10 @@ public abstract class NamespaceOpsTestBase {
       if (cluster == null) {
         Configuration conf = conf(nvm());
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir(getClass()));
-        cluster = NvmCluster.builder(conf, 2).storageTypes(new StorageType[] {StorageType.DISK,
-            StorageType.SSD}).build();
+        cluster =
+            NvmCluster.builder(conf, 2)
+                .storageTypes(new StorageType[] {StorageType.DISK, StorageType.SSD})
+                .build();
         cluster.waitActive();
         CLUSTERS.put(getClass(), cluster);
       }
@@ -101,9 +101,14 @@ public abstract class NamespaceOpsTestBase {
 
   /** A directory of this JVM only: concurrent builds must not share name or data dirs. */
   static String baseDir(Class<?> c) {
-    return new java.io.File(System.getProperty("test.build.data", "target/test-dir"),
-        c.getSimpleName() + "-" + java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
-            .replaceAll("[^0-9A-Za-z]", "_")).getAbsolutePath();
+    return new java.io.File(
+            System.getProperty("test.build.data", "target/test-dir"),
+            c.getSimpleName()
+                + "-"
+                + java.lang.management.ManagementFactory.getRuntimeMXBean()
+                    .getName()
+                    .replaceAll("[^0-9A-Za-z]", "_"))
+        .getAbsolutePath();
   }
 
   static void shutdown(Class<?> c) {
@@ -123,7 +128,8 @@ public abstract class NamespaceOpsTestBase {
     long ms = (System.nanoTime() - t0) / 1000000;
     fs = cluster.getFileSystem();
     NvmCluster.Snapshot after = NvmCluster.snapshot(fs);
-    NvmCluster.assertSameNamespace(name.getMethodName() + " (" + (nvm() ? "NVM" : "stock") + ")", before, after);
+    NvmCluster.assertSameNamespace(
+        name.getMethodName() + " (" + (nvm() ? "NVM" : "stock") + ")", before, after);
     return ms;
   }
 
@@ -232,15 +238,20 @@ public abstract class NamespaceOpsTestBase {
     try (FSDataOutputStream out = fs.create(p)) {
       out.write(b, 0, BLOCK / 4);
       out.hflush();
-      gsBefore = fs.getClient().getLocatedBlocks(p.toString(), 0).getLastLocatedBlock().getBlock()
-          .getGenerationStamp();
+      gsBefore =
+          fs.getClient()
+              .getLocatedBlocks(p.toString(), 0)
+              .getLastLocatedBlock()
+              .getBlock()
+              .getGenerationStamp();
       // a DataNode of the pipeline restarts: the client recovers the pipeline (updatePipeline)
       assertTrue(cluster.restartDataNode(0, true));
       out.write(b, BLOCK / 4, b.length - BLOCK / 4);
       out.hflush();
     }
     cluster.waitActive();
-    long gsAfter = fs.getClient().getLocatedBlocks(p.toString(), 0).get(0).getBlock().getGenerationStamp();
+    long gsAfter =
+        fs.getClient().getLocatedBlocks(p.toString(), 0).get(0).getBlock().getGenerationStamp();
     assertTrue("generation stamp " + gsAfter + " not bumped past " + gsBefore, gsAfter > gsBefore);
     restartAndCompare();
     assertContent(p, b);
@@ -263,8 +274,8 @@ public abstract class NamespaceOpsTestBase {
     // into an existing directory (old rename semantics)
     assertTrue(fs.rename(new Path(dir, "src/" + longName), new Path(dir, "dst")));
     // over an existing file
-    FileContext.getFileContext(cluster.getURI(0), fs.getConf()).rename(new Path(dir, "over"),
-        new Path(dir, "victim"), Rename.OVERWRITE);
+    FileContext.getFileContext(cluster.getURI(0), fs.getConf())
+        .rename(new Path(dir, "over"), new Path(dir, "victim"), Rename.OVERWRITE);
     restartAndCompare();
     assertContent(new Path(dir, "dst/" + longName), b);
     assertContent(new Path(dir, "dst/sub2/f2"), b);
@@ -290,7 +301,8 @@ public abstract class NamespaceOpsTestBase {
     }
     assertEquals(1000, n);
     long ms = restartAndCompare();
-    System.out.println((nvm() ? "NVM" : "stock") + " NameNode restart with the 1000-inode tree: " + ms + " ms");
+    System.out.println(
+        (nvm() ? "NVM" : "stock") + " NameNode restart with the 1000-inode tree: " + ms + " ms");
     assertTrue(fs.delete(new Path(dir, "f"), false));
     assertTrue(fs.delete(tree, true));
     restartAndCompare();
@@ -394,8 +406,10 @@ public abstract class NamespaceOpsTestBase {
     restartAndCompare();
     assertTrue(fs.getClient().getLocatedBlocks(p.toString(), 0).isUnderConstruction());
     // a different client takes over
-    DistributedFileSystem other = (DistributedFileSystem) org.apache.hadoop.fs.FileSystem.newInstance(
-        cluster.getURI(0), cluster.getConfiguration(0));
+    DistributedFileSystem other =
+        (DistributedFileSystem)
+            org.apache.hadoop.fs.FileSystem.newInstance(
+                cluster.getURI(0), cluster.getConfiguration(0));
     try {
       long deadline = System.currentTimeMillis() + 60000;
       while (!other.recoverLease(p)) {
@@ -425,8 +439,11 @@ public abstract class NamespaceOpsTestBase {
       write(p, data(100, 20 + i));
       LocatedBlocks lbs = fs.getClient().getLocatedBlocks(p.toString(), 0);
       LocatedBlock lb = lbs.get(0);
-      assertTrue("block id " + lb.getBlock().getBlockId() + " after " + lastId, lb.getBlock().getBlockId() > lastId);
-      assertTrue("genstamp " + lb.getBlock().getGenerationStamp() + " after " + lastGs,
+      assertTrue(
+          "block id " + lb.getBlock().getBlockId() + " after " + lastId,
+          lb.getBlock().getBlockId() > lastId);
+      assertTrue(
+          "genstamp " + lb.getBlock().getGenerationStamp() + " after " + lastGs,
           lb.getBlock().getGenerationStamp() > lastGs);
       lastId = lb.getBlock().getBlockId();
       lastGs = lb.getBlock().getGenerationStamp();
@@ -434,15 +451,25 @@ public abstract class NamespaceOpsTestBase {
     }
   }
 
-  /** addBlock, abandonBlock and addBlock again through ClientProtocol, as a client does after a failed pipeline. */
+  /**
+   * addBlock, abandonBlock and addBlock again through ClientProtocol, as a client does after a
+   * failed pipeline.
+   */
   @Test
   public void abandonBlockSurvivesRestart() throws IOException {
     String src = new Path(dir, "abandoned").toString();
     ClientProtocol nn = fs.getClient().getNamenode();
     String client = fs.getClient().getClientName();
-    HdfsFileStatus st = nn.create(src, FsPermission.getFileDefault(), client,
-        new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, BLOCK,
-        CryptoProtocolVersion.supported());
+    HdfsFileStatus st =
+        nn.create(
+            src,
+            FsPermission.getFileDefault(),
+            client,
+            new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)),
+            true,
+            (short) 1,
+            BLOCK,
+            CryptoProtocolVersion.supported());
     LocatedBlock first = nn.addBlock(src, client, null, null, st.getFileId(), null);
     nn.abandonBlock(first.getBlock(), st.getFileId(), src, client);
     LocatedBlock second = nn.addBlock(src, client, null, null, st.getFileId(), null);

@@ -9,7 +9,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -27,31 +26,37 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * Bad regions at NameNode start: an empty file, a truncated one, another format version, a
- * flipped bit in the header, in a page's state word, in a page's parent link, a name damaged into
- * one no operation writes or into a sibling's name, and a damaged undo record. Each time the NameNode refuses to start with a message naming the problem, the region
- * file is byte for byte unchanged, and the offline checker reports it (exit code 1). The intact
- * region then starts with its namespace.
+ * Bad regions at NameNode start: an empty file, a truncated one, another format version, a flipped
+ * bit in the header, in a page's state word, in a page's parent link, a name damaged into one no
+ * operation writes or into a sibling's name, and a damaged undo record. Each time the NameNode
+ * refuses to start with a message naming the problem, the region file is byte for byte unchanged,
+ * and the offline checker reports it (exit code 1). The intact region then starts with its
+ * namespace.
  */
 public class NvmBadRegionTest {
   private static MiniDFSCluster cluster;
   private static File region;
   private static File pristine;
+
   /** Each name directory's seen_txid as it was with the pristine region (a start writes them). */
-  private static final java.util.Map<File, byte[]> pristineSeenTxid = new java.util.HashMap<File, byte[]>();
+  private static final java.util.Map<File, byte[]> pristineSeenTxid =
+      new java.util.HashMap<File, byte[]>();
 
   @BeforeClass
   public static void start() throws Exception {
     Configuration conf = NvmCluster.nvmConf();
     conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "2m");
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmBadRegionTest.class));
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmBadRegionTest.class));
     conf.setInt(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_REPLICATION_KEY, 1);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
     cluster.getFileSystem().mkdirs(new Path("/dir/sub"));
     cluster.getFileSystem().create(new Path("/dir/sub/file"), (short) 1).close();
     cluster.getFileSystem().create(new Path("/dir/sub/filf"), (short) 1).close();
-    region = new File(cluster.getNameDirs(0).iterator().next().getPath(), "current/"
-        + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
+    region =
+        new File(
+            cluster.getNameDirs(0).iterator().next().getPath(),
+            "current/" + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
     cluster.shutdownNameNodes();
     pristine = new File(region.getPath() + ".pristine");
     Files.copy(region.toPath(), pristine.toPath(), StandardCopyOption.REPLACE_EXISTING);
@@ -85,17 +90,18 @@ public class NvmBadRegionTest {
   }
 
   /** Restores the intact region, damages it, expects the refusal and an unchanged file. */
-  private static void assertRefused(String what, Damage damage, String... expected) throws Exception {
+  private static void assertRefused(String what, Damage damage, String... expected)
+      throws Exception {
     assertRefused(what, false, damage, expected);
   }
 
   /**
    * As above; with {@code afterReclaim} the refusal comes from the NameNode's rebuild, after
-   * recovery's reclaim step (docs/bad-input.md), so the only changes allowed are pages that
-   * nothing referenced going from LIVE to INVALID.
+   * recovery's reclaim step (docs/bad-input.md), so the only changes allowed are pages that nothing
+   * referenced going from LIVE to INVALID.
    */
-  private static void assertRefused(String what, boolean afterReclaim, Damage damage, String... expected)
-      throws Exception {
+  private static void assertRefused(
+      String what, boolean afterReclaim, Damage damage, String... expected) throws Exception {
     restorePristine();
     damage.apply(region);
     byte[] before = Files.readAllBytes(region.toPath());
@@ -107,7 +113,9 @@ public class NvmBadRegionTest {
       for (String e : expected) {
         assertTrue(what + ": expected '" + e + "' in:\n" + all, all.contains(e));
       }
-      assertTrue(what + ": the message does not name the region file:\n" + all, all.contains(region.getPath()));
+      assertTrue(
+          what + ": the message does not name the region file:\n" + all,
+          all.contains(region.getPath()));
     }
     byte[] refused = Files.readAllBytes(region.toPath());
     if (afterReclaim) {
@@ -117,17 +125,30 @@ public class NvmBadRegionTest {
     }
     CheckReport report = RegionCheck.run(region);
     assertEquals(what + ": checker verdict:\n" + report.format(), 1, report.exitCode());
-    assertArrayEquals(what + ": the checker changed the file", refused, Files.readAllBytes(region.toPath()));
+    assertArrayEquals(
+        what + ": the checker changed the file", refused, Files.readAllBytes(region.toPath()));
   }
 
   private static void assertOnlyReclaimed(String what, byte[] before, byte[] after) {
     assertEquals(what + ": region length", before.length, after.length);
     for (int i = 0; i < before.length; i++) {
       if (before[i] != after[i]) {
-        boolean stateByte = i >= RegionLayout.DATA_OFFSET && (i - RegionLayout.DATA_OFFSET) % RegionLayout.PAGE_SIZE == 0;
-        assertTrue(what + ": byte " + i + " changed from " + before[i] + " to " + after[i] + " (only LIVE -> INVALID"
-            + " state words may change)", stateByte && before[i] == RegionLayout.STATE_LIVE
-            && after[i] == RegionLayout.STATE_INVALID);
+        boolean stateByte =
+            i >= RegionLayout.DATA_OFFSET
+                && (i - RegionLayout.DATA_OFFSET) % RegionLayout.PAGE_SIZE == 0;
+        assertTrue(
+            what
+                + ": byte "
+                + i
+                + " changed from "
+                + before[i]
+                + " to "
+                + after[i]
+                + " (only LIVE -> INVALID"
+                + " state words may change)",
+            stateByte
+                && before[i] == RegionLayout.STATE_LIVE
+                && after[i] == RegionLayout.STATE_INVALID);
       }
     }
   }
@@ -148,29 +169,50 @@ public class NvmBadRegionTest {
   @Test
   public void damagedRegionsAreRefusedUnchangedAndReported() throws Exception {
     assertRefused("empty file", f -> RegionDamage.truncate(f, 0), "NVM_ENOTREGION");
-    assertRefused("truncated file", f -> RegionDamage.truncate(f, f.length() / 2), "NVM_ETRUNCATED");
-    assertRefused("other format version", f -> RegionDamage.write(f, RegionLayout.HDR_VERSION, new byte[] {1}),
+    assertRefused(
+        "truncated file", f -> RegionDamage.truncate(f, f.length() / 2), "NVM_ETRUNCATED");
+    assertRefused(
+        "other format version",
+        f -> RegionDamage.write(f, RegionLayout.HDR_VERSION, new byte[] {1}),
         "NVM_EVERSION");
-    assertRefused("bit flip in the header", f -> RegionDamage.xor(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10),
-        "NVM_ECORRUPT", "header");
+    assertRefused(
+        "bit flip in the header",
+        f -> RegionDamage.xor(f, RegionLayout.HDR_CLUSTER_ID + 3, 0x10),
+        "NVM_ECORRUPT",
+        "header");
     long sub = pageOf("sub");
-    assertRefused("bit flip in a page's state word", f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 5, 0x01),
-        "NVM_ECORRUPT", "state word");
-    assertRefused("a name damaged into one with a '/'",
-        f -> RegionDamage.write(f, sub + RegionLayout.IN_NAME_INLINE + 1, new byte[] {'/'}), "NVM_ECORRUPT",
+    assertRefused(
+        "bit flip in a page's state word",
+        f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 5, 0x01),
+        "NVM_ECORRUPT",
+        "state word");
+    assertRefused(
+        "a name damaged into one with a '/'",
+        f -> RegionDamage.write(f, sub + RegionLayout.IN_NAME_INLINE + 1, new byte[] {'/'}),
+        "NVM_ECORRUPT",
         "has a name that contains '/'");
     long file = pageOf("file");
-    assertRefused("bit flip in a page's parent link",
-        f -> RegionDamage.xor(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40), "NVM_ECORRUPT",
+    assertRefused(
+        "bit flip in a page's parent link",
+        f -> RegionDamage.xor(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
+        "NVM_ECORRUPT",
         "damaged parent link");
     long filf = pageOf("filf");
-    assertRefused("a name damaged into its sibling's", true,
+    assertRefused(
+        "a name damaged into its sibling's",
+        true,
         f -> RegionDamage.write(f, filf + RegionLayout.IN_NAME_INLINE + 3, new byte[] {'e'}),
         "duplicate name 'file'");
-    assertRefused("damaged undo record", f -> {
-      RegionDamage.write(f, RegionLayout.UNDO_STATE, new byte[] {7}); // armed, but its entries do not
-      RegionDamage.write(f, RegionLayout.UNDO_ENTRY_COUNT, new byte[] {1}); // match their checksum
-    }, "NVM_ECORRUPT", "undo");
+    assertRefused(
+        "damaged undo record",
+        f -> {
+          RegionDamage.write(
+              f, RegionLayout.UNDO_STATE, new byte[] {7}); // armed, but its entries do not
+          RegionDamage.write(
+              f, RegionLayout.UNDO_ENTRY_COUNT, new byte[] {1}); // match their checksum
+        },
+        "NVM_ECORRUPT",
+        "undo");
   }
 
   @Test

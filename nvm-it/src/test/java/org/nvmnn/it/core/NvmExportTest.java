@@ -16,7 +16,6 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.TreeSet;
-
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -26,11 +25,11 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * Export for rollback: {@code hdfs dfsadmin -saveNamespace} on a running NVM NameNode and
- * {@code NvmMigrationTool export} on a stopped one write a standard fsimage that the stock
- * NameNode (same jar, NVM off) starts on with the same DataNodes: the same namespace, the files
- * read back, the open files go on. An image the NVM NameNode changed the namespace after is
- * refused by the stock NameNode instead of loading as if it were complete.
+ * Export for rollback: {@code hdfs dfsadmin -saveNamespace} on a running NVM NameNode and {@code
+ * NvmMigrationTool export} on a stopped one write a standard fsimage that the stock NameNode (same
+ * jar, NVM off) starts on with the same DataNodes: the same namespace, the files read back, the
+ * open files go on. An image the NVM NameNode changed the namespace after is refused by the stock
+ * NameNode instead of loading as if it were complete.
  */
 public class NvmExportTest {
   private MiniDFSCluster cluster;
@@ -63,7 +62,8 @@ public class NvmExportTest {
     // the stock NameNode goes on from there: its own edits after the image replay on restart
     NvmCluster.Snapshot stock = NvmCluster.snapshot(fs);
     cluster.restartNameNode(0, true);
-    NvmCluster.assertSameNamespace("stock restart after the rollback", stock, NvmCluster.snapshot(cluster.getFileSystem()));
+    NvmCluster.assertSameNamespace(
+        "stock restart after the rollback", stock, NvmCluster.snapshot(cluster.getFileSystem()));
   }
 
   @Test
@@ -82,7 +82,9 @@ public class NvmExportTest {
     assertTrue(run.toString(), run.out.contains("export: wrote ") && run.out.contains("fsimage_"));
     long txid = Long.parseLong(seenTxid());
     assertImageFiles(txid);
-    assertTrue("the region's namespace changed", MigrationTestSupport.region(cluster).length() == regionBefore.length);
+    assertTrue(
+        "the region's namespace changed",
+        MigrationTestSupport.region(cluster).length() == regionBefore.length);
 
     switchToStockAndCompare(before, txid);
     fs = cluster.getFileSystem();
@@ -120,11 +122,13 @@ public class NvmExportTest {
     setMode(cluster, false);
     cluster.restartNameNode(0, true);
     assertFalse(NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    NvmCluster.assertSameNamespace("export after the change", before, NvmCluster.snapshot(cluster.getFileSystem()));
+    NvmCluster.assertSameNamespace(
+        "export after the change", before, NvmCluster.snapshot(cluster.getFileSystem()));
   }
 
   @Test
-  public void afterARollbackTheOldRegionIsRefusedUntilTheNameDirectoryIsImportedAgain() throws Exception {
+  public void afterARollbackTheOldRegionIsRefusedUntilTheNameDirectoryIsImportedAgain()
+      throws Exception {
     cluster = cluster(getClass(), "round-trip", true, 0);
     cluster.getFileSystem().mkdirs(new Path("/nvm-era"));
     cluster.shutdownNameNode(0);
@@ -138,7 +142,11 @@ public class NvmExportTest {
     File region = MigrationTestSupport.region(cluster);
     byte[] old = Files.readAllBytes(region.toPath());
     setMode(cluster, true);
-    expectStartFailure(cluster, "is out of date", "written after it by a stock NameNode", "NvmMigrationTool import");
+    expectStartFailure(
+        cluster,
+        "is out of date",
+        "written after it by a stock NameNode",
+        "NvmMigrationTool import");
     assertArrayEquals("the refused region changed", old, Files.readAllBytes(region.toPath()));
 
     Files.move(region.toPath(), new File(region.getPath() + ".old").toPath());
@@ -146,7 +154,8 @@ public class NvmExportTest {
     assertEquals(run.toString(), 0, run.exit);
     cluster.restartNameNode(0, true);
     assertTrue(NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    NvmCluster.assertSameNamespace("NVM -> stock -> NVM", stock, NvmCluster.snapshot(cluster.getFileSystem()));
+    NvmCluster.assertSameNamespace(
+        "NVM -> stock -> NVM", stock, NvmCluster.snapshot(cluster.getFileSystem()));
   }
 
   @Test
@@ -178,17 +187,26 @@ public class NvmExportTest {
   }
 
   private String seenTxid() throws Exception {
-    return new String(Files.readAllBytes(new File(current(cluster), "seen_txid").toPath()), StandardCharsets.UTF_8)
+    return new String(
+            Files.readAllBytes(new File(current(cluster), "seen_txid").toPath()),
+            StandardCharsets.UTF_8)
         .trim();
   }
 
-  /** Stops NameNode 0, starts it in stock mode (same jar), and compares the namespace with {@code before}. */
-  private void switchToStockAndCompare(NvmCluster.Snapshot before, long imageTxId) throws Exception {
+  /**
+   * Stops NameNode 0, starts it in stock mode (same jar), and compares the namespace with {@code
+   * before}.
+   */
+  private void switchToStockAndCompare(NvmCluster.Snapshot before, long imageTxId)
+      throws Exception {
     setMode(cluster, false);
     cluster.restartNameNode(0, true);
     assertFalse("NameNode still in NVM mode", NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    assertEquals("the stock NameNode loaded the exported image", imageTxId,
+    assertEquals(
+        "the stock NameNode loaded the exported image",
+        imageTxId,
         NvmTestAccess.mostRecentCheckpointTxId(cluster.getNameNode(0)));
-    NvmCluster.assertSameNamespace("NVM -> exported -> stock", before, NvmCluster.snapshot(cluster.getFileSystem()));
+    NvmCluster.assertSameNamespace(
+        "NVM -> exported -> stock", before, NvmCluster.snapshot(cluster.getFileSystem()));
   }
 }

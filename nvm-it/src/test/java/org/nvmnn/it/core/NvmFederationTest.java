@@ -11,7 +11,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -31,11 +30,11 @@ import org.nvmnn.it.NvmCluster.Snapshot;
 
 /**
  * Federation in NVM mode: two nameservices, each NameNode with its own region, two DataNodes
- * serving both block pools. ns2's region is set with the per-nameservice key
- * {@code dfs.namenode.nvm.region.path.ns2}; ns1 uses the default (its own first name directory).
- * Both namespaces are used, each NameNode is restarted, and after every restart both namespaces
- * are intact, separate and their blocks readable. A NameNode pointed at the other's region is
- * refused by the region's lock while the owner keeps serving.
+ * serving both block pools. ns2's region is set with the per-nameservice key {@code
+ * dfs.namenode.nvm.region.path.ns2}; ns1 uses the default (its own first name directory). Both
+ * namespaces are used, each NameNode is restarted, and after every restart both namespaces are
+ * intact, separate and their blocks readable. A NameNode pointed at the other's region is refused
+ * by the region's lock while the owner keeps serving.
  */
 public class NvmFederationTest {
   private MiniDFSCluster cluster;
@@ -61,7 +60,8 @@ public class NvmFederationTest {
     }
   }
 
-  private static void assertReadable(DistributedFileSystem fs, int ns, int files) throws IOException {
+  private static void assertReadable(DistributedFileSystem fs, int ns, int files)
+      throws IOException {
     for (int i = 0; i < files; i++) {
       byte[] want = content(ns, i);
       byte[] got = new byte[want.length];
@@ -97,16 +97,19 @@ public class NvmFederationTest {
     // belongs to the NameNode started last (each NameNode keeps a copy for its restarts).
     File ns2Region = new File(base, "regions/ns2/namespace.region");
     conf.set(NvmConfigKeys.NVM_REGION_PATH_KEY + ".ns2", ns2Region.getPath());
-    cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 2)
-        .nnTopology(MiniDFSNNTopology.simpleFederatedTopology(2)));
+    cluster =
+        NvmCluster.buildOrSkipIfPlaceholder(
+            NvmCluster.builder(conf, 2).nnTopology(MiniDFSNNTopology.simpleFederatedTopology(2)));
 
     NameNode nn0 = cluster.getNameNode(0), nn1 = cluster.getNameNode(1);
     Region r0 = NvmTestAccess.region(nn0), r1 = NvmTestAccess.region(nn1);
     File ns1NameDir = new File(cluster.getNameDirs(0).iterator().next());
-    assertEquals("ns1: the default, in its own first name directory",
+    assertEquals(
+        "ns1: the default, in its own first name directory",
         new File(ns1NameDir, "current/" + NvmConfigKeys.REGION_DEFAULT_FILE_NAME).getAbsoluteFile(),
         r0.file().getAbsoluteFile());
-    assertEquals("ns2: the per-nameservice key", ns2Region.getAbsoluteFile(), r1.file().getAbsoluteFile());
+    assertEquals(
+        "ns2: the per-nameservice key", ns2Region.getAbsoluteFile(), r1.file().getAbsoluteFile());
     String bp0 = nn0.getNamesystem().getBlockPoolId(), bp1 = nn1.getNamesystem().getBlockPoolId();
     assertNotEquals(bp0, bp1);
     assertEquals("each region carries its own block pool", bp0, r0.identity().blockPoolId());
@@ -123,7 +126,9 @@ public class NvmFederationTest {
       }
     }
     for (DataNode dn : cluster.getDataNodes()) {
-      assertTrue("every DataNode serves both block pools", dn.isBPServiceAlive(bp0) && dn.isBPServiceAlive(bp1));
+      assertTrue(
+          "every DataNode serves both block pools",
+          dn.isBPServiceAlive(bp0) && dn.isBPServiceAlive(bp1));
     }
     Snapshot s0 = NvmCluster.snapshot(cluster.getFileSystem(0));
     Snapshot s1 = NvmCluster.snapshot(cluster.getFileSystem(1));
@@ -133,7 +138,10 @@ public class NvmFederationTest {
     for (int restart = 0; restart < 2; restart++) {
       cluster.restartNameNode(restart);
       Region r = NvmTestAccess.region(cluster.getNameNode(restart));
-      assertEquals("nn" + restart + " reopened its own region", restart == 0 ? creation0 : creation1, r.creationId());
+      assertEquals(
+          "nn" + restart + " reopened its own region",
+          restart == 0 ? creation0 : creation1,
+          r.creationId());
       assertBothIntact(s0, s1, files);
     }
 
@@ -157,6 +165,7 @@ public class NvmFederationTest {
     cluster.restartNameNode(1);
     assertEquals(creation1, NvmTestAccess.region(cluster.getNameNode(1)).creationId());
     assertReadable(cluster.getFileSystem(1), 1, files);
-    NvmCluster.assertSameNamespace("nn1 after the refused start", s1, NvmCluster.snapshot(cluster.getFileSystem(1)));
+    NvmCluster.assertSameNamespace(
+        "nn1 after the refused start", s1, NvmCluster.snapshot(cluster.getFileSystem(1)));
   }
 }

@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -43,9 +42,9 @@ import org.nvmnn.it.NvmCluster;
 
 /**
  * {@code NvmMigrationTool import}: a namespace built by the stock NameNode is imported, the NVM
- * NameNode starts on it with the same DataNodes, and everything reads back; what the region
- * cannot hold, a region in the way, a region too small, a running NameNode and a failed
- * verification are each refused and leave no region behind.
+ * NameNode starts on it with the same DataNodes, and everything reads back; what the region cannot
+ * hold, a region in the way, a region too small, a running NameNode and a failed verification are
+ * each refused and leave no region behind.
  */
 public class NvmImportTest {
   private MiniDFSCluster cluster;
@@ -71,14 +70,20 @@ public class NvmImportTest {
 
     MigrationTestSupport.Run run = tool(cluster, "import");
     assertEquals(run.toString(), 0, run.exit);
-    assertTrue(run.toString(), run.out.contains("import: verified") && run.out.contains("listing sha256"));
+    assertTrue(
+        run.toString(), run.out.contains("import: verified") && run.out.contains("listing sha256"));
     assertTrue(run.toString(), run.out.contains(before.size() + " inodes"));
     // the stock files are left as they were; the region is the only new file
     TreeSet<String> after = names(cluster);
     after.remove(NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
     assertEquals(stockFiles, after);
-    assertEquals("the region checker", 0, NvmRegionTool.run(new String[] {"check", region(cluster).getPath()},
-        new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+    assertEquals(
+        "the region checker",
+        0,
+        NvmRegionTool.run(
+            new String[] {"check", region(cluster).getPath()},
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(new ByteArrayOutputStream())));
 
     setMode(cluster, true);
     cluster.restartNameNode(0, true);
@@ -151,22 +156,30 @@ public class NvmImportTest {
   }
 
   /** Path -> the feature as the refusal names it. */
-  private static Map<String, String> addUnsupportedFeatures(DistributedFileSystem fs) throws Exception {
+  private static Map<String, String> addUnsupportedFeatures(DistributedFileSystem fs)
+      throws Exception {
     Map<String, String> f = new LinkedHashMap<>();
     fs.mkdirs(new Path("/r/snap"));
     fs.allowSnapshot(new Path("/r/snap"));
     fs.createSnapshot(new Path("/r/snap"), "s1");
     f.put("/r/snap", "a snapshottable directory");
     fs.mkdirs(new Path("/r/acl"));
-    fs.modifyAclEntries(new Path("/r/acl"), Collections.singletonList(new AclEntry.Builder()
-        .setScope(AclEntryScope.ACCESS).setType(AclEntryType.USER).setName("bob").setPermission(FsAction.READ_EXECUTE)
-        .build()));
+    fs.modifyAclEntries(
+        new Path("/r/acl"),
+        Collections.singletonList(
+            new AclEntry.Builder()
+                .setScope(AclEntryScope.ACCESS)
+                .setType(AclEntryType.USER)
+                .setName("bob")
+                .setPermission(FsAction.READ_EXECUTE)
+                .build()));
     f.put("/r/acl", "an ACL");
     fs.mkdirs(new Path("/r/xattr"));
     fs.setXAttr(new Path("/r/xattr"), "user.tag", new byte[] {1, 2, 3});
     f.put("/r/xattr", "the extended attribute user.tag");
     FileSystem.enableSymlinks();
-    FileContext.getFileContext(fs.getUri(), fs.getConf()).createSymlink(new Path("/r/d"), new Path("/r/link"), false);
+    FileContext.getFileContext(fs.getUri(), fs.getConf())
+        .createSymlink(new Path("/r/d"), new Path("/r/link"), false);
     f.put("/r/link", "a symbolic link");
     return f;
   }
@@ -191,7 +204,13 @@ public class NvmImportTest {
 
   @Test
   public void tooSmallRegionIsRefusedWithTheSizeItNeeds() throws Exception {
-    cluster = cluster(getClass(), "small", false, 0, DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY + "=1000");
+    cluster =
+        cluster(
+            getClass(),
+            "small",
+            false,
+            0,
+            DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY + "=1000");
     DistributedFileSystem fs = cluster.getFileSystem();
     // 700 directories with 1000-byte names take 6 pages each: more than a 1 MiB region's 4032 pages
     char[] c = new char[990];
@@ -202,13 +221,16 @@ public class NvmImportTest {
     }
     cluster.shutdownNameNode(0);
     cluster.getConfiguration(0).set(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, "0");
-    MigrationTestSupport.Run run = tool(cluster, "-D", NvmConfigKeys.NVM_REGION_SIZE_KEY + "=1m", "import");
+    MigrationTestSupport.Run run =
+        tool(cluster, "-D", NvmConfigKeys.NVM_REGION_SIZE_KEY + "=1m", "import");
     assertEquals(run.toString(), 1, run.exit);
     assertTrue(run.toString(), run.err.contains("4032 pages") && run.err.contains("needs"));
     assertNoRegion();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("to at least (\\d+)m").matcher(run.err);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("to at least (\\d+)m").matcher(run.err);
     assertTrue(run.toString(), m.find());
-    java.util.regex.Matcher pages = java.util.regex.Pattern.compile("needs (\\d+) pages").matcher(run.err);
+    java.util.regex.Matcher pages =
+        java.util.regex.Pattern.compile("needs (\\d+) pages").matcher(run.err);
     assertTrue(run.toString(), pages.find());
     // the size the refusal names is enough
     run = tool(cluster, "-D", NvmConfigKeys.NVM_REGION_SIZE_KEY + "=" + m.group(1) + "m", "import");
@@ -226,21 +248,24 @@ public class NvmImportTest {
     cluster.getFileSystem().mkdirs(new Path("/v/w"));
     cluster.shutdownNameNode(0);
     // damage the written region the way a writer bug would: the root's mtime word
-    NvmTestAccess.beforeImportVerifies(file -> {
-      try {
-        long root;
-        try (Region r = Region.openReadOnly(file)) {
-          root = r.rootPage();
-        }
-        RegionDamage.putLong(file, root + RegionLayout.IN_MTIME, 42L);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    NvmTestAccess.beforeImportVerifies(
+        file -> {
+          try {
+            long root;
+            try (Region r = Region.openReadOnly(file)) {
+              root = r.rootPage();
+            }
+            RegionDamage.putLong(file, root + RegionLayout.IN_MTIME, 42L);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
     MigrationTestSupport.Run run = tool(cluster, "import");
     assertEquals(run.toString(), 1, run.exit);
     assertTrue(run.toString(), run.err.contains("verification failed, the region was removed"));
-    assertTrue(run.toString(), run.err.contains("+ / id=16385 type=dir") && run.err.contains(" mtime=42 "));
+    assertTrue(
+        run.toString(),
+        run.err.contains("+ / id=16385 type=dir") && run.err.contains(" mtime=42 "));
     assertNoRegion();
     // nothing else changed: the stock NameNode starts as before
     setMode(cluster, false);

@@ -7,7 +7,6 @@ import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -23,9 +22,9 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * A region that fills up: creates are refused with an error naming the region and its usage,
- * the NameNode stays up, reads and deletes work, deleting makes room and creates resume, and a
- * restart finds exactly the files that were acknowledged.
+ * A region that fills up: creates are refused with an error naming the region and its usage, the
+ * NameNode stays up, reads and deletes work, deleting makes room and creates resume, and a restart
+ * finds exactly the files that were acknowledged.
  */
 public class NvmRegionFullTest {
   private MiniDFSCluster cluster;
@@ -38,11 +37,18 @@ public class NvmRegionFullTest {
   }
 
   private static void assertRegionFull(IOException e, String regionPath) {
-    String cls = e instanceof RemoteException ? ((RemoteException) e).getClassName() : e.getClass().getName();
+    String cls =
+        e instanceof RemoteException
+            ? ((RemoteException) e).getClassName()
+            : e.getClass().getName();
     assertEquals(e.toString(), NvmRegionFullException.class.getName(), cls);
     String m = e.getMessage();
-    assertTrue(m, m.contains(regionPath) && m.contains("is full") && m.contains("pages used")
-        && m.contains("namespace was not changed"));
+    assertTrue(
+        m,
+        m.contains(regionPath)
+            && m.contains("is full")
+            && m.contains("pages used")
+            && m.contains("namespace was not changed"));
   }
 
   @Test(timeout = 300_000)
@@ -89,7 +95,8 @@ public class NvmRegionFullTest {
     }
     assertArrayEquals(data, back);
     assertEquals(created, fs.listStatus(new Path("/fill")).length);
-    fs.setPermission(new Path("/fill/f0"), new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
+    fs.setPermission(
+        new Path("/fill/f0"), new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
     for (int i = 0; i < 200; i++) {
       assertTrue(fs.delete(new Path("/fill/f" + i), false));
     }

@@ -5,7 +5,6 @@ import static org.junit.Assert.fail;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
@@ -34,12 +33,20 @@ public class NvmSafetyNetTest {
   @Test
   public void unsupportedOpReachingTheEditLogTerminatesTheNameNode() throws Exception {
     Configuration conf = NamespaceOpsTestBase.conf(true);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmSafetyNetTest.class));
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmSafetyNetTest.class));
     c = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     ExitUtil.disableSystemExit();
     FSEditLog log = c.getNamesystem().getEditLog();
-    Method m = FSEditLog.class.getDeclaredMethod("logSymlink", String.class, String.class, long.class,
-        long.class, org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class, boolean.class);
+    Method m =
+        FSEditLog.class.getDeclaredMethod(
+            "logSymlink",
+            String.class,
+            String.class,
+            long.class,
+            long.class,
+            org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class,
+            boolean.class);
     m.setAccessible(true);
     org.apache.hadoop.hdfs.server.namenode.INodeSymlink link = newSymlink();
     try {
@@ -55,10 +62,15 @@ public class NvmSafetyNetTest {
 
   private static org.apache.hadoop.hdfs.server.namenode.INodeSymlink newSymlink() throws Exception {
     java.lang.reflect.Constructor<org.apache.hadoop.hdfs.server.namenode.INodeSymlink> k =
-        org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class.getDeclaredConstructor(long.class,
-            byte[].class, PermissionStatus.class, long.class, long.class, String.class);
+        org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class.getDeclaredConstructor(
+            long.class, byte[].class, PermissionStatus.class, long.class, long.class, String.class);
     k.setAccessible(true);
-    return k.newInstance(99999L, "link".getBytes("UTF-8"),
-        new PermissionStatus("u", "g", FsPermission.getDefault()), 1L, 1L, "/target");
+    return k.newInstance(
+        99999L,
+        "link".getBytes("UTF-8"),
+        new PermissionStatus("u", "g", FsPermission.getDefault()),
+        1L,
+        1L,
+        "/target");
   }
 }

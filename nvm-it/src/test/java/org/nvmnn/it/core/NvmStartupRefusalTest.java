@@ -6,10 +6,8 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -41,16 +39,22 @@ public class NvmStartupRefusalTest {
 
   private static Configuration conf(String name, boolean nvm) {
     Configuration conf = NamespaceOpsTestBase.conf(nvm);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(NvmStartupRefusalTest.class) + "/"
-        + name);
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        NamespaceOpsTestBase.baseDir(NvmStartupRefusalTest.class) + "/" + name);
     return conf;
   }
 
   private static File region(MiniDFSCluster c) {
-    return new File(c.getNameDirs(0).iterator().next().getPath(), "current/" + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
+    return new File(
+        c.getNameDirs(0).iterator().next().getPath(),
+        "current/" + NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
   }
 
-  /** Restarts the NameNode of {@code c} and expects a failure whose message contains {@code expected}. */
+  /**
+   * Restarts the NameNode of {@code c} and expects a failure whose message contains {@code
+   * expected}.
+   */
   private static void expectRefusal(MiniDFSCluster c, String... expected) {
     try {
       c.restartNameNode(false);
@@ -96,8 +100,12 @@ public class NvmStartupRefusalTest {
     a.getFileSystem().mkdirs(new Path("/stock-data"));
     a.getConfiguration(0).setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, true);
     NvmClusterConf.nvm(a.getConfiguration(0));
-    expectRefusal(a, "already holds a namespace", "hdfs org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool import",
-        "docs/migration.md", NvmConfigKeys.NVM_ENABLED_KEY + "=false");
+    expectRefusal(
+        a,
+        "already holds a namespace",
+        "hdfs org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool import",
+        "docs/migration.md",
+        NvmConfigKeys.NVM_ENABLED_KEY + "=false");
     assertTrue("a region was created", !region(a).exists());
     // the stock NameNode still starts on it
     a.getConfiguration(0).setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, false);

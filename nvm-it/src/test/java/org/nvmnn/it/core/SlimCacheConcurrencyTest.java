@@ -12,7 +12,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -29,12 +28,12 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * Eviction under load: a 16-file inode cache while four clients (each its own DFSClient and
- * lease holder, each in its own directory) create, write, rename, delete, change
- * permission / replication / times, append, and leave files open for lease recovery by
- * another client. Every client keeps a reference model of its directory; after the run and
- * again after a NameNode restart the namespace (type, length, permission, replication,
- * modification time) and every file's bytes must equal the model.
+ * Eviction under load: a 16-file inode cache while four clients (each its own DFSClient and lease
+ * holder, each in its own directory) create, write, rename, delete, change permission / replication
+ * / times, append, and leave files open for lease recovery by another client. Every client keeps a
+ * reference model of its directory; after the run and again after a NameNode restart the namespace
+ * (type, length, permission, replication, modification time) and every file's bytes must equal the
+ * model.
  */
 public class SlimCacheConcurrencyTest {
   private static final int CLIENTS = 4;
@@ -86,10 +85,12 @@ public class SlimCacheConcurrencyTest {
   /** One client's run; returns its model (path -> file; directories as null). */
   private Map<String, FileModel> client(int k) throws Exception {
     Random r = new Random(1000 + k);
-    DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(cluster.getURI(),
-        cluster.getConfiguration(0));
-    DistributedFileSystem other = (DistributedFileSystem) FileSystem.newInstance(cluster.getURI(),
-        cluster.getConfiguration(0));
+    DistributedFileSystem fs =
+        (DistributedFileSystem)
+            FileSystem.newInstance(cluster.getURI(), cluster.getConfiguration(0));
+    DistributedFileSystem other =
+        (DistributedFileSystem)
+            FileSystem.newInstance(cluster.getURI(), cluster.getConfiguration(0));
     Map<String, FileModel> model = new TreeMap<String, FileModel>();
     String home = "/c/t" + k;
     fs.mkdirs(new Path(home));
@@ -105,82 +106,92 @@ public class SlimCacheConcurrencyTest {
         int choice = r.nextInt(files.isEmpty() ? 2 : 11);
         String f = files.isEmpty() ? null : files.get(r.nextInt(files.size()));
         switch (choice) {
-        case 0: { // create + write + close
-          String p = dirs.get(r.nextInt(dirs.size())) + "/f" + serial++;
-          byte[] d = bytes(r, r.nextInt(3000));
-          short repl = (short) (1 + r.nextInt(2));
-          FSDataOutputStream out = fs.create(new Path(p), repl);
-          out.write(d);
-          out.close();
-          model.put(p, new FileModel(d, repl));
-          break;
-        }
-        case 1: { // mkdir
-          String p = dirs.get(r.nextInt(dirs.size())) + "/d" + serial++;
-          assertTrue(fs.mkdirs(new Path(p)));
-          model.put(p, null);
-          break;
-        }
-        case 2: { // rename a file within the client's tree
-          String p = dirs.get(r.nextInt(dirs.size())) + "/r" + serial++;
-          assertTrue(fs.rename(new Path(f), new Path(p)));
-          model.put(p, model.remove(f));
-          break;
-        }
-        case 3: // delete
-          assertTrue(fs.delete(new Path(f), false));
-          model.remove(f);
-          break;
-        case 4: {
-          short perm = (short) (0600 + r.nextInt(0100));
-          fs.setPermission(new Path(f), new FsPermission(perm));
-          model.get(f).perm = perm;
-          break;
-        }
-        case 5: {
-          short repl = (short) (1 + r.nextInt(2));
-          assertTrue(fs.setReplication(new Path(f), repl));
-          model.get(f).repl = repl;
-          break;
-        }
-        case 6: {
-          long mtime = 1_000_000_000_000L + r.nextInt(1_000_000);
-          fs.setTimes(new Path(f), mtime, -1);
-          model.get(f).mtime = mtime;
-          break;
-        }
-        case 7: { // append
-          byte[] more = bytes(r, 1 + r.nextInt(2000));
-          FSDataOutputStream out = fs.append(new Path(f));
-          out.write(more);
-          out.close();
-          FileModel m = model.get(f);
-          m.data = concat(m.data, more);
-          m.mtime = -1;
-          break;
-        }
-        case 8: { // left open by this client, recovered by another
-          String p = dirs.get(r.nextInt(dirs.size())) + "/open" + serial++;
-          byte[] d = bytes(r, 1 + r.nextInt(3000));
-          FSDataOutputStream out = fs.create(new Path(p), (short) 2);
-          out.write(d);
-          out.hflush();
-          recoverLease(other, new Path(p));
-          model.put(p, new FileModel(d, (short) 2));
-          // the abandoned stream belongs to a lost writer now; its close must not change the file
-          try {
-            out.close();
-          } catch (java.io.IOException expected) {
-            // lease was taken over
-          }
-          break;
-        }
-        default: { // reads: stat and list (they materialize files and evict others)
-          FileStatus st = fs.getFileStatus(new Path(f));
-          assertEquals(f, model.get(f).data.length, st.getLen());
-          fs.listStatus(new Path(f).getParent());
-          break;
-        }
+          case 0:
+            { // create + write + close
+              String p = dirs.get(r.nextInt(dirs.size())) + "/f" + serial++;
+              byte[] d = bytes(r, r.nextInt(3000));
+              short repl = (short) (1 + r.nextInt(2));
+              FSDataOutputStream out = fs.create(new Path(p), repl);
+              out.write(d);
+              out.close();
+              model.put(p, new FileModel(d, repl));
+              break;
+            }
+          case 1:
+            { // mkdir
+              String p = dirs.get(r.nextInt(dirs.size())) + "/d" + serial++;
+              assertTrue(fs.mkdirs(new Path(p)));
+              model.put(p, null);
+              break;
+            }
+          case 2:
+            { // rename a file within the client's tree
+              String p = dirs.get(r.nextInt(dirs.size())) + "/r" + serial++;
+              assertTrue(fs.rename(new Path(f), new Path(p)));
+              model.put(p, model.remove(f));
+              break;
+            }
+          case 3: // delete
+            assertTrue(fs.delete(new Path(f), false));
+            model.remove(f);
+            break;
+          case 4:
+            {
+              short perm = (short) (0600 + r.nextInt(0100));
+              fs.setPermission(new Path(f), new FsPermission(perm));
+              model.get(f).perm = perm;
+              break;
+            }
+          case 5:
+            {
+              short repl = (short) (1 + r.nextInt(2));
+              assertTrue(fs.setReplication(new Path(f), repl));
+              model.get(f).repl = repl;
+              break;
+            }
+          case 6:
+            {
+              long mtime = 1_000_000_000_000L + r.nextInt(1_000_000);
+              fs.setTimes(new Path(f), mtime, -1);
+              model.get(f).mtime = mtime;
+              break;
+            }
+          case 7:
+            { // append
+              byte[] more = bytes(r, 1 + r.nextInt(2000));
+              FSDataOutputStream out = fs.append(new Path(f));
+              out.write(more);
+              out.close();
+              FileModel m = model.get(f);
+              m.data = concat(m.data, more);
+              m.mtime = -1;
+              break;
+            }
+          case 8:
+            { // left open by this client, recovered by another
+              String p = dirs.get(r.nextInt(dirs.size())) + "/open" + serial++;
+              byte[] d = bytes(r, 1 + r.nextInt(3000));
+              FSDataOutputStream out = fs.create(new Path(p), (short) 2);
+              out.write(d);
+              out.hflush();
+              recoverLease(other, new Path(p));
+              model.put(p, new FileModel(d, (short) 2));
+              // the abandoned stream belongs to a lost writer now; its close must not change the
+              // file
+              try {
+                out.close();
+              } catch (java.io.IOException expected) {
+                // lease was taken over
+              }
+              break;
+            }
+          default:
+            { // reads: stat and list (they materialize files and evict others)
+              FileStatus st = fs.getFileStatus(new Path(f));
+              assertEquals(f, model.get(f).data.length, st.getLen());
+              fs.listStatus(new Path(f).getParent());
+              break;
+            }
         }
       }
     } finally {
@@ -191,9 +202,9 @@ public class SlimCacheConcurrencyTest {
   }
 
   /**
-   * Each recoverLease call starts the block recovery again with a new recovery id, so calling it
-   * in a tight loop can keep the DataNode's recovery from ever committing: call it, then wait for
-   * the file to close (isFileClosed starts nothing), and call it again only after a long pause.
+   * Each recoverLease call starts the block recovery again with a new recovery id, so calling it in
+   * a tight loop can keep the DataNode's recovery from ever committing: call it, then wait for the
+   * file to close (isFileClosed starts nothing), and call it again only after a long pause.
    */
   private static void recoverLease(DistributedFileSystem fs, Path p) throws Exception {
     long deadline = System.currentTimeMillis() + 180_000;
@@ -237,7 +248,10 @@ public class SlimCacheConcurrencyTest {
       if (m.mtime != -1) {
         assertEquals(when + ": mtime of " + e.getKey(), m.mtime, s.getModificationTime());
       }
-      assertArrayEquals(when + ": bytes of " + e.getKey(), m.data, DFSTestUtil.readFileBuffer(fs, new Path(e.getKey())));
+      assertArrayEquals(
+          when + ": bytes of " + e.getKey(),
+          m.data,
+          DFSTestUtil.readFileBuffer(fs, new Path(e.getKey())));
     }
   }
 
@@ -254,7 +268,8 @@ public class SlimCacheConcurrencyTest {
       model.putAll(f.get());
     }
     pool.shutdown();
-    assertTrue("the cache evicted: " + NvmTestAccess.cacheEvictions(cluster.getNameNode()),
+    assertTrue(
+        "the cache evicted: " + NvmTestAccess.cacheEvictions(cluster.getNameNode()),
         NvmTestAccess.cacheEvictions(cluster.getNameNode()) > 100);
     check(model, "before restart");
     cluster.restartNameNode(true);

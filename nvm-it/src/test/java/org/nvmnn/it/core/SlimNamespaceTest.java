@@ -5,7 +5,6 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.EnumSet;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
@@ -27,11 +26,10 @@ import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * The slim in-memory namespace on a running NVM NameNode with a 16-file inode cache: names
- * are looked up in the directory index without reading pages, a 100,000-child directory
- * pages through getListing correctly before and after a restart, closed files' blocks
- * point at a ref (not a full inode), and directories created at run time become indexed
- * directories.
+ * The slim in-memory namespace on a running NVM NameNode with a 16-file inode cache: names are
+ * looked up in the directory index without reading pages, a 100,000-child directory pages through
+ * getListing correctly before and after a restart, closed files' blocks point at a ref (not a full
+ * inode), and directories created at run time become indexed directories.
  */
 public class SlimNamespaceTest {
   private static MiniDFSCluster cluster;
@@ -39,7 +37,8 @@ public class SlimNamespaceTest {
   @BeforeClass
   public static void start() throws Exception {
     Configuration conf = NamespaceOpsTestBase.conf(true);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(SlimNamespaceTest.class));
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR, NamespaceOpsTestBase.baseDir(SlimNamespaceTest.class));
     conf.setInt("dfs.namenode.fs-limits.max-directory-items", 200000);
     cluster = NvmCluster.builder(conf, 1).build();
     cluster.waitActive();
@@ -57,8 +56,16 @@ public class SlimNamespaceTest {
   }
 
   private static void createEmpty(NamenodeProtocols rpc, String path) throws Exception {
-    HdfsFileStatus st = rpc.create(path, FsPermission.getFileDefault(), "slim", new EnumSetWritable<CreateFlag>(
-        EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1 << 20, CryptoProtocolVersion.supported());
+    HdfsFileStatus st =
+        rpc.create(
+            path,
+            FsPermission.getFileDefault(),
+            "slim",
+            new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)),
+            true,
+            (short) 1,
+            1 << 20,
+            CryptoProtocolVersion.supported());
     rpc.complete(path, "slim", null, st.getFileId());
   }
 
@@ -76,7 +83,8 @@ public class SlimNamespaceTest {
       assertNull(rpc.getFileInfo("/lookup/file" + i + "x"));
       assertNull(rpc.getFileInfo("/lookup/nodir/file" + i));
     }
-    assertEquals("page reads for 6,000 lookups of missing names", reads, NvmTestAccess.pageReads(nn()));
+    assertEquals(
+        "page reads for 6,000 lookups of missing names", reads, NvmTestAccess.pageReads(nn()));
     assertEquals(made, NvmTestAccess.materialized(nn()));
     // the counters do move: an existing, evicted file is read from its page
     assertTrue(rpc.getFileInfo("/lookup/file7") != null);
@@ -141,28 +149,36 @@ public class SlimNamespaceTest {
     out.write(new byte[3000]);
     out.hflush();
     // open: the INodeFile itself is the blocks' collection, and it is pinned
-    assertEquals("INodeFile", NvmTestAccess.firstBlockCollectionClass(nn(), f.toString()).getSimpleName());
+    assertEquals(
+        "INodeFile", NvmTestAccess.firstBlockCollectionClass(nn(), f.toString()).getSimpleName());
     for (int i = 0; i < 200; i++) {
       createEmpty(cluster.getNameNodeRpc(), "/refs/evict" + i); // floods the 16-file cache
     }
     out.write(new byte[100]);
     out.close();
-    assertEquals("NvmFileRef", NvmTestAccess.firstBlockCollectionClass(nn(), f.toString()).getSimpleName());
+    assertEquals(
+        "NvmFileRef", NvmTestAccess.firstBlockCollectionClass(nn(), f.toString()).getSimpleName());
     for (String d : new String[] {"/", "/refs", "/refs/a", "/refs/a/b"}) {
       assertTrue(d, NvmTestAccess.isSlimDirectory(nn(), d));
     }
     assertEquals(3100, DFSTestUtil.readFileBuffer(fs, f).length);
     // fsck by block id casts the collection to an INode; it must name the file
-    String blockId = fs.getClient().getLocatedBlocks(f.toString(), 0).get(0).getBlock().getBlockName();
+    String blockId =
+        fs.getClient().getLocatedBlocks(f.toString(), 0).get(0).getBlock().getBlockName();
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    int rc = org.apache.hadoop.util.ToolRunner.run(new org.apache.hadoop.hdfs.tools.DFSck(cluster.getConfiguration(0),
-        new java.io.PrintStream(bytes, true, "UTF-8")), new String[] {"/", "-blockId", blockId});
+    int rc =
+        org.apache.hadoop.util.ToolRunner.run(
+            new org.apache.hadoop.hdfs.tools.DFSck(
+                cluster.getConfiguration(0), new java.io.PrintStream(bytes, true, "UTF-8")),
+            new String[] {"/", "-blockId", blockId});
     String report = bytes.toString("UTF-8");
     assertEquals(report, 0, rc);
     assertTrue(report, report.contains("Block belongs to: " + f.toString()));
     cluster.restartNameNode(true);
-    assertEquals("NvmFileRef", NvmTestAccess.firstBlockCollectionClass(cluster.getNameNode(), f.toString())
-        .getSimpleName());
+    assertEquals(
+        "NvmFileRef",
+        NvmTestAccess.firstBlockCollectionClass(cluster.getNameNode(), f.toString())
+            .getSimpleName());
     assertEquals(3100, DFSTestUtil.readFileBuffer(cluster.getFileSystem(), f).length);
   }
 }

@@ -2,7 +2,9 @@ package org.nvmnn.it.core;
 
 import org.junit.AfterClass;
 
-/** {@link NamespaceOpsTestBase} against the stock NameNode path of the same jar (fsimage + edits). */
+/**
+ * {@link NamespaceOpsTestBase} against the stock NameNode path of the same jar (fsimage + edits).
+ */
 public class StockNamespaceOpsTest extends NamespaceOpsTestBase {
   @Override
   protected boolean nvm() {

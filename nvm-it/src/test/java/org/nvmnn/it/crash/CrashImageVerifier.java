@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
@@ -16,8 +15,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
 /**
  * What a crash image recovers to. An image (as a crash would leave the region) must pass the
  * offline checker, possibly needing recovery but never broken; it is then recovered the way the
- * NameNode recovers at start-up (a read-write open of a copy), must check clean afterwards, and
- * its state is the full namespace dump (every inode field) plus the superblock counters.
+ * NameNode recovers at start-up (a read-write open of a copy), must check clean afterwards, and its
+ * state is the full namespace dump (every inode field) plus the superblock counters.
  */
 final class CrashImageVerifier {
   /** The recovered state, or the reasons the image is not acceptable. */
@@ -65,9 +64,17 @@ final class CrashImageVerifier {
   static List<String> state(File recovered) throws IOException {
     List<String> s = new ArrayList<>();
     try (Region r = Region.openReadOnly(recovered)) {
-      s.add("counters lastInodeId=" + r.lastInodeId() + " genstampV1=" + r.generationStampV1() + " genstampV2="
-          + r.generationStampV2() + " genstampV1Limit=" + r.generationStampV1Limit() + " lastBlockId="
-          + r.lastAllocatedBlockId());
+      s.add(
+          "counters lastInodeId="
+              + r.lastInodeId()
+              + " genstampV1="
+              + r.generationStampV1()
+              + " genstampV2="
+              + r.generationStampV2()
+              + " genstampV1Limit="
+              + r.generationStampV1Limit()
+              + " lastBlockId="
+              + r.lastAllocatedBlockId());
     }
     s.addAll(NamespaceDump.lines(recovered));
     return s;

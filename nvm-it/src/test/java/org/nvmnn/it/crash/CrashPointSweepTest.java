@@ -15,7 +15,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
@@ -46,15 +45,15 @@ import org.nvmnn.it.NvmCluster;
 /**
  * make crash-test: every supported mutation of a real NameNode (in NVM mode, in this JVM) is run
  * once with the region in capture mode, which writes, at every persist barrier the operation
- * reaches, the images a crash there could leave: every store after the last completed barrier
- * lost ({@code .lost}), every store issued so far present ({@code .present}) and, when several
- * cache lines were flushed since the last barrier, each of them alone and all but each of them. Each image must
- * pass the offline checker (needing recovery at most), recover, check clean, and recover to
- * exactly one of the operation's consistent states: the state before it, or the state after one
+ * reaches, the images a crash there could leave: every store after the last completed barrier lost
+ * ({@code .lost}), every store issued so far present ({@code .present}) and, when several cache
+ * lines were flushed since the last barrier, each of them alone and all but each of them. Each
+ * image must pass the offline checker (needing recovery at most), recover, check clean, and recover
+ * to exactly one of the operation's consistent states: the state before it, or the state after one
  * of its batches (an RPC that logs several edits, like mkdirs of missing parents or addBlock with
  * its generation stamp, persists one batch per edit, in order). The state before contains every
- * operation acknowledged earlier. A crash point is a persist barrier; each gives two or more images.
- * Prints the crash points, images and violations per operation and in total to
+ * operation acknowledged earlier. A crash point is a persist barrier; each gives two or more
+ * images. Prints the crash points, images and violations per operation and in total to
  * target/crash-test-report.txt and fails on any violation.
  */
 public class CrashPointSweepTest {
@@ -67,7 +66,8 @@ public class CrashPointSweepTest {
   private static Region region;
   private static File scratch;
   private static CrashImageVerifier verifier;
-  private static final Map<String, int[]> ROWS = new LinkedHashMap<>(); // op -> batches, barriers, images, violations
+  private static final Map<String, int[]> ROWS =
+      new LinkedHashMap<>(); // op -> batches, barriers, images, violations
   private static final List<String> VIOLATIONS = new ArrayList<>();
 
   private interface Op {
@@ -85,7 +85,10 @@ public class CrashPointSweepTest {
     nn = fs.getClient().getNamenode();
     region = NvmTestAccess.region(cluster.getNameNode());
     File shm = new File("/dev/shm");
-    scratch = Files.createTempDirectory((shm.isDirectory() ? shm : new File("target")).toPath(), "crash-sweep").toFile();
+    scratch =
+        Files.createTempDirectory(
+                (shm.isDirectory() ? shm : new File("target")).toPath(), "crash-sweep")
+            .toFile();
     verifier = new CrashImageVerifier(scratch);
   }
 
@@ -134,7 +137,9 @@ public class CrashPointSweepTest {
     Files.copy(region.file().toPath(), live.toPath(), StandardCopyOption.REPLACE_EXISTING);
     List<String> liveState = CrashImageVerifier.state(recovered(live));
     if (last != null && !liveState.equals(last)) {
-      problems.add("the live region differs from the state after the last batch:" + CrashImageVerifier.diff(last, liveState));
+      problems.add(
+          "the live region differs from the state after the last batch:"
+              + CrashImageVerifier.diff(last, liveState));
     }
     int points = 0;
     for (long k = 1; k <= captured; k++) {
@@ -146,9 +151,17 @@ public class CrashPointSweepTest {
           problems.add("barrier " + k + " (" + kind + "): " + p);
         }
         if (r.state != null && !allowed.containsKey(r.state)) {
-          problems.add("barrier " + k + " (" + kind + "): recovered to a state that is neither before nor after any batch;"
-              + " against the state before:" + CrashImageVerifier.diff(allowed.keySet().iterator().next(), r.state)
-              + "\n  against the last:" + CrashImageVerifier.diff(last == null ? new ArrayList<String>() : last, r.state));
+          problems.add(
+              "barrier "
+                  + k
+                  + " ("
+                  + kind
+                  + "): recovered to a state that is neither before nor after any batch;"
+                  + " against the state before:"
+                  + CrashImageVerifier.diff(allowed.keySet().iterator().next(), r.state)
+                  + "\n  against the last:"
+                  + CrashImageVerifier.diff(
+                      last == null ? new ArrayList<String>() : last, r.state));
         }
         Files.delete(img.toPath());
       }
@@ -176,7 +189,8 @@ public class CrashPointSweepTest {
   private static File recovered(File image) throws IOException {
     File f = new File(image.getPath() + ".rec");
     Files.copy(image.toPath(), f.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    try (Region r = Region.open(f, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED)) {
+    try (Region r =
+        Region.open(f, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED)) {
       // recovery ran in open
     }
     return f;
@@ -185,9 +199,19 @@ public class CrashPointSweepTest {
   // ------------------------------------------------------------------ raw RPC helpers
 
   private static HdfsFileStatus create(String src, boolean overwrite) throws IOException {
-    EnumSet<CreateFlag> flags = overwrite ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE) : EnumSet.of(CreateFlag.CREATE);
-    return nn.create(src, FsPermission.getFileDefault(), CLIENT, new EnumSetWritable<CreateFlag>(flags), true, (short) 1,
-        1024 * 1024, CryptoProtocolVersion.supported());
+    EnumSet<CreateFlag> flags =
+        overwrite
+            ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
+            : EnumSet.of(CreateFlag.CREATE);
+    return nn.create(
+        src,
+        FsPermission.getFileDefault(),
+        CLIENT,
+        new EnumSetWritable<CreateFlag>(flags),
+        true,
+        (short) 1,
+        1024 * 1024,
+        CryptoProtocolVersion.supported());
   }
 
   private static void writeFile(String src, int bytes) throws IOException {
@@ -216,15 +240,20 @@ public class CrashPointSweepTest {
     fs.mkdirs(new Path("/s/b"));
 
     sweep("mkdirs", () -> assertTrue(nn.mkdirs("/s/d1", FsPermission.getDirDefault(), false)));
-    sweep("mkdirs (3 missing parents)", () -> assertTrue(nn.mkdirs("/s/p/q/r", FsPermission.getDirDefault(), true)));
+    sweep(
+        "mkdirs (3 missing parents)",
+        () -> assertTrue(nn.mkdirs("/s/p/q/r", FsPermission.getDirDefault(), true)));
 
     final long[] id = new long[1];
     sweep("create", () -> id[0] = create("/s/new", false).getFileId());
     final LocatedBlock[] lb = new LocatedBlock[1];
     sweep("addBlock", () -> lb[0] = nn.addBlock("/s/new", CLIENT, null, null, id[0], null));
-    sweep("fsync (persist blocks, last block length)", () -> nn.fsync("/s/new", id[0], CLIENT, 100));
+    sweep(
+        "fsync (persist blocks, last block length)", () -> nn.fsync("/s/new", id[0], CLIENT, 100));
     sweep("abandonBlock", () -> nn.abandonBlock(lb[0].getBlock(), id[0], "/s/new", CLIENT));
-    sweep("complete (file without blocks)", () -> assertTrue(nn.complete("/s/new", CLIENT, null, id[0])));
+    sweep(
+        "complete (file without blocks)",
+        () -> assertTrue(nn.complete("/s/new", CLIENT, null, id[0])));
 
     final FSDataOutputStream[] out = new FSDataOutputStream[1];
     out[0] = fs.create(new Path("/s/streamed"), true);
@@ -234,41 +263,77 @@ public class CrashPointSweepTest {
 
     sweep("create-overwrite (replaces a file with blocks)", () -> create("/s/victim", true));
     long victim = fileId("/s/victim");
-    sweep("complete (overwritten file)", () -> assertTrue(nn.complete("/s/victim", CLIENT, null, victim)));
+    sweep(
+        "complete (overwritten file)",
+        () -> assertTrue(nn.complete("/s/victim", CLIENT, null, victim)));
 
-    sweep("append", () -> nn.append("/s/file", CLIENT, new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.APPEND))));
-    final LocatedBlock appendBlock = nn.getBlockLocations("/s/file", 0, Long.MAX_VALUE).getLastLocatedBlock();
+    sweep(
+        "append",
+        () ->
+            nn.append(
+                "/s/file", CLIENT, new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.APPEND))));
+    final LocatedBlock appendBlock =
+        nn.getBlockLocations("/s/file", 0, Long.MAX_VALUE).getLastLocatedBlock();
     final LocatedBlock[] bumped = new LocatedBlock[1];
-    sweep("updateBlockForPipeline (new generation stamp)",
+    sweep(
+        "updateBlockForPipeline (new generation stamp)",
         () -> bumped[0] = nn.updateBlockForPipeline(appendBlock.getBlock(), CLIENT));
-    sweep("updatePipeline", () -> {
-      ExtendedBlock nb = new ExtendedBlock(appendBlock.getBlock());
-      nb.setGenerationStamp(bumped[0].getBlock().getGenerationStamp());
-      nn.updatePipeline(CLIENT, appendBlock.getBlock(), nb, appendBlock.getLocations(), appendBlock.getStorageIDs());
-    });
+    sweep(
+        "updatePipeline",
+        () -> {
+          ExtendedBlock nb = new ExtendedBlock(appendBlock.getBlock());
+          nb.setGenerationStamp(bumped[0].getBlock().getGenerationStamp());
+          nn.updatePipeline(
+              CLIENT,
+              appendBlock.getBlock(),
+              nb,
+              appendBlock.getLocations(),
+              appendBlock.getStorageIDs());
+        });
     create("/s/leased", false);
-    sweep("recoverLease (open file without blocks: closed at once)", () -> assertTrue(nn.recoverLease("/s/leased", OTHER)));
+    sweep(
+        "recoverLease (open file without blocks: closed at once)",
+        () -> assertTrue(nn.recoverLease("/s/leased", OTHER)));
 
     // lease recovery with a block: the NameNode starts block recovery; the DataNode's answer,
-    // commitBlockSynchronization, is sent here (heartbeats are off, so the DataNode never starts it)
+    // commitBlockSynchronization, is sent here (heartbeats are off, so the DataNode never starts
+    // it)
     long lid = create("/s/recovered", false).getFileId();
     final LocatedBlock rb = nn.addBlock("/s/recovered", CLIENT, null, null, lid, null);
     DataNode dn = cluster.getDataNodes().get(0);
     DataNodeTestUtils.setHeartbeatsDisabledForTests(dn, true);
     try {
-      sweep("recoverLease (starts block recovery)", () -> assertFalse(nn.recoverLease("/s/recovered", OTHER)));
+      sweep(
+          "recoverLease (starts block recovery)",
+          () -> assertFalse(nn.recoverLease("/s/recovered", OTHER)));
       INodeFile f = cluster.getNamesystem().getFSDirectory().getINode("/s/recovered").asFile();
-      final long recoveryId = ((BlockInfoContiguousUnderConstruction) f.getLastBlock()).getBlockRecoveryId();
-      sweep("commitBlockSynchronization (close)", () -> cluster.getNameNodeRpc().commitBlockSynchronization(
-          rb.getBlock(), recoveryId, 0, true, false, rb.getLocations(), rb.getStorageIDs()));
+      final long recoveryId =
+          ((BlockInfoContiguousUnderConstruction) f.getLastBlock()).getBlockRecoveryId();
+      sweep(
+          "commitBlockSynchronization (close)",
+          () ->
+              cluster
+                  .getNameNodeRpc()
+                  .commitBlockSynchronization(
+                      rb.getBlock(),
+                      recoveryId,
+                      0,
+                      true,
+                      false,
+                      rb.getLocations(),
+                      rb.getStorageIDs()));
     } finally {
       DataNodeTestUtils.setHeartbeatsDisabledForTests(dn, false);
     }
 
-    sweep("rename file (same directory)", () -> assertTrue(nn.rename("/s/tree/f0", "/s/tree/f0-renamed")));
+    sweep(
+        "rename file (same directory)",
+        () -> assertTrue(nn.rename("/s/tree/f0", "/s/tree/f0-renamed")));
     sweep("rename file (across directories)", () -> assertTrue(nn.rename("/s/tree/f1", "/s/a/f1")));
     sweep("rename directory", () -> assertTrue(nn.rename("/s/tree/sub", "/s/b/sub-moved")));
-    sweep("rename over an existing file", () -> nn.rename2("/s/tree/f2", "/s/streamed", Options.Rename.OVERWRITE));
+    sweep(
+        "rename over an existing file",
+        () -> nn.rename2("/s/tree/f2", "/s/streamed", Options.Rename.OVERWRITE));
     sweep("setPermission", () -> nn.setPermission("/s/a/f1", new FsPermission((short) 0600)));
     sweep("setOwner", () -> nn.setOwner("/s/a/f1", "someone", "somegroup"));
     sweep("setTimes", () -> nn.setTimes("/s/a/f1", 1234567890000L, 1234567891000L));
@@ -284,7 +349,10 @@ public class CrashPointSweepTest {
 
   private static void report() throws IOException {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("%-55s %7s %12s %7s %10s%n", "operation", "batches", "crash points", "images", "violations"));
+    b.append(
+        String.format(
+            "%-55s %7s %12s %7s %10s%n",
+            "operation", "batches", "crash points", "images", "violations"));
     int points = 0, images = 0, violations = 0;
     for (Map.Entry<String, int[]> e : ROWS.entrySet()) {
       int[] r = e.getValue();
@@ -293,8 +361,10 @@ public class CrashPointSweepTest {
       images += r[2];
       violations += r[3];
     }
-    b.append(String.format("total: %d operations, crash points: %d, images checked: %d, violations: %d%n", ROWS.size(),
-        points, images, violations));
+    b.append(
+        String.format(
+            "total: %d operations, crash points: %d, images checked: %d, violations: %d%n",
+            ROWS.size(), points, images, violations));
     for (String v : VIOLATIONS) {
       b.append(v).append('\n');
     }

@@ -12,9 +12,7 @@ import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.junit.Test;
@@ -23,11 +21,11 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * hdfs-nvm-default.xml (in the drop-in jar) and NvmConfigKeys agree: every documented property
- * has a {@code *_KEY} constant, every {@code *_KEY} is documented, and the documented value is the
+ * hdfs-nvm-default.xml (in the drop-in jar) and NvmConfigKeys agree: every documented property has
+ * a {@code *_KEY} constant, every {@code *_KEY} is documented, and the documented value is the
  * {@code *_DEFAULT} constant's value as Hadoop's {@link Configuration} reads it. A property
- * documented with an empty value is one whose code default is "unset": it has no
- * {@code *_DEFAULT} constant, and vice versa.
+ * documented with an empty value is one whose code default is "unset": it has no {@code *_DEFAULT}
+ * constant, and vice versa.
  */
 public class NvmConfigDefaultsTest {
   private static final String RESOURCE = "hdfs-nvm-default.xml";
@@ -61,12 +59,15 @@ public class NvmConfigDefaultsTest {
       for (int i = 0; i < props.getLength(); i++) {
         NodeList names = ((Element) props.item(i)).getElementsByTagName("name");
         assertEquals("property #" + i + " has one <name>", 1, names.getLength());
-        assertTrue("duplicate property " + names.item(0).getTextContent(),
+        assertTrue(
+            "duplicate property " + names.item(0).getTextContent(),
             documented.add(names.item(0).getTextContent().trim()));
       }
     }
-    assertEquals("properties documented in " + RESOURCE + " vs *_KEY constants",
-        new TreeSet<>(keys.values()), documented);
+    assertEquals(
+        "properties documented in " + RESOURCE + " vs *_KEY constants",
+        new TreeSet<>(keys.values()),
+        documented);
 
     // The values, as Hadoop reads them from that resource alone.
     Configuration conf = new Configuration(false);
@@ -76,16 +77,24 @@ public class NvmConfigDefaultsTest {
       Field def = defaults.get(prefix);
       String raw = conf.getRaw(name);
       if (def == null) {
-        assertNull(name + " has no " + prefix + "_DEFAULT, so its documented value must be empty, was " + raw, raw);
+        assertNull(
+            name
+                + " has no "
+                + prefix
+                + "_DEFAULT, so its documented value must be empty, was "
+                + raw,
+            raw);
         continue;
       }
       assertNotNull(name + " is documented without a value but has " + prefix + "_DEFAULT", raw);
       Class<?> t = def.getType();
       if (t == boolean.class) {
-        assertTrue(name + "=" + raw + " is not a boolean", raw.equals("true") || raw.equals("false"));
+        assertTrue(
+            name + "=" + raw + " is not a boolean", raw.equals("true") || raw.equals("false"));
         assertEquals(name, def.getBoolean(null), conf.getBoolean(name, !def.getBoolean(null)));
       } else if (t == long.class || t == int.class) {
-        assertEquals(name, ((Number) def.get(null)).longValue(), conf.getLongBytes(name, Long.MIN_VALUE));
+        assertEquals(
+            name, ((Number) def.get(null)).longValue(), conf.getLongBytes(name, Long.MIN_VALUE));
       } else if (t == String.class) {
         assertEquals(name, def.get(null), raw);
       } else {

@@ -18,33 +18,48 @@ import org.nvmnn.it.NvmCluster;
  * message says why and points at docs/ha.md, and no region is created.
  */
 public class NvmHaRefusedTest {
-  /** A NameNode that never becomes active (DataNodes cannot register) would otherwise hang waitActive. */
-  @ClassRule
-  public static final Timeout TIMEOUT = Timeout.seconds(120);
+  /**
+   * A NameNode that never becomes active (DataNodes cannot register) would otherwise hang
+   * waitActive.
+   */
+  @ClassRule public static final Timeout TIMEOUT = Timeout.seconds(120);
 
   @Test
   public void haConfigurationIsRefusedInNvmMode() throws Exception {
     Configuration conf = NvmCluster.nvmConf();
-    java.io.File base = new java.io.File(System.getProperty("test.build.data", "target/test-dir"),
-        "NvmHaRefusedTest-" + java.lang.management.ManagementFactory.getRuntimeMXBean().getName().replaceAll("[^0-9A-Za-z]", "_"));
+    java.io.File base =
+        new java.io.File(
+            System.getProperty("test.build.data", "target/test-dir"),
+            "NvmHaRefusedTest-"
+                + java.lang.management.ManagementFactory.getRuntimeMXBean()
+                    .getName()
+                    .replaceAll("[^0-9A-Za-z]", "_"));
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
     int loads = NvmHooks.loadNamesystemCalls();
     MiniDFSCluster cluster = null;
     try {
-      cluster = NvmCluster.builder(conf, 0).nnTopology(MiniDFSNNTopology.simpleHATopology()).build();
+      cluster =
+          NvmCluster.builder(conf, 0).nnTopology(MiniDFSNNTopology.simpleHATopology()).build();
       fail("an HA MiniDFSCluster started in NVM mode");
     } catch (Exception e) {
       String m = messages(e);
-      assertTrue("unexpected failure: " + m, m.contains("NVM NameNode: HA is not supported")
-          && m.contains("dfs.namenode.nvm.enabled=true") && m.contains("docs/ha.md"));
+      assertTrue(
+          "unexpected failure: " + m,
+          m.contains("NVM NameNode: HA is not supported")
+              && m.contains("dfs.namenode.nvm.enabled=true")
+              && m.contains("docs/ha.md"));
     } finally {
       if (cluster != null) {
         cluster.shutdown();
       }
     }
-    assertEquals("the first NameNode went through the hook and stopped there", loads + 1,
+    assertEquals(
+        "the first NameNode went through the hook and stopped there",
+        loads + 1,
         NvmHooks.loadNamesystemCalls());
-    assertTrue("the name directories were formatted", new java.io.File(base, "name1/current/VERSION").isFile());
+    assertTrue(
+        "the name directories were formatted",
+        new java.io.File(base, "name1/current/VERSION").isFile());
     assertEquals("no region was created anywhere", 0, regions(base));
   }
 

@@ -20,19 +20,19 @@ import java.util.Collections;
 import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
-
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.NvmHooks;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NativeLibrary;
 import org.junit.Test;
 
 /**
- * The test class path really holds the drop-in jar instead of the stock one, and that jar is
- * the stock jar plus exactly the intended change.
+ * The test class path really holds the drop-in jar instead of the stock one, and that jar is the
+ * stock jar plus exactly the intended change.
  */
 public class PatchedJarTest {
   private static final String STOCK_JAR_NAME = "hadoop-hdfs-2.7.3.jar";
-  private static final String NAME_NODE_ENTRY = "org/apache/hadoop/hdfs/server/namenode/NameNode.class";
+  private static final String NAME_NODE_ENTRY =
+      "org/apache/hadoop/hdfs/server/namenode/NameNode.class";
 
   private static File prop(String name) {
     String v = System.getProperty(name);
@@ -43,10 +43,14 @@ public class PatchedJarTest {
   }
 
   private static File codeSource(Class<?> c) throws Exception {
-    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getCanonicalFile();
+    return new File(c.getProtectionDomain().getCodeSource().getLocation().toURI())
+        .getCanonicalFile();
   }
 
-  /** (a) NameNode and NvmHooks come from the -nvm.jar; no stock hadoop-hdfs jar is on the class path. */
+  /**
+   * (a) NameNode and NvmHooks come from the -nvm.jar; no stock hadoop-hdfs jar is on the class
+   * path.
+   */
   @Test
   public void namenodeAndHooksComeFromTheNvmJarAndTheStockJarIsAbsent() throws Exception {
     File patched = prop("nvm.patched.jar").getCanonicalFile();
@@ -54,7 +58,8 @@ public class PatchedJarTest {
     assertEquals(patched, codeSource(NameNode.class));
     assertEquals(patched, codeSource(NvmHooks.class));
 
-    List<String> cp = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+    List<String> cp =
+        Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
     boolean patchedOnPath = false;
     for (String e : cp) {
       File f = new File(e);
@@ -68,14 +73,18 @@ public class PatchedJarTest {
     assertEquals("copies of NameNode.class on the class path: " + copies, 1, copies.size());
   }
 
-  /** (b) PatchVerifier: every stock entry byte-identical, only the two methods of NameNode changed. */
+  /**
+   * (b) PatchVerifier: every stock entry byte-identical, only the two methods of NameNode changed.
+   */
   @Test
   public void patchVerifierAcceptsTheJarAgainstTheStockJar() throws Exception {
     File stock = prop("nvm.stock.jar");
     File patched = prop("nvm.patched.jar");
-    // asm 9.8 must not meet Hadoop's asm 3.1 on one class path: the verifier gets a loader of its own.
+    // asm 9.8 must not meet Hadoop's asm 3.1 on one class path: the verifier gets a loader of its
+    // own.
     URL[] urls = {prop("nvm.patcher.jar").toURI().toURL(), prop("nvm.asm.jar").toURI().toURL()};
-    try (URLClassLoader loader = new URLClassLoader(urls, ClassLoader.getSystemClassLoader().getParent())) {
+    try (URLClassLoader loader =
+        new URLClassLoader(urls, ClassLoader.getSystemClassLoader().getParent())) {
       Class<?> verifier = loader.loadClass("org.nvmnn.patcher.PatchVerifier");
       Method verify = verifier.getMethod("verify", Path.class, Path.class);
       Object report = verify.invoke(null, Paths.get(stock.getPath()), Paths.get(patched.getPath()));
@@ -84,14 +93,19 @@ public class PatchedJarTest {
       assertEquals("violations", Collections.emptyList(), field(report, "violations"));
       int stockEntries = (Integer) field(report, "stockEntries");
       assertTrue("stock entries: " + stockEntries, stockEntries > 3000);
-      assertEquals("stock entries byte-identical (all but NameNode.class)", (Integer) (stockEntries - 1),
+      assertEquals(
+          "stock entries byte-identical (all but NameNode.class)",
+          (Integer) (stockEntries - 1),
           field(report, "identicalStockEntries"));
       List<String> changed = new ArrayList<>((List<String>) field(report, "changedMethods"));
       Collections.sort(changed);
       assertEquals(Arrays.asList("createRpcServer", "loadNamesystem"), changed);
       List<?> added = (List<?>) field(report, "addedEntries");
-      for (String e : new String[] {"org/apache/hadoop/hdfs/server/namenode/NvmHooks.class",
-          "org/apache/hadoop/hdfs/server/namenode/NvmRpcServer.class"}) {
+      for (String e :
+          new String[] {
+            "org/apache/hadoop/hdfs/server/namenode/NvmHooks.class",
+            "org/apache/hadoop/hdfs/server/namenode/NvmRpcServer.class"
+          }) {
         assertTrue(e + " not added: " + added, added.contains(e));
       }
     }
@@ -113,8 +127,9 @@ public class PatchedJarTest {
       try (InputStream in = jar.getInputStream(so)) {
         assertEquals(4, in.read(magic));
       }
-      assertTrue("libhdfsnvm.so is not an ELF file", magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L'
-          && magic[3] == 'F');
+      assertTrue(
+          "libhdfsnvm.so is not an ELF file",
+          magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F');
       ZipEntry xml = jar.getEntry("hdfs-nvm-default.xml");
       assertNotNull("hdfs-nvm-default.xml missing", xml);
       assertTrue(xml.getSize() > 0);
@@ -126,7 +141,8 @@ public class PatchedJarTest {
   public void bundledNativeLibraryLoadsFromTheJar() {
     String libPath = System.getProperty("java.library.path", "");
     for (String d : libPath.split(File.pathSeparator)) {
-      assertFalse("libhdfsnvm.so is on java.library.path (" + d + "); this test must load it from the jar",
+      assertFalse(
+          "libhdfsnvm.so is on java.library.path (" + d + "); this test must load it from the jar",
           new File(d, "libhdfsnvm.so").exists());
     }
     assertNull(NativeLibrary.failureReason());

@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -33,11 +32,14 @@ import org.nvmnn.it.NvmCluster;
  * the edit log.
  */
 public class StockPathTest {
-  /** A NameNode that never becomes active (DataNodes cannot register) would otherwise hang waitActive. */
-  @ClassRule
-  public static final Timeout TIMEOUT = Timeout.seconds(180);
+  /**
+   * A NameNode that never becomes active (DataNodes cannot register) would otherwise hang
+   * waitActive.
+   */
+  @ClassRule public static final Timeout TIMEOUT = Timeout.seconds(180);
 
-  private static final String STOCK_RPC_SERVER = "org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer";
+  private static final String STOCK_RPC_SERVER =
+      "org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer";
 
   @Test
   public void nvmDisabledGoesThroughTheHooksAndBehavesLikeStock() throws Exception {
@@ -61,7 +63,8 @@ public class StockPathTest {
       assertTrue(fs.rename(new Path("/a/f2"), new Path("/a/b/c/f2")));
       assertTrue(fs.mkdirs(new Path("/gone/x")));
       assertTrue(fs.delete(new Path("/gone"), true));
-      fs.setPermission(new Path("/a/b/f1"), new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
+      fs.setPermission(
+          new Path("/a/b/f1"), new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
       // The stock RPC server is in charge: an operation NVM mode refuses works here.
       fs.setXAttr(new Path("/a/b/f1"), "user.k", "v".getBytes(StandardCharsets.UTF_8));
       assertArrayEquals(data, read(fs, new Path("/a/b/c/f2")));
@@ -69,19 +72,25 @@ public class StockPathTest {
       assertFalse(fs.exists(new Path("/gone")));
 
       NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
-      assertTrue(before.paths().containsAll(Arrays.asList("/a", "/a/b", "/a/b/c", "/a/b/f1", "/a/b/c/f2")));
+      assertTrue(
+          before
+              .paths()
+              .containsAll(Arrays.asList("/a", "/a/b", "/a/b/c", "/a/b/f1", "/a/b/c/f2")));
       assertTrue(editLogSegmentsExist(cluster));
 
       cluster.restartNameNode(true);
-      assertEquals("loadNamesystem hook calls after restart", loads + 2, NvmHooks.loadNamesystemCalls());
-      assertEquals("createRpcServer hook calls after restart", rpcs + 2, NvmHooks.createRpcServerCalls());
+      assertEquals(
+          "loadNamesystem hook calls after restart", loads + 2, NvmHooks.loadNamesystemCalls());
+      assertEquals(
+          "createRpcServer hook calls after restart", rpcs + 2, NvmHooks.createRpcServerCalls());
       assertStockParts(cluster);
 
       fs = cluster.getFileSystem();
       NvmCluster.assertSameNamespace("after restartNameNode", before, NvmCluster.snapshot(fs));
       assertArrayEquals(data, read(fs, new Path("/a/b/f1")));
       assertArrayEquals(data, read(fs, new Path("/a/b/c/f2")));
-      assertArrayEquals("v".getBytes(StandardCharsets.UTF_8), fs.getXAttr(new Path("/a/b/f1"), "user.k"));
+      assertArrayEquals(
+          "v".getBytes(StandardCharsets.UTF_8), fs.getXAttr(new Path("/a/b/f1"), "user.k"));
     } finally {
       cluster.shutdown();
     }

@@ -9,7 +9,6 @@ import static org.junit.Assert.fail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -43,9 +42,11 @@ import org.nvmnn.it.NvmCluster;
  * counterparts keep working. Skipped only while the NVM loader is still the placeholder.
  */
 public class UnsupportedOperationsTest {
-  /** A NameNode that never becomes active (DataNodes cannot register) would otherwise hang waitActive. */
-  @ClassRule
-  public static final Timeout TIMEOUT = Timeout.seconds(180);
+  /**
+   * A NameNode that never becomes active (DataNodes cannot register) would otherwise hang
+   * waitActive.
+   */
+  @ClassRule public static final Timeout TIMEOUT = Timeout.seconds(180);
 
   private static final Path DIR = new Path("/unsup");
   private static final Path FILE = new Path("/unsup/file");
@@ -86,7 +87,10 @@ public class UnsupportedOperationsTest {
     void run() throws Exception;
   }
 
-  /** {@code op} fails with a message naming {@code feature} and NVM mode; the namespace is unchanged. */
+  /**
+   * {@code op} fails with a message naming {@code feature} and NVM mode; the namespace is
+   * unchanged.
+   */
   private static void assertRefused(String feature, Op op) throws Exception {
     NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
     try {
@@ -94,10 +98,14 @@ public class UnsupportedOperationsTest {
       fail(feature + ": the operation was accepted in NVM mode");
     } catch (IOException e) {
       String m = String.valueOf(e.getMessage());
-      assertTrue(feature + ": unexpected message: " + e, m.contains("NVM NameNode: " + feature)
-          && m.contains("not supported") && m.contains("dfs.namenode.nvm.enabled=true"));
+      assertTrue(
+          feature + ": unexpected message: " + e,
+          m.contains("NVM NameNode: " + feature)
+              && m.contains("not supported")
+              && m.contains("dfs.namenode.nvm.enabled=true"));
       if (e instanceof RemoteException) {
-        assertEquals(NvmUnsupportedOperationException.class.getName(), ((RemoteException) e).getClassName());
+        assertEquals(
+            NvmUnsupportedOperationException.class.getName(), ((RemoteException) e).getClassName());
       } else {
         assertTrue("unexpected exception type " + e, e instanceof NvmUnsupportedOperationException);
       }
@@ -117,9 +125,15 @@ public class UnsupportedOperationsTest {
 
   @Test
   public void aclsAreRefused() throws Exception {
-    assertRefused("ACLs", () -> fs.setAcl(FILE, AclEntry.parseAclSpec("user::rw-,user:foo:rwx,group::r--,other::---", true)));
-    assertRefused("ACLs", () -> fs.modifyAclEntries(FILE, AclEntry.parseAclSpec("user:foo:rwx", true)));
-    assertRefused("ACLs", () -> fs.removeAclEntries(FILE, AclEntry.parseAclSpec("user:foo", false)));
+    assertRefused(
+        "ACLs",
+        () ->
+            fs.setAcl(
+                FILE, AclEntry.parseAclSpec("user::rw-,user:foo:rwx,group::r--,other::---", true)));
+    assertRefused(
+        "ACLs", () -> fs.modifyAclEntries(FILE, AclEntry.parseAclSpec("user:foo:rwx", true)));
+    assertRefused(
+        "ACLs", () -> fs.removeAclEntries(FILE, AclEntry.parseAclSpec("user:foo", false)));
     assertRefused("ACLs", () -> fs.removeDefaultAcl(DIR));
     assertRefused("ACLs", () -> fs.removeAcl(FILE));
     assertTrue(fs.getAclStatus(FILE).getEntries().isEmpty());
@@ -128,7 +142,9 @@ public class UnsupportedOperationsTest {
   @Test
   public void xattrsAreRefused() throws Exception {
     byte[] v = "v".getBytes(StandardCharsets.UTF_8);
-    assertRefused("extended attributes", () -> fs.setXAttr(FILE, "user.k", v, EnumSet.of(XAttrSetFlag.CREATE)));
+    assertRefused(
+        "extended attributes",
+        () -> fs.setXAttr(FILE, "user.k", v, EnumSet.of(XAttrSetFlag.CREATE)));
     assertRefused("extended attributes", () -> fs.removeXAttr(FILE, "user.k"));
     assertTrue(fs.getXAttrs(FILE).isEmpty());
     assertTrue(fs.listXAttrs(FILE).isEmpty());
@@ -136,7 +152,9 @@ public class UnsupportedOperationsTest {
 
   @Test
   public void symlinkTruncateConcatAreRefused() throws Exception {
-    assertRefused("symlinks", () -> nn.createSymlink(FILE.toString(), "/unsup/link", FsPermission.getDefault(), false));
+    assertRefused(
+        "symlinks",
+        () -> nn.createSymlink(FILE.toString(), "/unsup/link", FsPermission.getDefault(), false));
     assertRefused("truncate", () -> fs.truncate(FILE, 1));
     assertRefused("concat", () -> fs.concat(FILE, new Path[] {FILE2}));
   }
@@ -151,12 +169,20 @@ public class UnsupportedOperationsTest {
   @Test
   public void centralizedCacheIsRefused() throws Exception {
     assertRefused("centralized cache pools", () -> fs.addCachePool(new CachePoolInfo("pool")));
-    assertRefused("centralized cache pools", () -> fs.modifyCachePool(new CachePoolInfo("pool").setMode(FsPermission.getDefault())));
+    assertRefused(
+        "centralized cache pools",
+        () -> fs.modifyCachePool(new CachePoolInfo("pool").setMode(FsPermission.getDefault())));
     assertRefused("centralized cache pools", () -> fs.removeCachePool("pool"));
-    assertRefused("centralized cache directives",
-        () -> fs.addCacheDirective(new CacheDirectiveInfo.Builder().setPath(FILE).setPool("pool").build()));
-    assertRefused("centralized cache directives",
-        () -> fs.modifyCacheDirective(new CacheDirectiveInfo.Builder().setId(1L).setReplication((short) 2).build()));
+    assertRefused(
+        "centralized cache directives",
+        () ->
+            fs.addCacheDirective(
+                new CacheDirectiveInfo.Builder().setPath(FILE).setPool("pool").build()));
+    assertRefused(
+        "centralized cache directives",
+        () ->
+            fs.modifyCacheDirective(
+                new CacheDirectiveInfo.Builder().setId(1L).setReplication((short) 2).build()));
     assertRefused("centralized cache directives", () -> fs.removeCacheDirective(1L));
     assertFalse(fs.listCachePools().hasNext());
     assertFalse(fs.listCacheDirectives(null).hasNext());
@@ -164,16 +190,21 @@ public class UnsupportedOperationsTest {
 
   @Test
   public void rollingUpgradeIsRefusedExceptQuery() throws Exception {
-    assertRefused("rolling upgrades (PREPARE)", () -> nn.rollingUpgrade(RollingUpgradeAction.PREPARE));
-    assertRefused("rolling upgrades (FINALIZE)", () -> nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
+    assertRefused(
+        "rolling upgrades (PREPARE)", () -> nn.rollingUpgrade(RollingUpgradeAction.PREPARE));
+    assertRefused(
+        "rolling upgrades (FINALIZE)", () -> nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
     assertNull(nn.rollingUpgrade(RollingUpgradeAction.QUERY));
   }
 
   @Test
   public void delegationTokensAreRefused() throws Exception {
-    Token<DelegationTokenIdentifier> t = new Token<>(
-        new DelegationTokenIdentifier(new Text("u"), new Text("r"), new Text("u")).getBytes(), new byte[0],
-        DelegationTokenIdentifier.HDFS_DELEGATION_KIND, new Text("svc"));
+    Token<DelegationTokenIdentifier> t =
+        new Token<>(
+            new DelegationTokenIdentifier(new Text("u"), new Text("r"), new Text("u")).getBytes(),
+            new byte[0],
+            DelegationTokenIdentifier.HDFS_DELEGATION_KIND,
+            new Text("svc"));
     assertRefused("delegation tokens", () -> fs.getDelegationToken("renewer"));
     assertRefused("delegation tokens", () -> nn.renewDelegationToken(t));
     assertRefused("delegation tokens", () -> nn.cancelDelegationToken(t));
@@ -185,16 +216,21 @@ public class UnsupportedOperationsTest {
     fs.setSafeMode(SafeModeAction.SAFEMODE_ENTER);
     try {
       NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
-      for (Op op : new Op[] {
-          () -> fs.setAcl(FILE, AclEntry.parseAclSpec("user::rw-,group::r--,other::---", true)),
-          () -> fs.setXAttr(FILE, "user.k", new byte[] {1}, EnumSet.of(XAttrSetFlag.CREATE)),
-          () -> fs.truncate(FILE, 1),
-          () -> fs.createSnapshot(DIR, "s1")}) {
+      for (Op op :
+          new Op[] {
+            () -> fs.setAcl(FILE, AclEntry.parseAclSpec("user::rw-,group::r--,other::---", true)),
+            () -> fs.setXAttr(FILE, "user.k", new byte[] {1}, EnumSet.of(XAttrSetFlag.CREATE)),
+            () -> fs.truncate(FILE, 1),
+            () -> fs.createSnapshot(DIR, "s1")
+          }) {
         try {
           op.run();
           fail("a write was accepted in safe mode");
         } catch (IOException e) {
-          String cls = e instanceof RemoteException ? ((RemoteException) e).getClassName() : e.getClass().getName();
+          String cls =
+              e instanceof RemoteException
+                  ? ((RemoteException) e).getClassName()
+                  : e.getClass().getName();
           assertEquals(e.toString(), SafeModeException.class.getName(), cls);
         }
       }

@@ -19,10 +19,10 @@ import org.junit.runners.Parameterized.Parameters;
 import org.nvmnn.it.NvmCluster;
 
 /**
- * The heap driver's file creation against a MiniDFSCluster NameNode without real DataNodes
- * (stock and NVM): the fake DataNode lets every one-block file close with its 1-byte block
- * located on it, empty files close without blocks, and the driver's own check passes; and the
- * class histogram of this JVM is read from the real jcmd.
+ * The heap driver's file creation against a MiniDFSCluster NameNode without real DataNodes (stock
+ * and NVM): the fake DataNode lets every one-block file close with its 1-byte block located on it,
+ * empty files close without blocks, and the driver's own check passes; and the class histogram of
+ * this JVM is read from the real jcmd.
  */
 @RunWith(Parameterized.class)
 public class HeapFillClusterTest {
@@ -51,7 +51,8 @@ public class HeapFillClusterTest {
         fill.verify("/heap/empty", 20, false);
       }
       for (int i = 0; i < 30; i++) {
-        LocatedBlocks lbs = nn.getBlockLocations("/heap/block/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
+        LocatedBlocks lbs =
+            nn.getBlockLocations("/heap/block/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
         assertFalse(lbs.isUnderConstruction());
         assertEquals(1, lbs.getFileLength());
         assertEquals(1, lbs.locatedBlockCount());
@@ -59,7 +60,8 @@ public class HeapFillClusterTest {
         assertEquals(40010, lbs.get(0).getLocations()[0].getXferPort());
       }
       for (int i = 0; i < 20; i++) {
-        LocatedBlocks lbs = nn.getBlockLocations("/heap/empty/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
+        LocatedBlocks lbs =
+            nn.getBlockLocations("/heap/empty/d" + (i / 10) + "/f" + i, 0, Long.MAX_VALUE);
         assertFalse(lbs.isUnderConstruction());
         assertEquals(0, lbs.locatedBlockCount());
       }
@@ -71,7 +73,7 @@ public class HeapFillClusterTest {
   @Test
   public void readsThisJvmsHistogramWithJcmd() throws Exception {
     if (nvm) {
-      return;  // no NameNode involved; once is enough
+      return; // no NameNode involved; once is enough
     }
     long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
     ClassHistogram h = ClassHistogram.take("jcmd", pid);

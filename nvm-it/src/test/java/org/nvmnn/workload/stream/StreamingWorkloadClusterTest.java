@@ -24,9 +24,9 @@ import org.nvmnn.it.NvmCluster;
 
 /**
  * The benchmark suite's streaming driver against a MiniDFSCluster (stock and NVM NameNode, one
- * DataNode): it measures, every NameNode RPC it names is timed, and the namespace it leaves is
- * the one its cycle implies (per client: only the last --keep part files, each of --bytes bytes,
- * no tmp file).
+ * DataNode): it measures, every NameNode RPC it names is timed, and the namespace it leaves is the
+ * one its cycle implies (per client: only the last --keep part files, each of --bytes bytes, no tmp
+ * file).
  */
 @RunWith(Parameterized.class)
 public class StreamingWorkloadClusterTest {
@@ -52,12 +52,15 @@ public class StreamingWorkloadClusterTest {
     try {
       Configuration client = new Configuration(cluster.getConfiguration(0));
       FileSystem.setDefaultUri(client, cluster.getURI());
-      StreamingWorkload.Result r = StreamingWorkload.run(client, THREADS, 1, 3, BYTES, KEEP, "/stream");
+      StreamingWorkload.Result r =
+          StreamingWorkload.run(client, THREADS, 1, 3, BYTES, KEEP, "/stream");
       assertNull(String.valueOf(r.failure), r.failure);
       assertTrue("no file completed in the window", r.files > 0);
       Map<String, long[]> lat = r.latencies;
-      for (String op : new String[] {"create", "addBlock", "complete", "rename", "delete", "file"}) {
-        assertTrue(op + " not timed: " + lat.keySet(), lat.containsKey(op) && lat.get(op).length > 0);
+      for (String op :
+          new String[] {"create", "addBlock", "complete", "rename", "delete", "file"}) {
+        assertTrue(
+            op + " not timed: " + lat.keySet(), lat.containsKey(op) && lat.get(op).length > 0);
       }
       assertEquals(r.files, lat.get("file").length);
       assertTrue(lat.get("complete").length >= lat.get("addBlock").length);
@@ -72,7 +75,10 @@ public class StreamingWorkloadClusterTest {
           parts.add(Long.parseLong(name.substring("part-".length())));
         }
         assertTrue("client " + t + " kept " + parts, parts.size() == KEEP || parts.first() == 0);
-        assertEquals("client " + t + " parts not consecutive: " + parts, parts.size() - 1, parts.last() - parts.first());
+        assertEquals(
+            "client " + t + " parts not consecutive: " + parts,
+            parts.size() - 1,
+            parts.last() - parts.first());
       }
     } finally {
       cluster.shutdown();

@@ -16,14 +16,14 @@ import java.util.regex.Pattern;
 
 /**
  * The live objects of a JVM by class, from `jcmd PID GC.class_histogram` (which runs a full
- * collection first, so only reachable objects are counted). Parses lines
- * "  num:  instances  bytes  class-name [(module)]" and the "Total instances bytes" line.
+ * collection first, so only reachable objects are counted). Parses lines " num: instances bytes
+ * class-name [(module)]" and the "Total instances bytes" line.
  */
 final class ClassHistogram {
   private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+).*$");
   private static final Pattern TOTAL = Pattern.compile("^Total\\s+(\\d+)\\s+(\\d+)\\s*$");
 
-  final Map<String, long[]> byClass = new HashMap<>();  // class -> {instances, bytes}
+  final Map<String, long[]> byClass = new HashMap<>(); // class -> {instances, bytes}
   long totalInstances = -1;
   long totalBytes = -1;
 
@@ -44,20 +44,24 @@ final class ClassHistogram {
       }
     }
     if (h.totalBytes < 0 || h.byClass.isEmpty()) {
-      throw new IllegalArgumentException("not a class histogram (no rows or no Total line): "
-          + text.substring(0, Math.min(200, text.length())));
+      throw new IllegalArgumentException(
+          "not a class histogram (no rows or no Total line): "
+              + text.substring(0, Math.min(200, text.length())));
     }
     return h;
   }
 
   /** Runs jcmd against {@code pid}; throws with jcmd's output if it fails. */
   static ClassHistogram take(String jcmd, long pid) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram")
+            .redirectErrorStream(true)
+            .start();
     String out;
     try (InputStream in = p.getInputStream()) {
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
       byte[] b = new byte[1 << 16];
-      for (int n; (n = in.read(b)) > 0;) {
+      for (int n; (n = in.read(b)) > 0; ) {
         buf.write(b, 0, n);
       }
       out = new String(buf.toByteArray(), StandardCharsets.UTF_8);
@@ -94,7 +98,8 @@ final class ClassHistogram {
         out.add(new Delta(n, a[0] - b[0], a[1] - b[1]));
       }
     }
-    out.sort(Comparator.comparingLong((Delta d) -> -Math.abs(d.bytes)).thenComparing(d -> d.className));
+    out.sort(
+        Comparator.comparingLong((Delta d) -> -Math.abs(d.bytes)).thenComparing(d -> d.className));
     return out;
   }
 }

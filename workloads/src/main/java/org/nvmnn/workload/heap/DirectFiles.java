@@ -19,9 +19,9 @@ import org.apache.hadoop.io.EnumSetWritable;
 
 /**
  * Creates closed files by calling a NameNode's server object directly, from several threads:
- * create, optionally one 1-byte block on a {@link FakeDatanode}, complete. Keeps no per-file
- * state, so the caller's heap does not grow with the files. Missing parent directories are
- * created by the create call (createParent, as a client's create does).
+ * create, optionally one 1-byte block on a {@link FakeDatanode}, complete. Keeps no per-file state,
+ * so the caller's heap does not grow with the files. Missing parent directories are created by the
+ * create call (createParent, as a client's create does).
  */
 final class DirectFiles {
   private final ClientProtocol nn;
@@ -36,7 +36,8 @@ final class DirectFiles {
    * Creates the files {@code pathOf(i)} for {@code i} in {@code [first, end)}, with one 1-byte
    * block each when {@code dn} is set; prints a progress line every tenth of {@code n}.
    */
-  void createAll(String label, LongFunction<String> pathOf, long first, long end, long n, FakeDatanode dn)
+  void createAll(
+      String label, LongFunction<String> pathOf, long first, long end, long n, FakeDatanode dn)
       throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong done = new AtomicLong();
@@ -46,20 +47,24 @@ final class DirectFiles {
       long from = first + (end - first) * t / threads;
       long to = first + (end - first) * (t + 1) / threads;
       String client = "direct-" + (dn == null ? "e" : "b") + t;
-      Thread w = new Thread(() -> {
-        try {
-          for (long i = from; i < to && failure.get() == null; i++) {
-            createOne(pathOf.apply(i), client, dn);
-            long d = done.incrementAndGet();
-            if (d % Math.max(1, n / 10) == 0) {
-              System.out.printf("progress %s %d/%d (%.0f files/s)%n", label, first + d, n,
-                  d / ((System.nanoTime() - t0) / 1e9));
-            }
-          }
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        }
-      }, "direct-" + t);
+      Thread w =
+          new Thread(
+              () -> {
+                try {
+                  for (long i = from; i < to && failure.get() == null; i++) {
+                    createOne(pathOf.apply(i), client, dn);
+                    long d = done.incrementAndGet();
+                    if (d % Math.max(1, n / 10) == 0) {
+                      System.out.printf(
+                          "progress %s %d/%d (%.0f files/s)%n",
+                          label, first + d, n, d / ((System.nanoTime() - t0) / 1e9));
+                    }
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              },
+              "direct-" + t);
       ws.add(w);
       w.start();
     }
@@ -71,10 +76,18 @@ final class DirectFiles {
     }
   }
 
-  private void createOne(String path, String client, FakeDatanode dn) throws IOException, InterruptedException {
-    HdfsFileStatus st = nn.create(path, FsPermission.getFileDefault(), client,
-        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1L << 20,
-        CryptoProtocolVersion.supported());
+  private void createOne(String path, String client, FakeDatanode dn)
+      throws IOException, InterruptedException {
+    HdfsFileStatus st =
+        nn.create(
+            path,
+            FsPermission.getFileDefault(),
+            client,
+            new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+            true,
+            (short) 1,
+            1L << 20,
+            CryptoProtocolVersion.supported());
     ExtendedBlock last = null;
     if (dn != null) {
       LocatedBlock lb = nn.addBlock(path, client, null, null, st.getFileId(), null);

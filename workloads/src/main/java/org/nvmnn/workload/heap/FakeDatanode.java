@@ -22,11 +22,11 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.apache.hadoop.util.VersionInfo;
 
 /**
- * A DataNode that exists only as DatanodeProtocol calls: it registers with one storage of
- * ample reported capacity, sends an empty first block report and then heartbeats every few
- * seconds, and reports the blocks the caller says it received. No block data exists anywhere;
- * it lets the NameNode place a block on it and complete the file, which is all the heap
- * measurement needs. Commands in heartbeat answers are ignored.
+ * A DataNode that exists only as DatanodeProtocol calls: it registers with one storage of ample
+ * reported capacity, sends an empty first block report and then heartbeats every few seconds, and
+ * reports the blocks the caller says it received. No block data exists anywhere; it lets the
+ * NameNode place a block on it and complete the file, which is all the heap measurement needs.
+ * Commands in heartbeat answers are ignored.
  */
 final class FakeDatanode implements Closeable {
   private static final long CAPACITY = 1L << 50;
@@ -43,14 +43,30 @@ final class FakeDatanode implements Closeable {
     this.nn = nn;
     NamespaceInfo ns = nn.versionRequest();
     this.blockPoolId = ns.getBlockPoolID();
-    StorageInfo si = new StorageInfo(DataNodeLayoutVersion.CURRENT_LAYOUT_VERSION, ns.getNamespaceID(),
-        ns.getClusterID(), ns.getCTime(), NodeType.DATA_NODE);
-    DatanodeID id = new DatanodeID("127.0.0.1", "localhost", UUID.randomUUID().toString(), xferPort,
-        xferPort + 1, 0, xferPort + 2);
-    this.registration = nn.registerDatanode(new DatanodeRegistration(id, si, new ExportedBlockKeys(),
-        VersionInfo.getVersion()));
-    registration.setNamespaceInfo(ns);  // the block report's encoding depends on the NameNode's capabilities
-    nn.blockReport(registration, blockPoolId,
+    StorageInfo si =
+        new StorageInfo(
+            DataNodeLayoutVersion.CURRENT_LAYOUT_VERSION,
+            ns.getNamespaceID(),
+            ns.getClusterID(),
+            ns.getCTime(),
+            NodeType.DATA_NODE);
+    DatanodeID id =
+        new DatanodeID(
+            "127.0.0.1",
+            "localhost",
+            UUID.randomUUID().toString(),
+            xferPort,
+            xferPort + 1,
+            0,
+            xferPort + 2);
+    this.registration =
+        nn.registerDatanode(
+            new DatanodeRegistration(id, si, new ExportedBlockKeys(), VersionInfo.getVersion()));
+    registration.setNamespaceInfo(
+        ns); // the block report's encoding depends on the NameNode's capabilities
+    nn.blockReport(
+        registration,
+        blockPoolId,
         new StorageBlockReport[] {new StorageBlockReport(storage, BlockListAsLongs.EMPTY)},
         new BlockReportContext(1, 0, System.nanoTime()));
     heartbeat();
@@ -67,10 +83,15 @@ final class FakeDatanode implements Closeable {
   void received(Block block) throws IOException {
     checkHeartbeats();
     ReceivedDeletedBlockInfo info =
-        new ReceivedDeletedBlockInfo(block, ReceivedDeletedBlockInfo.BlockStatus.RECEIVED_BLOCK, null);
-    nn.blockReceivedAndDeleted(registration, blockPoolId,
-        new StorageReceivedDeletedBlocks[] {new StorageReceivedDeletedBlocks(storage.getStorageID(),
-            new ReceivedDeletedBlockInfo[] {info})});
+        new ReceivedDeletedBlockInfo(
+            block, ReceivedDeletedBlockInfo.BlockStatus.RECEIVED_BLOCK, null);
+    nn.blockReceivedAndDeleted(
+        registration,
+        blockPoolId,
+        new StorageReceivedDeletedBlocks[] {
+          new StorageReceivedDeletedBlocks(
+              storage.getStorageID(), new ReceivedDeletedBlockInfo[] {info})
+        });
   }
 
   private void heartbeat() throws IOException {

@@ -16,22 +16,21 @@ import org.nvmnn.workload.Flags;
 
 /**
  * Heap per file of a NameNode: live bytes after a full GC (jcmd GC.class_histogram on this JVM)
- * with the namespace empty, after N empty files, and after N more files of one 1-byte block
- * each, all closed. The NameNode runs in this JVM (NameNode.createNameNode with the
- * configuration on the class path, as NNThroughputBenchmark does, so the drop-in jar's hooks
- * decide stock or NVM) and is called directly through its RPC server object: no RPC layer, and
- * no retry-cache entries, which a real RPC would leave behind for 10 minutes per call. Blocks
- * are "stored" on a {@link FakeDatanode} that reports them received, so complete() succeeds
- * without block data. The driver keeps no per-file state: the heap grows only by what the
- * NameNode keeps.
+ * with the namespace empty, after N empty files, and after N more files of one 1-byte block each,
+ * all closed. The NameNode runs in this JVM (NameNode.createNameNode with the configuration on the
+ * class path, as NNThroughputBenchmark does, so the drop-in jar's hooks decide stock or NVM) and is
+ * called directly through its RPC server object: no RPC layer, and no retry-cache entries, which a
+ * real RPC would leave behind for 10 minutes per call. Blocks are "stored" on a {@link
+ * FakeDatanode} that reports them received, so complete() succeeds without block data. The driver
+ * keeps no per-file state: the heap grows only by what the NameNode keeps.
  *
- * Prints "heap KEY VALUE" lines: baseline_bytes, empty_delta_bytes, empty_per_file,
- * one_block_delta_bytes, one_block_per_file, namespace_per_file (= empty_per_file),
- * block_per_file (= one_block_per_file - empty_per_file); "heap curve FILES BYTES" after every
- * N/steps files of each phase (FILES counts both phases: 0..2N); then the classes that changed most.
+ * <p>Prints "heap KEY VALUE" lines: baseline_bytes, empty_delta_bytes, empty_per_file,
+ * one_block_delta_bytes, one_block_per_file, namespace_per_file (= empty_per_file), block_per_file
+ * (= one_block_per_file - empty_per_file); "heap curve FILES BYTES" after every N/steps files of
+ * each phase (FILES counts both phases: 0..2N); then the classes that changed most.
  *
- * Usage: HeapFill --files N [--threads 2] [--files-per-dir 1000] [--root /heap] [--jcmd jcmd]
- *        [--top 15] [--steps 4]
+ * <p>Usage: HeapFill --files N [--threads 2] [--files-per-dir 1000] [--root /heap] [--jcmd jcmd]
+ * [--top 15] [--steps 4]
  */
 public final class HeapFill {
   private final ClientProtocol nn;
@@ -45,7 +44,16 @@ public final class HeapFill {
   }
 
   public static void main(String[] args) throws Exception {
-    Flags f = Flags.parse(args, "--files", "--threads", "--files-per-dir", "--root", "--jcmd", "--top", "--steps");
+    Flags f =
+        Flags.parse(
+            args,
+            "--files",
+            "--threads",
+            "--files-per-dir",
+            "--root",
+            "--jcmd",
+            "--top",
+            "--steps");
     long files = f.getLong("--files", -1);
     int threads = f.getInt("--threads", 2);
     int filesPerDir = f.getInt("--files-per-dir", 1000);
@@ -54,7 +62,8 @@ public final class HeapFill {
     int top = f.getInt("--top", 15);
     int steps = f.getInt("--steps", 4);
     if (files <= 0 || threads < 1 || filesPerDir < 1 || steps < 1) {
-      throw new IllegalArgumentException("need --files N > 0, threads >= 1, files-per-dir >= 1, steps >= 1");
+      throw new IllegalArgumentException(
+          "need --files N > 0, threads >= 1, files-per-dir >= 1, steps >= 1");
     }
     long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
     Configuration conf = new HdfsConfiguration();
@@ -97,17 +106,21 @@ public final class HeapFill {
       System.out.printf("heap namespace_per_file %.1f%n", empty);
       System.out.printf("heap block_per_file %.1f%n", oneBlock - empty);
       printTop("empty files (after - baseline)", ClassHistogram.diff(h0, h1), top, files);
-      printTop("one-block files (after - after empty files)", ClassHistogram.diff(h1, h2), top, files);
+      printTop(
+          "one-block files (after - after empty files)", ClassHistogram.diff(h1, h2), top, files);
     }
     nameNode.stop();
     System.exit(0);
   }
 
-  private static void printTop(String title, List<ClassHistogram.Delta> deltas, int top, long files) {
+  private static void printTop(
+      String title, List<ClassHistogram.Delta> deltas, int top, long files) {
     System.out.println("classes, " + title + ": bytes/file instances/file class");
     for (int i = 0; i < Math.min(top, deltas.size()); i++) {
       ClassHistogram.Delta d = deltas.get(i);
-      System.out.printf("  %10.1f %8.3f %s%n", (double) d.bytes / files, (double) d.instances / files, d.className);
+      System.out.printf(
+          "  %10.1f %8.3f %s%n",
+          (double) d.bytes / files, (double) d.instances / files, d.className);
     }
   }
 
@@ -119,7 +132,9 @@ public final class HeapFill {
     files.createAll(dir, i -> dir + "/d" + (i / filesPerDir) + "/f" + i, first, end, n, dn);
   }
 
-  /** Checks the count and that the first and last files are closed with the expected block count. */
+  /**
+   * Checks the count and that the first and last files are closed with the expected block count.
+   */
   void verify(String dir, long n, boolean withBlock) throws IOException {
     ContentSummary cs = nn.getContentSummary(dir);
     if (cs.getFileCount() != n) {
@@ -128,8 +143,11 @@ public final class HeapFill {
     for (long i : new long[] {0, n - 1}) {
       String p = dir + "/d" + (i / filesPerDir) + "/f" + i;
       LocatedBlocks lbs = nn.getBlockLocations(p, 0, Long.MAX_VALUE);
-      if (lbs == null || lbs.isUnderConstruction() || lbs.locatedBlockCount() != (withBlock ? 1 : 0)) {
-        throw new IOException(p + " is not a closed file with " + (withBlock ? 1 : 0) + " block(s): " + lbs);
+      if (lbs == null
+          || lbs.isUnderConstruction()
+          || lbs.locatedBlockCount() != (withBlock ? 1 : 0)) {
+        throw new IOException(
+            p + " is not a closed file with " + (withBlock ? 1 : 0) + " block(s): " + lbs);
       }
     }
   }

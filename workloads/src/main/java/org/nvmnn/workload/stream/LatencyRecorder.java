@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Per-operation latency samples (nanoseconds), kept whole so percentiles are exact. Recording
- * is off until {@link #start()} (the warm-up is not measured) and off again after
- * {@link #stop()}. Thread-safe: samples are few thousand per second and each add is one short
- * critical section next to an RPC of a millisecond or more.
+ * Per-operation latency samples (nanoseconds), kept whole so percentiles are exact. Recording is
+ * off until {@link #start()} (the warm-up is not measured) and off again after {@link #stop()}.
+ * Thread-safe: samples are few thousand per second and each add is one short critical section next
+ * to an RPC of a millisecond or more.
  */
 public final class LatencyRecorder {
   private final Map<String, Samples> byOp = new TreeMap<>();
@@ -50,7 +50,10 @@ public final class LatencyRecorder {
     return out;
   }
 
-  /** Nearest-rank percentile (0 < p <= 100) of ascending samples; the sample itself, not interpolated. */
+  /**
+   * Nearest-rank percentile (0 < p <= 100) of ascending samples; the sample itself, not
+   * interpolated.
+   */
   public static long percentile(long[] sortedAsc, double p) {
     if (sortedAsc.length == 0) {
       throw new IllegalArgumentException("no samples");

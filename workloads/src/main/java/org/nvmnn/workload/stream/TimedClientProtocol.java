@@ -10,10 +10,10 @@ import org.apache.hadoop.ipc.RPC;
 
 /**
  * Wraps the client's NameNode proxy and times every call by method name, so the latency of each
- * NameNode operation (create, addBlock, complete, rename, delete, ...) is seen separately from
- * the data path and from the client's own waits. A complete() answered false (the last block's
- * replica not yet reported by the DataNode; the 2.7.3 client then sleeps 400 ms and asks again)
- * is counted as "complete-false".
+ * NameNode operation (create, addBlock, complete, rename, delete, ...) is seen separately from the
+ * data path and from the client's own waits. A complete() answered false (the last block's replica
+ * not yet reported by the DataNode; the 2.7.3 client then sleeps 400 ms and asks again) is counted
+ * as "complete-false".
  */
 final class TimedClientProtocol implements InvocationHandler, Closeable {
   private final ClientProtocol target;
@@ -25,8 +25,11 @@ final class TimedClientProtocol implements InvocationHandler, Closeable {
   }
 
   static ClientProtocol wrap(ClientProtocol target, LatencyRecorder recorder) {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, new TimedClientProtocol(target, recorder));
+    return (ClientProtocol)
+        Proxy.newProxyInstance(
+            ClientProtocol.class.getClassLoader(),
+            new Class<?>[] {ClientProtocol.class},
+            new TimedClientProtocol(target, recorder));
   }
 
   @Override

@@ -11,18 +11,17 @@ import org.apache.hadoop.hdfs.NameNodeProxies;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 
 /**
- * A DistributedFileSystem whose DFSClient talks to the NameNode through a
- * {@link TimedClientProtocol}. DistributedFileSystem builds its DFSClient itself in
- * initialize(); the timed client replaces it in the (package-private) field {@code dfs}, the
- * only way to observe each RPC without changing the client. DFSClient accepts a ready
- * ClientProtocol only with a null URI (its testing constructor), which it then uses just as the
- * lease renewer's key.
+ * A DistributedFileSystem whose DFSClient talks to the NameNode through a {@link
+ * TimedClientProtocol}. DistributedFileSystem builds its DFSClient itself in initialize(); the
+ * timed client replaces it in the (package-private) field {@code dfs}, the only way to observe each
+ * RPC without changing the client. DFSClient accepts a ready ClientProtocol only with a null URI
+ * (its testing constructor), which it then uses just as the lease renewer's key.
  */
 final class TimedFileSystem {
-  private TimedFileSystem() {
-  }
+  private TimedFileSystem() {}
 
-  static DistributedFileSystem open(Configuration conf, LatencyRecorder recorder) throws IOException {
+  static DistributedFileSystem open(Configuration conf, LatencyRecorder recorder)
+      throws IOException {
     URI uri = FileSystem.getDefaultUri(conf);
     DistributedFileSystem fs = new DistributedFileSystem();
     fs.initialize(uri, conf);
@@ -37,7 +36,8 @@ final class TimedFileSystem {
     } catch (ReflectiveOperationException e) {
       timed.close();
       fs.close();
-      throw new IOException("cannot install the timed DFSClient into DistributedFileSystem (not Hadoop 2.7.x?)", e);
+      throw new IOException(
+          "cannot install the timed DFSClient into DistributedFileSystem (not Hadoop 2.7.x?)", e);
     }
     return fs;
   }

@@ -8,7 +8,10 @@ import java.util.Set;
 import org.junit.Test;
 
 public class ClientSharesTest {
-  /** Each client holds exactly NNBenchWithoutMR's -numFiles share, named 0..share-1, in its own directory. */
+  /**
+   * Each client holds exactly NNBenchWithoutMR's -numFiles share, named 0..share-1, in its own
+   * directory.
+   */
   @Test
   public void everyFileHasOneNameAndEachClientItsNNBenchShare() {
     for (long n : new long[] {1, 7, 10, 999, 1000, 10007}) {
@@ -25,7 +28,8 @@ public class ClientSharesTest {
         }
         for (int c = 0; c < p; c++) {
           // the -numFiles the restart workload passes to client c+1
-          assertEquals("n=" + n + " p=" + p + " client " + c, n * (c + 1) / p - n * c / p, count[c]);
+          assertEquals(
+              "n=" + n + " p=" + p + " client " + c, n * (c + 1) / p - n * c / p, count[c]);
         }
       }
     }

@@ -3,21 +3,20 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Collection;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.Storage;
 import org.apache.hadoop.hdfs.server.common.StorageInfo;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 
 /**
- * The only journal of an NVM NameNode: it keeps FSEditLog's state machine (segments,
- * transaction ids, sync) working while writing nothing anywhere. Namespace durability
- * comes from the region ({@link NvmFSEditLog} persists inode state before the RPC
- * answers); this journal never creates a file and offers nothing to replay.
+ * The only journal of an NVM NameNode: it keeps FSEditLog's state machine (segments, transaction
+ * ids, sync) working while writing nothing anywhere. Namespace durability comes from the region
+ * ({@link NvmFSEditLog} persists inode state before the RPC answers); this journal never creates a
+ * file and offers nothing to replay.
  *
- * <p>Installed through the JournalManager plugin mechanism
- * ({@code dfs.namenode.edits.journal-plugin.nvmnull}) in a private copy of the
- * configuration that only the NVM edit log sees.
+ * <p>Installed through the JournalManager plugin mechanism ({@code
+ * dfs.namenode.edits.journal-plugin.nvmnull}) in a private copy of the configuration that only the
+ * NVM edit log sees.
  */
 public final class NullJournalManager implements JournalManager {
   public static final String SCHEME = "nvmnull";
@@ -30,8 +29,7 @@ public final class NullJournalManager implements JournalManager {
   }
 
   @Override
-  public void format(NamespaceInfo ns) {
-  }
+  public void format(NamespaceInfo ns) {}
 
   @Override
   public boolean hasSomeData() {
@@ -44,16 +42,13 @@ public final class NullJournalManager implements JournalManager {
   }
 
   @Override
-  public void finalizeLogSegment(long firstTxId, long lastTxId) {
-  }
+  public void finalizeLogSegment(long firstTxId, long lastTxId) {}
 
   @Override
-  public void setOutputBufferCapacity(int size) {
-  }
+  public void setOutputBufferCapacity(int size) {}
 
   @Override
-  public void recoverUnfinalizedSegments() {
-  }
+  public void recoverUnfinalizedSegments() {}
 
   @Override
   public void doPreUpgrade() throws IOException {
@@ -66,11 +61,11 @@ public final class NullJournalManager implements JournalManager {
   }
 
   @Override
-  public void doFinalize() {
-  }
+  public void doFinalize() {}
 
   @Override
-  public boolean canRollBack(StorageInfo storage, StorageInfo prevStorage, int targetLayoutVersion) {
+  public boolean canRollBack(
+      StorageInfo storage, StorageInfo prevStorage, int targetLayoutVersion) {
     return false;
   }
 
@@ -85,20 +80,17 @@ public final class NullJournalManager implements JournalManager {
   }
 
   @Override
-  public void discardSegments(long startTxId) {
-  }
+  public void discardSegments(long startTxId) {}
 
   @Override
-  public void purgeLogsOlderThan(long minTxIdToKeep) {
-  }
+  public void purgeLogsOlderThan(long minTxIdToKeep) {}
 
   @Override
-  public void selectInputStreams(Collection<EditLogInputStream> streams, long fromTxId, boolean inProgressOk) {
-  }
+  public void selectInputStreams(
+      Collection<EditLogInputStream> streams, long fromTxId, boolean inProgressOk) {}
 
   @Override
-  public void close() {
-  }
+  public void close() {}
 
   @Override
   public String toString() {
@@ -112,31 +104,24 @@ public final class NullJournalManager implements JournalManager {
     }
 
     @Override
-    public void write(FSEditLogOp op) {
-    }
+    public void write(FSEditLogOp op) {}
 
     @Override
-    public void writeRaw(byte[] bytes, int offset, int length) {
-    }
+    public void writeRaw(byte[] bytes, int offset, int length) {}
 
     @Override
-    public void create(int layoutVersion) {
-    }
+    public void create(int layoutVersion) {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
-    public void abort() {
-    }
+    public void abort() {}
 
     @Override
-    public void setReadyToFlush() {
-    }
+    public void setReadyToFlush() {}
 
     @Override
-    protected void flushAndSync(boolean durable) {
-    }
+    protected void flushAndSync(boolean durable) {}
   }
 }

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.Collections;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
@@ -11,13 +10,12 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 
 /**
- * The edit log of an NVM NameNode. Every typed log method the namesystem calls after
- * changing memory under the write lock persists the resulting inode state into the
- * region ({@link NvmWriteThrough}) and does NOT build an op. The journal is a
- * {@link NullJournalManager}, so segment markers (the only ops that still reach
- * {@link #logEdit}) go nowhere: no edit-log record is written or fsynced for any
- * namespace operation. Any other op reaching {@link #logEdit} is one this class does not
- * know how to persist; since memory already changed, it stops the NameNode.
+ * The edit log of an NVM NameNode. Every typed log method the namesystem calls after changing
+ * memory under the write lock persists the resulting inode state into the region ({@link
+ * NvmWriteThrough}) and does NOT build an op. The journal is a {@link NullJournalManager}, so
+ * segment markers (the only ops that still reach {@link #logEdit}) go nowhere: no edit-log record
+ * is written or fsynced for any namespace operation. Any other op reaching {@link #logEdit} is one
+ * this class does not know how to persist; since memory already changed, it stops the NameNode.
  */
 class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the edit log (Mockito)
   private volatile NvmWriteThrough writeThrough;
@@ -28,8 +26,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   }
 
   /**
-   * A private copy of the configuration in which the edits dirs are the null journal's
-   * URI and its plugin class is registered; the operator's configuration is unchanged.
+   * A private copy of the configuration in which the edits dirs are the null journal's URI and its
+   * plugin class is registered; the operator's configuration is unchanged.
    */
   static Configuration journalConf(Configuration conf) {
     Configuration c = new Configuration(conf);
@@ -37,7 +35,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_KEY, uri);
     c.unset(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_REQUIRED_KEY);
     c.unset(DFSConfigKeys.DFS_NAMENODE_SHARED_EDITS_DIR_KEY);
-    c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_PLUGIN_PREFIX + "." + NullJournalManager.SCHEME,
+    c.set(
+        DFSConfigKeys.DFS_NAMENODE_EDITS_PLUGIN_PREFIX + "." + NullJournalManager.SCHEME,
         NullJournalManager.class.getName());
     return c;
   }
@@ -80,19 +79,23 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   @Override
   void logEdit(FSEditLogOp op) {
     switch (op.opCode) {
-    case OP_START_LOG_SEGMENT:
-    case OP_END_LOG_SEGMENT:
-    case OP_GET_DELEGATION_TOKEN:
-    case OP_RENEW_DELEGATION_TOKEN:
-    case OP_CANCEL_DELEGATION_TOKEN:
-    case OP_UPDATE_MASTER_KEY:
-      super.logEdit(op); // not namespace state; the null journal discards it
-      return;
-    default:
-      String name = op.opCode.name();
-      op.reset();
-      WriteThroughFailure.stop("edit-log operation " + name + " (not supported in NVM mode; the RPC layer "
-          + "should have refused it)", null);
+      case OP_START_LOG_SEGMENT:
+      case OP_END_LOG_SEGMENT:
+      case OP_GET_DELEGATION_TOKEN:
+      case OP_RENEW_DELEGATION_TOKEN:
+      case OP_CANCEL_DELEGATION_TOKEN:
+      case OP_UPDATE_MASTER_KEY:
+        super.logEdit(op); // not namespace state; the null journal discards it
+        return;
+      default:
+        String name = op.opCode.name();
+        op.reset();
+        WriteThroughFailure.stop(
+            "edit-log operation "
+                + name
+                + " (not supported in NVM mode; the RPC layer "
+                + "should have refused it)",
+            null);
     }
   }
 
@@ -182,7 +185,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   }
 
   @Override
-  void logRename(String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
+  void logRename(
+      String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
     wt().renamed(src, dst);
   }
 

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
@@ -30,10 +29,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
 import org.apache.hadoop.hdfs.util.Canceler;
 
 /**
- * The FSImage of an NVM NameNode. Its edit log is an {@link NvmFSEditLog} on a
- * {@link NullJournalManager}; {@link #recoverTransitionRead} does not load an fsimage
- * or replay edits but opens the region (validation and crash recovery happen natively)
- * and rebuilds the in-memory namespace from one pass over its live inode pages.
+ * The FSImage of an NVM NameNode. Its edit log is an {@link NvmFSEditLog} on a {@link
+ * NullJournalManager}; {@link #recoverTransitionRead} does not load an fsimage or replay edits but
+ * opens the region (validation and crash recovery happen natively) and rebuilds the in-memory
+ * namespace from one pass over its live inode pages.
  */
 class NvmFSImage extends FSImage {
   static final Log LOG = LogFactory.getLog(NvmFSImage.class);
@@ -44,7 +43,8 @@ class NvmFSImage extends FSImage {
   private final Configuration nvmConf;
   private final NvmRollbackImageGuard rollbackGuard;
 
-  NvmFSImage(Configuration conf, Collection<URI> imageDirs, List<URI> editsDirs) throws IOException {
+  NvmFSImage(Configuration conf, Collection<URI> imageDirs, List<URI> editsDirs)
+      throws IOException {
     super(conf, imageDirs, editsDirs);
     this.nvmConf = conf;
     // The stock constructor built a file-journal edit log; nothing was opened yet.
@@ -59,8 +59,8 @@ class NvmFSImage extends FSImage {
    * stock NameNode can load the image until the namespace changes ({@link NvmRollbackImageGuard}).
    */
   @Override
-  public synchronized void saveNamespace(FSNamesystem source, NNStorage.NameNodeFile nnf, Canceler canceler)
-      throws IOException {
+  public synchronized void saveNamespace(
+      FSNamesystem source, NNStorage.NameNodeFile nnf, Canceler canceler) throws IOException {
     super.saveNamespace(source, nnf, canceler);
     if (nnf == NNStorage.NameNodeFile.IMAGE) {
       rollbackGuard.imageSaved(storage.getMostRecentCheckpointTxId());
@@ -76,7 +76,10 @@ class NvmFSImage extends FSImage {
     return metrics;
   }
 
-  /** The region file: the configured path, else {@code <first name dir>/current/nvm-namespace.region}. */
+  /**
+   * The region file: the configured path, else {@code <first name
+   * dir>/current/nvm-namespace.region}.
+   */
   static File regionFile(Configuration conf, NNStorage storage) throws IOException {
     String p = conf.getTrimmed(NvmConfigKeys.NVM_REGION_PATH_KEY, "");
     if (!p.isEmpty()) {
@@ -84,14 +87,16 @@ class NvmFSImage extends FSImage {
     }
     Iterator<StorageDirectory> it = storage.dirIterator(NameNodeDirType.IMAGE);
     if (!it.hasNext()) {
-      throw new IOException("NVM NameNode: no name directory to put the region in; set "
-          + NvmConfigKeys.NVM_REGION_PATH_KEY);
+      throw new IOException(
+          "NVM NameNode: no name directory to put the region in; set "
+              + NvmConfigKeys.NVM_REGION_PATH_KEY);
     }
     return new File(it.next().getCurrentDir(), NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
   }
 
   @Override
-  boolean recoverTransitionRead(StartupOption startOpt, FSNamesystem target, MetaRecoveryContext recovery)
+  boolean recoverTransitionRead(
+      StartupOption startOpt, FSNamesystem target, MetaRecoveryContext recovery)
       throws IOException {
     if (startOpt != StartupOption.REGULAR) {
       throw new IOException("NVM NameNode: startup option " + startOpt + " is not supported");
@@ -101,29 +106,44 @@ class NvmFSImage extends FSImage {
       throw new IOException("NameNode is not formatted.");
     }
     if (storage.getLayoutVersion() != HdfsConstants.NAMENODE_LAYOUT_VERSION) {
-      throw new IOException("NVM NameNode: the name directory has layout version " + storage.getLayoutVersion()
-          + ", this NameNode " + HdfsConstants.NAMENODE_LAYOUT_VERSION
-          + "; upgrades are not supported in NVM mode");
+      throw new IOException(
+          "NVM NameNode: the name directory has layout version "
+              + storage.getLayoutVersion()
+              + ", this NameNode "
+              + HdfsConstants.NAMENODE_LAYOUT_VERSION
+              + "; upgrades are not supported in NVM mode");
     }
     target.setBlockPoolId(getBlockPoolID());
     File file = regionFile(nvmConf, storage);
-    RegionIdentity expected = new RegionIdentity(storage.getNamespaceID(), storage.getClusterID(),
-        storage.getBlockPoolID());
-    PersistMode mode = PersistMode.parse(nvmConf.getTrimmed(NvmConfigKeys.NVM_PERSIST_MODE_KEY,
-        NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    RegionIdentity expected =
+        new RegionIdentity(
+            storage.getNamespaceID(), storage.getClusterID(), storage.getBlockPoolID());
+    PersistMode mode =
+        PersistMode.parse(
+            nvmConf.getTrimmed(
+                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
     long start = System.nanoTime();
     InodeStore store;
     boolean created = false;
     if (file.exists()) {
-      Region region = Region.open(file, mode); // validation + crash recovery; refuses a bad file untouched
+      Region region =
+          Region.open(file, mode); // validation + crash recovery; refuses a bad file untouched
       RegionIdentity found = region.identity();
       if (!expected.equals(found)) {
         region.close();
-        throw new IOException("NVM NameNode: region " + file + " belongs to another namespace: region has "
-            + found + ", the name directory's VERSION has " + expected
-            + ". Refusing to start; point " + NvmConfigKeys.NVM_REGION_PATH_KEY + " at this namespace's region,"
-            + " or, if the name directory was re-formatted on purpose, remove " + file
-            + " (its namespace is discarded) so that a new region is created");
+        throw new IOException(
+            "NVM NameNode: region "
+                + file
+                + " belongs to another namespace: region has "
+                + found
+                + ", the name directory's VERSION has "
+                + expected
+                + ". Refusing to start; point "
+                + NvmConfigKeys.NVM_REGION_PATH_KEY
+                + " at this namespace's region,"
+                + " or, if the name directory was re-formatted on purpose, remove "
+                + file
+                + " (its namespace is discarded) so that a new region is created");
       }
       try {
         NvmStaleRegionCheck.refuseIfStale(storage, file, region.lastTxId());
@@ -135,13 +155,22 @@ class NvmFSImage extends FSImage {
     } else {
       long txid = namespaceTxId();
       if (txid > 0) {
-        throw new IOException("NVM NameNode: no region at " + file + ", but the name directory already holds a "
-            + "namespace (fsimage/seen_txid up to transaction " + txid + "). Enabling NVM mode on an existing "
-            + "namespace requires importing it into a region first: with this NameNode stopped, run '"
-            + NvmMigrationTool.IMPORT_COMMAND + "' (docs/migration.md); or start this NameNode with "
-            + NvmConfigKeys.NVM_ENABLED_KEY + "=false");
+        throw new IOException(
+            "NVM NameNode: no region at "
+                + file
+                + ", but the name directory already holds a "
+                + "namespace (fsimage/seen_txid up to transaction "
+                + txid
+                + "). Enabling NVM mode on an existing "
+                + "namespace requires importing it into a region first: with this NameNode stopped, run '"
+                + NvmMigrationTool.IMPORT_COMMAND
+                + "' (docs/migration.md); or start this NameNode with "
+                + NvmConfigKeys.NVM_ENABLED_KEY
+                + "=false");
       }
-      long size = nvmConf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
+      long size =
+          nvmConf.getLongBytes(
+              NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
       File dir = file.getAbsoluteFile().getParentFile();
       if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
         throw new IOException("NVM NameNode: cannot create directory " + dir + " for the region");
@@ -150,12 +179,21 @@ class NvmFSImage extends FSImage {
       created = true;
     }
     Region region = store.region();
-    LOG.info("NVM region " + file + ": " + region.size() + " bytes, persistence mode " + region.persistMode()
-        + ", pmem_is_pmem=" + region.isPmem());
+    LOG.info(
+        "NVM region "
+            + file
+            + ": "
+            + region.size()
+            + " bytes, persistence mode "
+            + region.persistMode()
+            + ", pmem_is_pmem="
+            + region.isPmem());
     LastRecovery recovered = null;
     try {
       NvmWriteThrough ns;
-      int cacheCapacity = nvmConf.getInt(NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
+      int cacheCapacity =
+          nvmConf.getInt(
+              NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
       if (created) {
         SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
         ns = new NvmWriteThrough(store, slim);
@@ -169,12 +207,25 @@ class NvmFSImage extends FSImage {
         SlimNamespace slim = new SlimNamespace(target, store, new IdPageMap(), cacheCapacity);
         ns = new NvmWriteThrough(store, slim);
         ns.attach(target);
-        int threads = nvmConf.getInt(NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
+        int threads =
+            nvmConf.getInt(
+                NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
-        LOG.info("NVM region recovered " + live.length + " inodes in " + (t1 - start) / 1000000 + " ms (scan "
-            + rep.elapsedNanos() / 1000000 + " ms, rebuild " + (t1 - t0) / 1000000 + " ms: " + st + "); " + rep);
+        LOG.info(
+            "NVM region recovered "
+                + live.length
+                + " inodes in "
+                + (t1 - start) / 1000000
+                + " ms (scan "
+                + rep.elapsedNanos() / 1000000
+                + " ms, rebuild "
+                + (t1 - t0) / 1000000
+                + " ms: "
+                + st
+                + "); "
+                + rep);
       }
       this.writeThrough = ns;
       ((NvmFSEditLog) editLog).attach(ns);
@@ -186,14 +237,15 @@ class NvmFSImage extends FSImage {
       store.close();
       throw e;
     }
-    this.metrics = NvmNamespaceMetrics.register(nvmConf, store, recovered, writeThrough.slim().cache());
+    this.metrics =
+        NvmNamespaceMetrics.register(nvmConf, store, recovered, writeThrough.slim().cache());
     return false;
   }
 
   /** Highest transaction id the name directories know about: fsimage_N and seen_txid. */
   private long namespaceTxId() throws IOException {
     long max = 0;
-    for (Iterator<StorageDirectory> it = storage.dirIterator(); it.hasNext();) {
+    for (Iterator<StorageDirectory> it = storage.dirIterator(); it.hasNext(); ) {
       StorageDirectory sd = it.next();
       File cur = sd.getCurrentDir();
       String[] names = cur.list();
@@ -218,8 +270,12 @@ class NvmFSImage extends FSImage {
   private static void initRegion(FSNamesystem fsn, NvmWriteThrough ns) throws IOException {
     INodeDirectory root = fsn.getFSDirectory().getRoot();
     InodeStore store = ns.store();
-    long page = store.format(root.getModificationTime(), root.getFsPermissionShort(), root.getUserName(),
-        root.getGroupName());
+    long page =
+        store.format(
+            root.getModificationTime(),
+            root.getFsPermissionShort(),
+            root.getUserName(),
+            root.getGroupName());
     ns.pages().put(root.getId(), page);
     ns.initCounters(fsn.getBlockIdManager(), fsn.getFSDirectory().getLastInodeId());
   }
@@ -238,9 +294,20 @@ class NvmFSImage extends FSImage {
       writeThrough = null;
       if (ns != null) {
         InodeCache c = ns.slim().cache();
-        LOG.info("NVM inode cache at close: " + c.size() + " of " + c.capacity() + " files, " + c.hits() + " hits, "
-            + c.misses() + " misses, " + c.evictions() + " evictions; " + ns.slim().materialized()
-            + " files materialized from pages");
+        LOG.info(
+            "NVM inode cache at close: "
+                + c.size()
+                + " of "
+                + c.capacity()
+                + " files, "
+                + c.hits()
+                + " hits, "
+                + c.misses()
+                + " misses, "
+                + c.evictions()
+                + " evictions; "
+                + ns.slim().materialized()
+                + " files materialized from pages");
         ns.store().close();
       }
     }

@@ -2,20 +2,19 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.annotation.Metrics;
 
 /**
- * The namesystem of an NVM NameNode: the stock FSNamesystem plus one observation
- * point and one end-of-operation hook. {@code removeLeasesAndINodes} receives the complete list of inodes an operation
- * removed from the namespace — for delete (incremental or not), create with overwrite
- * and rename with overwrite alike — while the write lock is still held and before the
- * RPC answers. The list is handed to {@link NvmWriteThrough} before the stock method
- * clears it (see docs/namenode-integration.md, "Removal capture").
+ * The namesystem of an NVM NameNode: the stock FSNamesystem plus one observation point and one
+ * end-of-operation hook. {@code removeLeasesAndINodes} receives the complete list of inodes an
+ * operation removed from the namespace — for delete (incremental or not), create with overwrite and
+ * rename with overwrite alike — while the write lock is still held and before the RPC answers. The
+ * list is handed to {@link NvmWriteThrough} before the stock method clears it (see
+ * docs/namenode-integration.md, "Removal capture").
  *
- * <p>{@code @Metrics} is not inherited; it is repeated with FSNamesystem's source name so
- * the metrics (and JMX bean) keep the stock name.
+ * <p>{@code @Metrics} is not inherited; it is repeated with FSNamesystem's source name so the
+ * metrics (and JMX bean) keep the stock name.
  */
 @Metrics(name = "FSNamesystem", context = "dfs")
 class NvmFSNamesystem extends FSNamesystem {
@@ -37,9 +36,9 @@ class NvmFSNamesystem extends FSNamesystem {
   }
 
   /**
-   * When the outermost hold of the write lock is released, the operation is over and has
-   * persisted its changes: directories it created are turned into slim ones and the inode
-   * cache is trimmed (never earlier, so no object an operation holds is evicted under it).
+   * When the outermost hold of the write lock is released, the operation is over and has persisted
+   * its changes: directories it created are turned into slim ones and the inode cache is trimmed
+   * (never earlier, so no object an operation holds is evicted under it).
    */
   @Override
   public void writeUnlock() {

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.HAUtil;
@@ -10,17 +9,16 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
 
 /**
- * The two static hooks the patched {@code NameNode} of {@code hadoop-hdfs-2.7.3-nvm.jar} calls
- * (see nvm-patcher: {@code NameNode.loadNamesystem} and {@code NameNode.createRpcServer} are
- * rewritten to delegate here; descriptors in {@code NameNodePatch}).
+ * The two static hooks the patched {@code NameNode} of {@code hadoop-hdfs-2.7.3-nvm.jar} calls (see
+ * nvm-patcher: {@code NameNode.loadNamesystem} and {@code NameNode.createRpcServer} are rewritten
+ * to delegate here; descriptors in {@code NameNodePatch}).
  *
- * <p>With {@code dfs.namenode.nvm.enabled=false} (the default) both hooks do exactly what the
- * stock 2.7.3 methods do ({@code FSNamesystem.loadFromDisk(conf)} and
- * {@code new NameNodeRpcServer(conf, nn)}), so the same jar is the stock baseline. With it true
- * the namesystem comes from {@link NvmNamesystemLoader} and the RPC server is an
- * {@link NvmRpcServer}, which refuses the operations the region cannot persist. HA is refused
- * in NVM mode. Both hooks first resolve the NVM keys set per nameservice / NameNode
- * ({@link NvmGenericKeys}).
+ * <p>With {@code dfs.namenode.nvm.enabled=false} (the default) both hooks do exactly what the stock
+ * 2.7.3 methods do ({@code FSNamesystem.loadFromDisk(conf)} and {@code new NameNodeRpcServer(conf,
+ * nn)}), so the same jar is the stock baseline. With it true the namesystem comes from {@link
+ * NvmNamesystemLoader} and the RPC server is an {@link NvmRpcServer}, which refuses the operations
+ * the region cannot persist. HA is refused in NVM mode. Both hooks first resolve the NVM keys set
+ * per nameservice / NameNode ({@link NvmGenericKeys}).
  *
  * <p>Each hook counts its calls, so tests can prove a NameNode really went through them.
  */
@@ -28,28 +26,34 @@ public final class NvmHooks {
   private static final AtomicInteger LOAD_NAMESYSTEM_CALLS = new AtomicInteger();
   private static final AtomicInteger CREATE_RPC_SERVER_CALLS = new AtomicInteger();
 
-  private NvmHooks() {
-  }
+  private NvmHooks() {}
 
   /** Replaces the body of {@code NameNode.loadNamesystem(Configuration)}. */
   public static FSNamesystem loadNamesystem(NameNode nn, Configuration conf) throws IOException {
     LOAD_NAMESYSTEM_CALLS.incrementAndGet();
-    NvmGenericKeys.initialize(conf); // dfs.namenode.nvm.*.<nameservice>[.<namenode>] -> dfs.namenode.nvm.*
+    NvmGenericKeys.initialize(
+        conf); // dfs.namenode.nvm.*.<nameservice>[.<namenode>] -> dfs.namenode.nvm.*
     if (!isNvmEnabled(conf)) {
       return FSNamesystem.loadFromDisk(conf);
     }
     String nsId = DFSUtil.getNamenodeNameServiceId(conf);
     if (HAUtil.isHAEnabled(conf, nsId)) {
-      throw new IOException("NVM NameNode: HA is not supported (" + NvmConfigKeys.NVM_ENABLED_KEY
-          + "=true, but nameservice " + nsId + " configures several NameNodes); the NVM region "
-          + "has no shared journal to fail over with. Configure a single NameNode or set "
-          + NvmConfigKeys.NVM_ENABLED_KEY + "=false (how HA could work: docs/ha.md)");
+      throw new IOException(
+          "NVM NameNode: HA is not supported ("
+              + NvmConfigKeys.NVM_ENABLED_KEY
+              + "=true, but nameservice "
+              + nsId
+              + " configures several NameNodes); the NVM region "
+              + "has no shared journal to fail over with. Configure a single NameNode or set "
+              + NvmConfigKeys.NVM_ENABLED_KEY
+              + "=false (how HA could work: docs/ha.md)");
     }
     return NvmNamesystemLoader.load(nn, conf);
   }
 
   /** Replaces the body of {@code NameNode.createRpcServer(Configuration)}. */
-  public static NameNodeRpcServer createRpcServer(NameNode nn, Configuration conf) throws IOException {
+  public static NameNodeRpcServer createRpcServer(NameNode nn, Configuration conf)
+      throws IOException {
     CREATE_RPC_SERVER_CALLS.incrementAndGet();
     NvmGenericKeys.initialize(conf);
     if (!isNvmEnabled(conf)) {

@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
@@ -11,30 +10,38 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 
 /**
- * Builds the FSNamesystem of a NameNode in NVM mode (called by {@link NvmHooks}): like
- * {@code FSNamesystem.loadFromDisk}, but with an {@link NvmFSImage} (region instead of
- * fsimage + edit log) and an {@link NvmFSNamesystem}. FSNamesystem's own private
- * {@code loadFSImage} runs unchanged (by reflection); it calls our
- * {@code recoverTransitionRead}, then {@code openEditLogForWrite} and
+ * Builds the FSNamesystem of a NameNode in NVM mode (called by {@link NvmHooks}): like {@code
+ * FSNamesystem.loadFromDisk}, but with an {@link NvmFSImage} (region instead of fsimage + edit log)
+ * and an {@link NvmFSNamesystem}. FSNamesystem's own private {@code loadFSImage} runs unchanged (by
+ * reflection); it calls our {@code recoverTransitionRead}, then {@code openEditLogForWrite} and
  * {@code imageLoadComplete}.
  */
 final class NvmNamesystemLoader {
   static final Log LOG = LogFactory.getLog(NvmNamesystemLoader.class);
 
-  private NvmNamesystemLoader() {
-  }
+  private NvmNamesystemLoader() {}
 
   static FSNamesystem load(NameNode nn, Configuration conf) throws IOException {
     StartupOption opt = NameNode.getStartupOption(conf);
     if (opt != StartupOption.REGULAR) {
-      throw new IOException("NVM NameNode (" + NvmConfigKeys.NVM_ENABLED_KEY + "=true) does not support the "
-          + "startup option " + opt.getName() + " (" + opt + "); only a regular start is supported. "
-          + "Start with " + NvmConfigKeys.NVM_ENABLED_KEY + "=false for upgrade, rollback, rolling upgrade, "
-          + "import or recovery");
+      throw new IOException(
+          "NVM NameNode ("
+              + NvmConfigKeys.NVM_ENABLED_KEY
+              + "=true) does not support the "
+              + "startup option "
+              + opt.getName()
+              + " ("
+              + opt
+              + "); only a regular start is supported. "
+              + "Start with "
+              + NvmConfigKeys.NVM_ENABLED_KEY
+              + "=false for upgrade, rollback, rolling upgrade, "
+              + "import or recovery");
     }
     long t0 = System.nanoTime();
-    NvmFSImage image = new NvmFSImage(conf, FSNamesystem.getNamespaceDirs(conf),
-        FSNamesystem.getNamespaceEditsDirs(conf));
+    NvmFSImage image =
+        new NvmFSImage(
+            conf, FSNamesystem.getNamespaceDirs(conf), FSNamesystem.getNamespaceEditsDirs(conf));
     FSNamesystem fsn;
     try {
       fsn = new NvmFSNamesystem(conf, image);
@@ -64,8 +71,12 @@ final class NvmNamesystemLoader {
     long end = System.nanoTime();
     // "loadFSImage" times the same span as the stock "Finished loading FSImage in" (the
     // benchmark suite compares the two); the total adds constructing the namesystem
-    LOG.info("NVM namesystem loaded in " + (end - t0) / 1000000 + " ms (loadFSImage " + (end - loadStart) / 1000000
-        + " ms)");
+    LOG.info(
+        "NVM namesystem loaded in "
+            + (end - t0) / 1000000
+            + " ms (loadFSImage "
+            + (end - loadStart) / 1000000
+            + " ms)");
     return fsn;
   }
 }

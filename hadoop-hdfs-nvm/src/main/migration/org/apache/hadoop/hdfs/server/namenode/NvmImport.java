@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
@@ -26,14 +25,15 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 
 /**
  * {@code NvmMigrationTool import}: moves the namespace of a stopped stock NameNode into a fresh
- * region. The name directory is read as a stock start-up reads it (locked; newest fsimage plus
- * the edits after it, with the stock loader) but no fsimage is saved and no edit segment is
- * started. The region is written under a temporary name, checked and compared with the loaded
- * namespace, and only then renamed to its configured path, so the NameNode never finds a partial
- * or unverified region. See docs/migration.md.
+ * region. The name directory is read as a stock start-up reads it (locked; newest fsimage plus the
+ * edits after it, with the stock loader) but no fsimage is saved and no edit segment is started.
+ * The region is written under a temporary name, checked and compared with the loaded namespace, and
+ * only then renamed to its configured path, so the NameNode never finds a partial or unverified
+ * region. See docs/migration.md.
  */
 final class NvmImport {
   static final Log LOG = LogFactory.getLog(NvmImport.class);
+
   /** Suffix of the region file while it is written and verified. */
   static final String PARTIAL_SUFFIX = ".importing";
 
@@ -52,7 +52,9 @@ final class NvmImport {
     Configuration stock = new Configuration(conf);
     stock.setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, false);
     NvmMigrationTool.refuseHa(conf, "import");
-    FSImage image = new FSImage(stock, FSNamesystem.getNamespaceDirs(stock), FSNamesystem.getNamespaceEditsDirs(stock));
+    FSImage image =
+        new FSImage(
+            stock, FSNamesystem.getNamespaceDirs(stock), FSNamesystem.getNamespaceEditsDirs(stock));
     FSNamesystem fsn = null;
     try {
       File region = NvmFSImage.regionFile(conf, image.getStorage());
@@ -71,21 +73,44 @@ final class NvmImport {
 
   private void importLocked(FSNamesystem fsn, FSImage image, File region) throws IOException {
     long t0 = System.nanoTime();
-    image.recoverTransitionRead(StartupOption.REGULAR, fsn, null); // locks the name dirs, loads, replays
+    image.recoverTransitionRead(
+        StartupOption.REGULAR, fsn, null); // locks the name dirs, loads, replays
     removeLeftovers(region);
     long lastTxId = lastTxId(image);
-    out.println("import: loaded " + dirs(image) + ": fsimage of transaction "
-        + image.getStorage().getMostRecentCheckpointTxId() + " and the edits up to transaction "
-        + image.getLastAppliedTxId() + " in "
-        + ms(t0) + " ms");
+    out.println(
+        "import: loaded "
+            + dirs(image)
+            + ": fsimage of transaction "
+            + image.getStorage().getMostRecentCheckpointTxId()
+            + " and the edits up to transaction "
+            + image.getLastAppliedTxId()
+            + " in "
+            + ms(t0)
+            + " ms");
     long t1 = System.nanoTime();
     NvmImportScan scan = NvmImportScan.run(fsn, image);
     refuseTooSmall(scan, region);
-    out.println("import: " + scan.inodes + " inodes (" + scan.directories + " directories, " + scan.files
-        + " files, " + scan.underConstruction + " under construction), " + scan.blockCount() + " blocks, "
-        + scan.pages + " region pages; nothing the region cannot hold (" + ms(t1) + " ms)");
-    RegionIdentity identity = new RegionIdentity(image.getStorage().getNamespaceID(),
-        image.getStorage().getClusterID(), image.getStorage().getBlockPoolID());
+    out.println(
+        "import: "
+            + scan.inodes
+            + " inodes ("
+            + scan.directories
+            + " directories, "
+            + scan.files
+            + " files, "
+            + scan.underConstruction
+            + " under construction), "
+            + scan.blockCount()
+            + " blocks, "
+            + scan.pages
+            + " region pages; nothing the region cannot hold ("
+            + ms(t1)
+            + " ms)");
+    RegionIdentity identity =
+        new RegionIdentity(
+            image.getStorage().getNamespaceID(),
+            image.getStorage().getClusterID(),
+            image.getStorage().getBlockPoolID());
     File partial = new File(region.getPath() + PARTIAL_SUFFIX);
     try {
       long t2 = System.nanoTime();
@@ -97,28 +122,45 @@ final class NvmImport {
       }
       long t3 = System.nanoTime();
       String sum = NvmImportVerifier.verify(partial, scan, fsn, identity, lastTxId);
-      out.println("import: verified in " + ms(t3) + " ms: " + scan.inodes + " inodes, " + scan.blockCount()
-          + " block ids, listing sha256 " + sum + ", counters (last inode id " + fsn.getFSDirectory().getLastInodeId()
-          + ", last block id " + fsn.getBlockIdManager().getLastAllocatedBlockId() + ", generation stamp "
-          + fsn.getBlockIdManager().getGenerationStampV2() + ", last transaction " + lastTxId
-          + ") equal; region check clean");
+      out.println(
+          "import: verified in "
+              + ms(t3)
+              + " ms: "
+              + scan.inodes
+              + " inodes, "
+              + scan.blockCount()
+              + " block ids, listing sha256 "
+              + sum
+              + ", counters (last inode id "
+              + fsn.getFSDirectory().getLastInodeId()
+              + ", last block id "
+              + fsn.getBlockIdManager().getLastAllocatedBlockId()
+              + ", generation stamp "
+              + fsn.getBlockIdManager().getGenerationStampV2()
+              + ", last transaction "
+              + lastTxId
+              + ") equal; region check clean");
       install(partial, region);
     } catch (IOException | RuntimeException | Error e) {
       Files.deleteIfExists(partial.toPath());
       throw e;
     }
-    out.println("import: done: " + region + " holds the namespace; start the NameNode with "
-        + NvmConfigKeys.NVM_ENABLED_KEY + "=true");
+    out.println(
+        "import: done: "
+            + region
+            + " holds the namespace; start the NameNode with "
+            + NvmConfigKeys.NVM_ENABLED_KEY
+            + "=true");
   }
 
   /**
    * The region's transaction id: the last one loaded, or seen_txid if that is higher (a stock
-   * NameNode that stopped right after opening an empty segment), so that the NVM NameNode's
-   * first segment comes after every transaction id the name directory knows.
+   * NameNode that stopped right after opening an empty segment), so that the NVM NameNode's first
+   * segment comes after every transaction id the name directory knows.
    */
   private static long lastTxId(FSImage image) throws IOException {
     long txid = image.getLastAppliedTxId();
-    for (Iterator<StorageDirectory> it = image.getStorage().dirIterator(); it.hasNext();) {
+    for (Iterator<StorageDirectory> it = image.getStorage().dirIterator(); it.hasNext(); ) {
       txid = Math.max(txid, NNStorage.readTransactionIdFile(it.next()));
     }
     return txid;
@@ -130,7 +172,7 @@ final class NvmImport {
 
   static String dirs(FSImage image) {
     List<String> names = new ArrayList<String>();
-    for (Iterator<StorageDirectory> it = image.getStorage().dirIterator(); it.hasNext();) {
+    for (Iterator<StorageDirectory> it = image.getStorage().dirIterator(); it.hasNext(); ) {
       names.add(it.next().getRoot().getPath());
     }
     return String.join(", ", names);
@@ -142,10 +184,19 @@ final class NvmImport {
    */
   private static void refuseExistingRegion(File region) throws IOException {
     if (region.exists() && region.length() > 0) {
-      throw NvmImportScan.refusal("a region already exists at " + region + " (" + region.length() + " bytes); "
-          + "the import never overwrites one. If this name directory is already in NVM mode, start the NameNode "
-          + "with " + NvmConfigKeys.NVM_ENABLED_KEY + "=true; if the region is not needed, remove it (its namespace "
-          + "is lost) or point " + NvmConfigKeys.NVM_REGION_PATH_KEY + " elsewhere, and import again");
+      throw NvmImportScan.refusal(
+          "a region already exists at "
+              + region
+              + " ("
+              + region.length()
+              + " bytes); "
+              + "the import never overwrites one. If this name directory is already in NVM mode, start the NameNode "
+              + "with "
+              + NvmConfigKeys.NVM_ENABLED_KEY
+              + "=true; if the region is not needed, remove it (its namespace "
+              + "is lost) or point "
+              + NvmConfigKeys.NVM_REGION_PATH_KEY
+              + " elsewhere, and import again");
     }
   }
 
@@ -166,36 +217,69 @@ final class NvmImport {
   }
 
   private void refuseTooSmall(NvmImportScan scan, File region) throws NvmMigrationRefusedException {
-    long size = conf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
-    long reserve = conf.getLong(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
-    long pageCount = Math.max(0, (size - size % RegionLayout.PAGE_SIZE - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE);
+    long size =
+        conf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
+    long reserve =
+        conf.getLong(
+            NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
+    long pageCount =
+        Math.max(
+            0,
+            (size - size % RegionLayout.PAGE_SIZE - RegionLayout.DATA_OFFSET)
+                / RegionLayout.PAGE_SIZE);
     long need = scan.pages + reserve;
     if (size < RegionLayout.MIN_REGION_SIZE || pageCount < need) {
       long bytes = RegionLayout.DATA_OFFSET + need * RegionLayout.PAGE_SIZE;
       long mib = Math.max(RegionLayout.MIN_REGION_SIZE >> 20, (bytes + (1 << 20) - 1) >> 20);
-      throw NvmImportScan.refusal("a region of " + size + " bytes (" + NvmConfigKeys.NVM_REGION_SIZE_KEY + ") has "
-          + pageCount + " pages of " + RegionLayout.PAGE_SIZE + " bytes; this namespace needs " + scan.pages
-          + " pages (" + scan.inodes + " inodes with their name and block extension pages and strings) plus the "
-          + reserve + " pages the NameNode keeps in reserve (" + NvmConfigKeys.NVM_RESERVED_PAGES_KEY + "). Set "
-          + NvmConfigKeys.NVM_REGION_SIZE_KEY + " to at least " + mib + "m (more to leave room to grow) and import "
-          + "again; " + region + " was not created");
+      throw NvmImportScan.refusal(
+          "a region of "
+              + size
+              + " bytes ("
+              + NvmConfigKeys.NVM_REGION_SIZE_KEY
+              + ") has "
+              + pageCount
+              + " pages of "
+              + RegionLayout.PAGE_SIZE
+              + " bytes; this namespace needs "
+              + scan.pages
+              + " pages ("
+              + scan.inodes
+              + " inodes with their name and block extension pages and strings) plus the "
+              + reserve
+              + " pages the NameNode keeps in reserve ("
+              + NvmConfigKeys.NVM_RESERVED_PAGES_KEY
+              + "). Set "
+              + NvmConfigKeys.NVM_REGION_SIZE_KEY
+              + " to at least "
+              + mib
+              + "m (more to leave room to grow) and import "
+              + "again; "
+              + region
+              + " was not created");
     }
   }
 
-  private void writeRegion(FSNamesystem fsn, long lastTxId, RegionIdentity identity, File file) throws IOException {
+  private void writeRegion(FSNamesystem fsn, long lastTxId, RegionIdentity identity, File file)
+      throws IOException {
     File dir = file.getAbsoluteFile().getParentFile();
     if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
       throw new IOException("cannot create directory " + dir + " for the region");
     }
-    long size = conf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
-    PersistMode mode = PersistMode.parse(conf.getTrimmed(NvmConfigKeys.NVM_PERSIST_MODE_KEY,
-        NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    long size =
+        conf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
+    PersistMode mode =
+        PersistMode.parse(
+            conf.getTrimmed(
+                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
     try (InodeStore store = InodeStore.open(Region.create(file, size, identity, mode))) {
       NvmImportWriter.write(fsn, lastTxId, store);
     }
   }
 
-  /** Gives the verified region its configured name; the rename is made durable before success is reported. */
+  /**
+   * Gives the verified region its configured name; the rename is made durable before success is
+   * reported.
+   */
   private static void install(File partial, File region) throws IOException {
     Files.move(partial.toPath(), region.toPath(), StandardCopyOption.ATOMIC_MOVE);
     File dir = region.getAbsoluteFile().getParentFile();
@@ -204,7 +288,10 @@ final class NvmImport {
     }
   }
 
-  /** Closes the loaded namesystem (which closes the image and unlocks the name dirs) or, failing that, the image. */
+  /**
+   * Closes the loaded namesystem (which closes the image and unlocks the name dirs) or, failing
+   * that, the image.
+   */
   static void close(FSNamesystem fsn, FSImage image) {
     try {
       if (fsn != null) {

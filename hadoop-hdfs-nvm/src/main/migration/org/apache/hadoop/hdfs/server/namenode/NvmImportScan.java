@@ -8,7 +8,6 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
@@ -23,10 +22,10 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
- * One pass over a namespace the stock loader built, before anything is written. It refuses what
- * a region cannot hold, naming the first offending path and the feature; counts the pages the
- * region needs; and records what the verification expects to read back: one {@code dump} line
- * per inode (built from the in-memory inodes, independently of the writer) and every block id.
+ * One pass over a namespace the stock loader built, before anything is written. It refuses what a
+ * region cannot hold, naming the first offending path and the feature; counts the pages the region
+ * needs; and records what the verification expects to read back: one {@code dump} line per inode
+ * (built from the in-memory inodes, independently of the writer) and every block id.
  */
 final class NvmImportScan {
   final List<String> lines = new ArrayList<String>();
@@ -34,14 +33,15 @@ final class NvmImportScan {
   long directories;
   long files;
   long underConstruction;
+
   /** Inode, name-extension, block-extension and string pages. */
   long pages;
+
   private long[] blockIds = new long[64];
   private int blockCount;
   private final Set<String> strings = new HashSet<String>();
 
-  private NvmImportScan() {
-  }
+  private NvmImportScan() {}
 
   /** Scans the namespace of {@code fsn} (loaded by {@code image}); throws on the first refusal. */
   static NvmImportScan run(FSNamesystem fsn, FSImage image) throws NvmMigrationRefusedException {
@@ -79,26 +79,35 @@ final class NvmImportScan {
   }
 
   /** Namesystem-wide state the region has no place for. */
-  private static void refuseNamesystemState(FSNamesystem fsn, FSImage image) throws NvmMigrationRefusedException {
+  private static void refuseNamesystemState(FSNamesystem fsn, FSImage image)
+      throws NvmMigrationRefusedException {
     if (!image.isUpgradeFinalized()) {
-      throw refusal("the name directory holds an upgrade that is not finalized (a previous/ directory); NVM mode "
-          + "cannot roll it back. Finalize it (hdfs dfsadmin -finalizeUpgrade) or roll it back with the stock "
-          + "NameNode first");
+      throw refusal(
+          "the name directory holds an upgrade that is not finalized (a previous/ directory); NVM mode "
+              + "cannot roll it back. Finalize it (hdfs dfsadmin -finalizeUpgrade) or roll it back with the stock "
+              + "NameNode first");
     }
     if (fsn.isRollingUpgrade()) {
-      throw refusal("a rolling upgrade is in progress; NVM mode does not support rolling upgrades. Finalize it "
-          + "(hdfs dfsadmin -rollingUpgrade finalize) with the stock NameNode first");
+      throw refusal(
+          "a rolling upgrade is in progress; NVM mode does not support rolling upgrades. Finalize it "
+              + "(hdfs dfsadmin -rollingUpgrade finalize) with the stock NameNode first");
     }
     Collection<CachePool> pools = fsn.getCacheManager().getCachePools();
     if (!pools.isEmpty()) {
-      throw refusal("the namespace has cache pool '" + pools.iterator().next().getPoolName() + "' (centralized "
-          + "cache management), which a region cannot hold. Remove the cache directives and pools "
-          + "(hdfs cacheadmin -removePool) with the stock NameNode first");
+      throw refusal(
+          "the namespace has cache pool '"
+              + pools.iterator().next().getPoolName()
+              + "' (centralized "
+              + "cache management), which a region cannot hold. Remove the cache directives and pools "
+              + "(hdfs cacheadmin -removePool) with the stock NameNode first");
     }
     int tokens = fsn.getDelegationTokenSecretManager().saveSecretManagerState().tokens.size();
     if (tokens > 0) {
-      throw refusal("the namespace holds " + tokens + " delegation token(s), which a region cannot hold; their "
-          + "clients would lose them. Let them expire or cancel them with the stock NameNode first");
+      throw refusal(
+          "the namespace holds "
+              + tokens
+              + " delegation token(s), which a region cannot hold; their "
+              + "clients would lose them. Let them expire or cancel them with the stock NameNode first");
     }
   }
 
@@ -109,8 +118,11 @@ final class NvmImportScan {
       // the root has no name; InodeLimits checks every other field of it like any inode's
       InodeLimits.validate(n.getParent() == null ? a.name("r") : a);
     } catch (NvmException e) {
-      throw refusal(path + " cannot be stored in a region: " + e.getMessage()
-          + ". Change it with the stock NameNode first");
+      throw refusal(
+          path
+              + " cannot be stored in a region: "
+              + e.getMessage()
+              + ". Change it with the stock NameNode first");
     }
     inodes++;
     strings.add(n.getUserName());
@@ -119,9 +131,19 @@ final class NvmImportScan {
       directories++;
       INodeDirectory d = n.asDirectory();
       long[] q = InodeEncoder.quotas(d);
-      lines.add(InodeLine.directory(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
-          n.getModificationTime(), n.getAccessTime(), q[0], q[1],
-          Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT), d.getLocalStoragePolicyID() & 0xff));
+      lines.add(
+          InodeLine.directory(
+              path,
+              n.getId(),
+              n.getFsPermissionShort(),
+              n.getUserName(),
+              n.getGroupName(),
+              n.getModificationTime(),
+              n.getAccessTime(),
+              q[0],
+              q[1],
+              Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT),
+              d.getLocalStoragePolicyID() & 0xff));
       pages += InodeLimits.pagesFor(a, 0);
       return;
     }
@@ -142,16 +164,31 @@ final class NvmImportScan {
       }
       blockIds[blockCount++] = b[i];
     }
-    lines.add(InodeLine.file(path, n.getId(), n.getFsPermissionShort(), n.getUserName(), n.getGroupName(),
-        n.getModificationTime(), n.getAccessTime(), f.getFileReplication(), f.getPreferredBlockSize(),
-        f.getLocalStoragePolicyID(), client, machine, b));
+    lines.add(
+        InodeLine.file(
+            path,
+            n.getId(),
+            n.getFsPermissionShort(),
+            n.getUserName(),
+            n.getGroupName(),
+            n.getModificationTime(),
+            n.getAccessTime(),
+            f.getFileReplication(),
+            f.getPreferredBlockSize(),
+            f.getLocalStoragePolicyID(),
+            client,
+            machine,
+            b));
     pages += InodeLimits.pagesFor(a, b.length / 3);
   }
 
   /** Features the region has no field for; the message names the path and how to remove it. */
   private static void refuseFeatures(INode n, String path) throws NvmMigrationRefusedException {
     if (n.isReference()) {
-      throw feature(path, "a snapshot reference (snapshots)", "delete the snapshots (hdfs dfs -deleteSnapshot)");
+      throw feature(
+          path,
+          "a snapshot reference (snapshots)",
+          "delete the snapshots (hdfs dfs -deleteSnapshot)");
     }
     if (n.isSymlink()) {
       throw feature(path, "a symbolic link", "delete the link");
@@ -163,42 +200,63 @@ final class NvmImportScan {
     if (x != null) {
       for (XAttr xa : x.getXAttrs()) {
         if (n.isDirectory() && BlockStoragePolicySuite.isStoragePolicyXAttr(xa)) {
-          continue; // 2.7.3 keeps a directory's storage policy as this xattr; the region has a field for it
+          continue; // 2.7.3 keeps a directory's storage policy as this xattr; the region has a
+          // field for it
         }
         String name = XAttrHelper.getPrefixName(xa);
         if (HdfsServerConstants.CRYPTO_XATTR_ENCRYPTION_ZONE.equals(name)) {
-          throw feature(path, "an encryption zone", "move its data out of the zone and delete the zone's directory");
+          throw feature(
+              path,
+              "an encryption zone",
+              "move its data out of the zone and delete the zone's directory");
         }
         if (HdfsServerConstants.CRYPTO_XATTR_FILE_ENCRYPTION_INFO.equals(name)) {
-          throw feature(path, "an encrypted file (encryption zones)", "move its data out of the zone");
+          throw feature(
+              path, "an encrypted file (encryption zones)", "move its data out of the zone");
         }
-        throw feature(path, "the extended attribute " + name, "remove it (hdfs dfs -setfattr -x " + name + " " + path + ")");
+        throw feature(
+            path,
+            "the extended attribute " + name,
+            "remove it (hdfs dfs -setfattr -x " + name + " " + path + ")");
       }
     }
     if (n.isDirectory()) {
       INodeDirectory d = n.asDirectory();
       if (isSnapshottable(d)) {
-        throw feature(path, "a snapshottable directory (snapshots)",
+        throw feature(
+            path,
+            "a snapshottable directory (snapshots)",
             "delete its snapshots and disallow them (hdfs dfs -deleteSnapshot, hdfs dfsadmin -disallowSnapshot)");
       }
       // a snapshottable directory carries the snapshot feature too; only diffs are snapshot data
       if (d.getDiffs() != null && !d.getDiffs().asList().isEmpty()) {
         throw feature(path, "a directory with snapshot data (snapshots)", "delete the snapshots");
       }
-    } else if (n.isFile() && n.asFile().getDiffs() != null && !n.asFile().getDiffs().asList().isEmpty()) {
+    } else if (n.isFile()
+        && n.asFile().getDiffs() != null
+        && !n.asFile().getDiffs().asList().isEmpty()) {
       throw feature(path, "a file with snapshot data (snapshots)", "delete the snapshots");
     }
   }
 
-  /** The root is always snapshottable in 2.7.3, with a snapshot quota of 0 until an admin allows snapshots. */
+  /**
+   * The root is always snapshottable in 2.7.3, with a snapshot quota of 0 until an admin allows
+   * snapshots.
+   */
   private static boolean isSnapshottable(INodeDirectory d) {
     DirectorySnapshottableFeature s = d.getDirectorySnapshottableFeature();
-    return s != null && (d.getParent() != null || s.getSnapshotQuota() > 0 || s.getNumSnapshots() > 0);
+    return s != null
+        && (d.getParent() != null || s.getSnapshotQuota() > 0 || s.getNumSnapshots() > 0);
   }
 
   private static NvmMigrationRefusedException feature(String path, String what, String remedy) {
-    return refusal(path + " is " + what + ", which a region cannot hold (docs/unsupported-operations.md); "
-        + remedy + " with the stock NameNode and import again");
+    return refusal(
+        path
+            + " is "
+            + what
+            + ", which a region cannot hold (docs/unsupported-operations.md); "
+            + remedy
+            + " with the stock NameNode and import again");
   }
 
   static NvmMigrationRefusedException refusal(String why) {

@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
@@ -19,8 +18,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
 final class NvmImportVerifier {
   private static final int MAX_DIFF_LINES = 10;
 
-  private NvmImportVerifier() {
-  }
+  private NvmImportVerifier() {}
 
   /**
    * Reopens the written region with the offline tools (their own reader, not the writer's) and
@@ -28,34 +26,68 @@ final class NvmImportVerifier {
    * same lines (so the same inode count and listing checksum), the same block ids, identity and
    * counters. Returns the listing checksum.
    */
-  static String verify(File file, NvmImportScan scan, FSNamesystem fsn, RegionIdentity identity,
-      long lastTxId) throws IOException {
+  static String verify(
+      File file, NvmImportScan scan, FSNamesystem fsn, RegionIdentity identity, long lastTxId)
+      throws IOException {
     CheckReport check = RegionCheck.run(file);
     if (check.exitCode() != CheckReport.EXIT_CLEAN) {
-      throw mismatch("the region checker does not find the written region clean:\n" + check.format());
+      throw mismatch(
+          "the region checker does not find the written region clean:\n" + check.format());
     }
     NamespaceDump dump = NamespaceDump.read(file);
     List<String> got = dump.lines();
     String expectedSum = ListingChecksum.sha256(scan.lines);
     String gotSum = ListingChecksum.sha256(got);
     if (got.size() != scan.lines.size() || !expectedSum.equals(gotSum)) {
-      throw mismatch("the region holds " + got.size() + " inodes with listing sha256 " + gotSum + ", the loaded "
-          + "namespace " + scan.lines.size() + " with " + expectedSum + "; differing lines:\n" + diff(scan.lines, got));
+      throw mismatch(
+          "the region holds "
+              + got.size()
+              + " inodes with listing sha256 "
+              + gotSum
+              + ", the loaded "
+              + "namespace "
+              + scan.lines.size()
+              + " with "
+              + expectedSum
+              + "; differing lines:\n"
+              + diff(scan.lines, got));
     }
     if (!Arrays.equals(scan.blockIds(), dump.blockIds())) {
-      throw mismatch("the block ids differ: region " + dump.blockIds().length + ", loaded namespace "
-          + scan.blockCount());
+      throw mismatch(
+          "the block ids differ: region "
+              + dump.blockIds().length
+              + ", loaded namespace "
+              + scan.blockCount());
     }
     BlockIdManager ids = fsn.getBlockIdManager();
-    long[] expected = {fsn.getFSDirectory().getLastInodeId(), ids.getGenerationStampV1(), ids.getGenerationStampV2(),
-        ids.getGenerationStampV1Limit(), ids.getLastAllocatedBlockId(), lastTxId};
+    long[] expected = {
+      fsn.getFSDirectory().getLastInodeId(),
+      ids.getGenerationStampV1(),
+      ids.getGenerationStampV2(),
+      ids.getGenerationStampV1Limit(),
+      ids.getLastAllocatedBlockId(),
+      lastTxId
+    };
     try (Region r = Region.openReadOnly(file)) {
-      long[] actual = {r.lastInodeId(), r.generationStampV1(), r.generationStampV2(), r.generationStampV1Limit(),
-          r.lastAllocatedBlockId(), r.lastTxId()};
+      long[] actual = {
+        r.lastInodeId(),
+        r.generationStampV1(),
+        r.generationStampV2(),
+        r.generationStampV1Limit(),
+        r.lastAllocatedBlockId(),
+        r.lastTxId()
+      };
       if (!identity.equals(r.identity()) || !Arrays.equals(expected, actual)) {
-        throw mismatch("identity or counters differ (last inode id, generation stamps v1, v2, v1 limit, last block "
-            + "id, last transaction): region " + r.identity() + " " + Arrays.toString(actual) + ", loaded namespace "
-            + identity + " " + Arrays.toString(expected));
+        throw mismatch(
+            "identity or counters differ (last inode id, generation stamps v1, v2, v1 limit, last block "
+                + "id, last transaction): region "
+                + r.identity()
+                + " "
+                + Arrays.toString(actual)
+                + ", loaded namespace "
+                + identity
+                + " "
+                + Arrays.toString(expected));
       }
     }
     return gotSum;
@@ -86,5 +118,4 @@ final class NvmImportVerifier {
     }
     return b.toString();
   }
-
 }

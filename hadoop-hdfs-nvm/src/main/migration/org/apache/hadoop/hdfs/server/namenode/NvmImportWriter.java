@@ -3,36 +3,46 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
-import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
- * Writes a namespace the stock loader built into a fresh region, with the NameNode's own
- * encoders ({@link InodeEncoder#attrs}, {@link InodeEncoder#stageState}): the root and the
- * counters first, then each directory's children, breadth first. A transaction can only create
- * under a committed page and cannot refer to a page it creates, so children are created in one
- * batch and their block lists written in the next.
+ * Writes a namespace the stock loader built into a fresh region, with the NameNode's own encoders
+ * ({@link InodeEncoder#attrs}, {@link InodeEncoder#stageState}): the root and the counters first,
+ * then each directory's children, breadth first. A transaction can only create under a committed
+ * page and cannot refer to a page it creates, so children are created in one batch and their block
+ * lists written in the next.
  */
 final class NvmImportWriter {
-  /** Creates per batch; each adds one undo-logged state word (24 bytes of the 8168-byte undo record). */
+  /**
+   * Creates per batch; each adds one undo-logged state word (24 bytes of the 8168-byte undo
+   * record).
+   */
   static final int CREATES_PER_BATCH = 64;
-  /** Block lists per batch; each rewrites up to 4 inline records, the count and the chain link (about 210 undo bytes). */
+
+  /**
+   * Block lists per batch; each rewrites up to 4 inline records, the count and the chain link
+   * (about 210 undo bytes).
+   */
   static final int BLOCK_LISTS_PER_BATCH = 16;
 
-  private NvmImportWriter() {
-  }
+  private NvmImportWriter() {}
 
   static void write(FSNamesystem fsn, long lastTxId, InodeStore store) throws IOException {
     FSDirectory fsd = fsn.getFSDirectory();
     INodeDirectory root = fsd.getRoot();
-    long rootPage = store.format(root.getModificationTime(), root.getFsPermissionShort(), root.getUserName(),
-        root.getGroupName());
+    long rootPage =
+        store.format(
+            root.getModificationTime(),
+            root.getFsPermissionShort(),
+            root.getUserName(),
+            root.getGroupName());
     try (Txn t = store.begin()) {
-      // before any block record: a record is never ahead of the counters (the NameNode's rebuild checks it)
+      // before any block record: a record is never ahead of the counters (the NameNode's rebuild
+      // checks it)
       InodeEncoder.stageCounters(t, fsn.getBlockIdManager(), fsd.getLastInodeId());
       t.raiseCounter(RegionLayout.SB_LAST_TXID, lastTxId);
       InodeEncoder.stageState(t, rootPage, root);
@@ -66,8 +76,11 @@ final class NvmImportWriter {
     }
   }
 
-  /** The block lists of the files among {@code children[from, to)}, just created at {@code pages}. */
-  private static void writeBlockLists(InodeStore store, ReadOnlyList<INode> children, int from, int to, long[] pages)
+  /**
+   * The block lists of the files among {@code children[from, to)}, just created at {@code pages}.
+   */
+  private static void writeBlockLists(
+      InodeStore store, ReadOnlyList<INode> children, int from, int to, long[] pages)
       throws IOException {
     Txn t = null;
     int staged = 0;

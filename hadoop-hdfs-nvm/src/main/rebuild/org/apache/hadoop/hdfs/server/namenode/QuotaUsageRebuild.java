@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.fs.StorageType;
@@ -16,16 +15,15 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.util.EnumCounters;
 
 /**
- * The space used under every directory with a quota, computed from the pages during the
- * rebuild instead of by walking materialized files afterwards (the stock loader walks its
- * in-heap tree; here that would materialize every file). Same rules as the stock count: a
- * directory is one name, a file one name plus its size (an under-construction last block
- * counted at the preferred block size) times its replication, and type space for each
- * replica's storage type under the effective storage policy (the file's own, else the
- * nearest ancestor's).
+ * The space used under every directory with a quota, computed from the pages during the rebuild
+ * instead of by walking materialized files afterwards (the stock loader walks its in-heap tree;
+ * here that would materialize every file). Same rules as the stock count: a directory is one name,
+ * a file one name plus its size (an under-construction last block counted at the preferred block
+ * size) times its replication, and type space for each replica's storage type under the effective
+ * storage policy (the file's own, else the nearest ancestor's).
  *
- * <p>Directories must be added before their children (the recovery's breadth-first order);
- * {@link #finish} adds each directory's total into its parent's, deepest first.
+ * <p>Directories must be added before their children (the recovery's breadth-first order); {@link
+ * #finish} adds each directory's total into its parent's, deepest first.
  */
 final class QuotaUsageRebuild {
   private static final Log LOG = LogFactory.getLog(QuotaUsageRebuild.class);
@@ -41,6 +39,7 @@ final class QuotaUsageRebuild {
   private long[] typeSpace = new long[64 * TYPES.length];
   private final List<INodeDirectory> withQuota = new ArrayList<INodeDirectory>();
   private final List<Integer> withQuotaOrdinal = new ArrayList<Integer>();
+
   /** Storage types chosen per (policy, replication): the same few pairs recur for every file. */
   private final Map<Integer, int[]> chosen = new HashMap<Integer, int[]>();
 
@@ -55,8 +54,10 @@ final class QuotaUsageRebuild {
     int p = parentId == 0 ? -1 : ordinalOf(parentId);
     parent[ord] = p;
     byte local = d.getLocalStoragePolicyID();
-    policy[ord] = p < 0 ? d.getStoragePolicyID()
-        : local != BlockStoragePolicySuite.ID_UNSPECIFIED ? local : policy[p];
+    policy[ord] =
+        p < 0
+            ? d.getStoragePolicyID()
+            : local != BlockStoragePolicySuite.ID_UNSPECIFIED ? local : policy[p];
     names[ord] = 1;
     ordinalOfId.put(d.getId(), ord);
     if (d.isQuotaSet()) {
@@ -105,19 +106,32 @@ final class QuotaUsageRebuild {
         types.set(TYPES[t], typeSpace[ord * TYPES.length + t]);
       }
       QuotaCounts q = d.getQuotaCounts();
-      if (Quota.isViolated(q.getNameSpace(), names[ord]) || Quota.isViolated(q.getStorageSpace(), space[ord])) {
-        LOG.warn("Quota of " + d.getFullPathName() + " is exceeded in the region: namespace " + names[ord]
-            + " of " + q.getNameSpace() + ", storage space " + space[ord] + " of " + q.getStorageSpace());
+      if (Quota.isViolated(q.getNameSpace(), names[ord])
+          || Quota.isViolated(q.getStorageSpace(), space[ord])) {
+        LOG.warn(
+            "Quota of "
+                + d.getFullPathName()
+                + " is exceeded in the region: namespace "
+                + names[ord]
+                + " of "
+                + q.getNameSpace()
+                + ", storage space "
+                + space[ord]
+                + " of "
+                + q.getStorageSpace());
       }
       d.getDirectoryWithQuotaFeature().setSpaceConsumed(names[ord], space[ord], types);
     }
   }
 
-  /** The ordinal of a directory already added, to pass to {@link #addFile} for each of its files. */
+  /**
+   * The ordinal of a directory already added, to pass to {@link #addFile} for each of its files.
+   */
   int ordinalOf(long dirId) {
     long o = ordinalOfId.get(dirId);
     if (o == LongLongMap.MISSING) {
-      throw new IllegalStateException("inode " + dirId + " is not a directory added before its children");
+      throw new IllegalStateException(
+          "inode " + dirId + " is not a directory added before its children");
     }
     return (int) o;
   }

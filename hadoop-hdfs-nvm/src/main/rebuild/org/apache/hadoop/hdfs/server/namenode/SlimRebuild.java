@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -22,8 +21,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
  * counters.
  */
 final class SlimRebuild {
-  private SlimRebuild() {
-  }
+  private SlimRebuild() {}
 
   /** What the rebuild made: resident directories, indexed files, block records. */
   static final class Stats {
@@ -31,29 +29,41 @@ final class SlimRebuild {
     long files;
     long blocks;
     long underConstruction;
+
     /** The pass over the pages, and the sorting and indexing of the children after it. */
     long passNanos;
+
     long indexNanos;
 
     @Override
     public String toString() {
-      return directories + " directories, " + files + " files (" + underConstruction + " under construction), "
-          + blocks + " blocks; pass " + passNanos / 1000000 + " ms, children indexed in " + indexNanos / 1000000 + " ms";
+      return directories
+          + " directories, "
+          + files
+          + " files ("
+          + underConstruction
+          + " under construction), "
+          + blocks
+          + " blocks; pass "
+          + passNanos / 1000000
+          + " ms, children indexed in "
+          + indexNanos / 1000000
+          + " ms";
     }
   }
 
   /**
-   * Rebuilds the slim in-memory namespace from the live inode pages: a resident directory
-   * object per directory, a (name, id) index entry and an id &rarr; page entry per file, a
-   * block record per block whose collection is a 32-byte {@link NvmFileRef} (no INodeFile);
-   * only files under construction are materialized (they are pinned, and hold their lease).
-   * Recovery hands out the directories breadth first, then the files in page order, so a
-   * parent comes before its children and the pass over the files reads the region in address
-   * order. Each directory's children are packed into a {@link SiblingBuffer} on the way, then
-   * sorted and indexed, {@code threads} directories at a time. Quota usage is summed from the
-   * pages on the way.
+   * Rebuilds the slim in-memory namespace from the live inode pages: a resident directory object
+   * per directory, a (name, id) index entry and an id &rarr; page entry per file, a block record
+   * per block whose collection is a 32-byte {@link NvmFileRef} (no INodeFile); only files under
+   * construction are materialized (they are pinned, and hold their lease). Recovery hands out the
+   * directories breadth first, then the files in page order, so a parent comes before its children
+   * and the pass over the files reads the region in address order. Each directory's children are
+   * packed into a {@link SiblingBuffer} on the way, then sorted and indexed, {@code threads}
+   * directories at a time. Quota usage is summed from the pages on the way.
    */
-  static Stats rebuild(FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim, int threads)
+  static Stats rebuild(
+      FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim, int threads)
       throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
@@ -85,8 +95,16 @@ final class SlimRebuild {
       if (parent == null || parentId != lastParentId) {
         INodeDirectory parentDir = slim.directory(parentId);
         if (!(parentDir instanceof NvmINodeDirectory)) {
-          throw new IOException("NVM region " + region.file() + ": inode " + id + " (page " + live[i] + ") has parent "
-              + parentId + " which was not rebuilt as a directory before it");
+          throw new IOException(
+              "NVM region "
+                  + region.file()
+                  + ": inode "
+                  + id
+                  + " (page "
+                  + live[i]
+                  + ") has parent "
+                  + parentId
+                  + " which was not rebuilt as a directory before it");
         }
         parent = (NvmINodeDirectory) parentDir;
         parentOrdinal = quota.ordinalOf(parentId);
@@ -113,7 +131,8 @@ final class SlimRebuild {
     st.passNanos = t1 - t0;
     st.indexNanos = System.nanoTime() - t1;
     for (INodeFile f : ucFiles) {
-      fsn.leaseManager.addLease(f.getFileUnderConstructionFeature().getClientName(), f.getFullPathName());
+      fsn.leaseManager.addLease(
+          f.getFileUnderConstructionFeature().getClientName(), f.getFullPathName());
     }
     st.underConstruction = ucFiles.size();
     dir.resetLastInodeId(maxId);
@@ -129,12 +148,19 @@ final class SlimRebuild {
   }
 
   /**
-   * A file's blocks into the BlocksMap. A closed file's collection is a ref and nothing else
-   * of it stays in the heap; a file under construction is materialized and pinned, its last
-   * block under construction, and it is its own blocks' collection, as the stock loader makes it.
+   * A file's blocks into the BlocksMap. A closed file's collection is a ref and nothing else of it
+   * stays in the heap; a file under construction is materialized and pinned, its last block under
+   * construction, and it is its own blocks' collection, as the stock loader makes it.
    */
-  private static void rebuildFile(InodeStore store, InodeView v, NvmINodeDirectory parent, SlimNamespace slim,
-      BlockManager bm, BlockCounters counters, List<INodeFile> ucFiles) throws IOException {
+  private static void rebuildFile(
+      InodeStore store,
+      InodeView v,
+      NvmINodeDirectory parent,
+      SlimNamespace slim,
+      BlockManager bm,
+      BlockCounters counters,
+      List<INodeFile> ucFiles)
+      throws IOException {
     long id = v.id();
     int n = v.blockCount();
     boolean uc = v.isUnderConstruction();
@@ -145,8 +171,10 @@ final class SlimRebuild {
     BlockInfoContiguous[] blocks = new BlockInfoContiguous[n];
     for (int b = 0; b < n; b++) {
       Block blk = new Block(v.blockId(b), v.blockNumBytes(b), v.blockGenerationStamp(b));
-      blocks[b] = uc && b == n - 1 ? new BlockInfoContiguousUnderConstruction(blk, repl)
-          : new BlockInfoContiguous(blk, repl);
+      blocks[b] =
+          uc && b == n - 1
+              ? new BlockInfoContiguousUnderConstruction(blk, repl)
+              : new BlockInfoContiguous(blk, repl);
       counters.check(id, blocks[b]);
     }
     if (uc) {
@@ -167,9 +195,9 @@ final class SlimRebuild {
 
   /**
    * A block record never runs ahead of the counters: the NameNode persists a new generation stamp
-   * or block id (its own batch) before any block record uses it, so this holds after any crash.
-   * A record above them is damage, and trusting it would let the NameNode hand the same id or
-   * stamp out again; the region is refused instead.
+   * or block id (its own batch) before any block record uses it, so this holds after any crash. A
+   * record above them is damage, and trusting it would let the NameNode hand the same id or stamp
+   * out again; the region is refused instead.
    */
   private static final class BlockCounters {
     private final Region region;
@@ -187,13 +215,27 @@ final class SlimRebuild {
     void check(long inodeId, BlockInfoContiguous b) throws IOException {
       // legacy blocks (stamp below the V1 limit) have random ids, not sequential ones
       boolean legacy = b.getGenerationStamp() < v1Limit;
-      boolean idAhead = !legacy && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
-          && b.getBlockId() > lastBlockId;
+      boolean idAhead =
+          !legacy
+              && b.getBlockId() > SequentialBlockIdGenerator.LAST_RESERVED_BLOCK_ID
+              && b.getBlockId() > lastBlockId;
       if (idAhead || b.getGenerationStamp() > maxStamp) {
-        throw new IOException("NVM region " + region.file() + ": file inode " + inodeId + " has block "
-            + b.getBlockId() + " with generation stamp " + b.getGenerationStamp() + ", ahead of the region's counters"
-            + " (last block id " + lastBlockId + ", generation stamp " + maxStamp + "): the page or the superblock"
-            + " is damaged; refusing to load it (NvmRegionTool check lists the damage)");
+        throw new IOException(
+            "NVM region "
+                + region.file()
+                + ": file inode "
+                + inodeId
+                + " has block "
+                + b.getBlockId()
+                + " with generation stamp "
+                + b.getGenerationStamp()
+                + ", ahead of the region's counters"
+                + " (last block id "
+                + lastBlockId
+                + ", generation stamp "
+                + maxStamp
+                + "): the page or the superblock"
+                + " is damaged; refusing to load it (NvmRegionTool check lists the damage)");
       }
     }
   }

@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CacheFlag;
@@ -18,10 +17,10 @@ import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
@@ -31,15 +30,14 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.token.Token;
 
 /**
- * The RPC server of a NameNode in NVM mode. It is the stock {@link NameNodeRpcServer}, except
- * that operations that grow the namespace first ask {@link NvmSpaceGuard} for room in the region,
- * and that every operation whose result the NVM region cannot persist is refused with an
- * {@link NvmUnsupportedOperationException} before any namesystem change, permission check or
- * retry-cache entry: a refused call changes nothing. The one check made first is safe mode, for
- * writes, so that a NameNode in safe mode answers as the stock one does. The
- * list and the reasons are in {@code docs/unsupported-operations.md}. Read-only methods
- * (getAclStatus, getXAttrs, listXAttrs, snapshot listings, cache and encryption-zone listings)
- * are inherited unchanged.
+ * The RPC server of a NameNode in NVM mode. It is the stock {@link NameNodeRpcServer}, except that
+ * operations that grow the namespace first ask {@link NvmSpaceGuard} for room in the region, and
+ * that every operation whose result the NVM region cannot persist is refused with an {@link
+ * NvmUnsupportedOperationException} before any namesystem change, permission check or retry-cache
+ * entry: a refused call changes nothing. The one check made first is safe mode, for writes, so that
+ * a NameNode in safe mode answers as the stock one does. The list and the reasons are in {@code
+ * docs/unsupported-operations.md}. Read-only methods (getAclStatus, getXAttrs, listXAttrs, snapshot
+ * listings, cache and encryption-zone listings) are inherited unchanged.
  */
 class NvmRpcServer extends NameNodeRpcServer {
 
@@ -53,12 +51,23 @@ class NvmRpcServer extends NameNodeRpcServer {
   // ---- operations that grow the namespace: refused when the region is nearly full ----
 
   @Override
-  public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
-      boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions)
+  public HdfsFileStatus create(
+      String src,
+      FsPermission masked,
+      String clientName,
+      EnumSetWritable<CreateFlag> flag,
+      boolean createParent,
+      short replication,
+      long blockSize,
+      CryptoProtocolVersion[] supportedVersions)
       throws IOException {
-    space.check("create", src, (createParent ? NvmSpaceGuard.pathPages(src)
-        : NvmSpaceGuard.lastPages(src)) + NvmSpaceGuard.STRING_PAGES);
-    return super.create(src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
+    space.check(
+        "create",
+        src,
+        (createParent ? NvmSpaceGuard.pathPages(src) : NvmSpaceGuard.lastPages(src))
+            + NvmSpaceGuard.STRING_PAGES);
+    return super.create(
+        src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
   }
 
   @Override
@@ -75,8 +84,14 @@ class NvmRpcServer extends NameNodeRpcServer {
   }
 
   @Override
-  public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludedNodes,
-      long fileId, String[] favoredNodes) throws IOException {
+  public LocatedBlock addBlock(
+      String src,
+      String clientName,
+      ExtendedBlock previous,
+      DatanodeInfo[] excludedNodes,
+      long fileId,
+      String[] favoredNodes)
+      throws IOException {
     space.check("add a block to", src, NvmSpaceGuard.BLOCK_LIST_PAGES);
     return super.addBlock(src, clientName, previous, excludedNodes, fileId, favoredNodes);
   }
@@ -101,15 +116,19 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */
   static NvmUnsupportedOperationException refuse(String featureIsOrAre) {
-    return new NvmUnsupportedOperationException("NVM NameNode: " + featureIsOrAre + " not supported ("
-        + NvmConfigKeys.NVM_ENABLED_KEY + "=true); the namespace was not changed");
+    return new NvmUnsupportedOperationException(
+        "NVM NameNode: "
+            + featureIsOrAre
+            + " not supported ("
+            + NvmConfigKeys.NVM_ENABLED_KEY
+            + "=true); the namespace was not changed");
   }
 
   /**
-   * The refusal of an operation that would write. A NameNode in safe mode answers every write
-   * with a {@code SafeModeException} before it looks at the operation (clients retry on it and
-   * tests expect it), so the same order holds here: safe mode first, then the refusal. Neither
-   * step changes anything.
+   * The refusal of an operation that would write. A NameNode in safe mode answers every write with
+   * a {@code SafeModeException} before it looks at the operation (clients retry on it and tests
+   * expect it), so the same order holds here: safe mode first, then the refusal. Neither step
+   * changes anything.
    */
   private NvmUnsupportedOperationException refuseWrite(String what, String featureIsOrAre)
       throws IOException {
@@ -210,12 +229,14 @@ class NvmRpcServer extends NameNodeRpcServer {
   // ---- centralized cache management: directives and pools live in the fsimage/edit log ----
 
   @Override
-  public long addCacheDirective(CacheDirectiveInfo path, EnumSet<CacheFlag> flags) throws IOException {
+  public long addCacheDirective(CacheDirectiveInfo path, EnumSet<CacheFlag> flags)
+      throws IOException {
     throw refuseWrite("cache directive", "centralized cache directives are");
   }
 
   @Override
-  public void modifyCacheDirective(CacheDirectiveInfo directive, EnumSet<CacheFlag> flags) throws IOException {
+  public void modifyCacheDirective(CacheDirectiveInfo directive, EnumSet<CacheFlag> flags)
+      throws IOException {
     throw refuseWrite("cache directive", "centralized cache directives are");
   }
 
@@ -251,9 +272,9 @@ class NvmRpcServer extends NameNodeRpcServer {
   }
 
   /**
-   * Tokens are issued, renewed and cancelled only while the token secret manager runs, that is
-   * with Kerberos (or the test switch that forces tokens); then each is an edit-log record, which
-   * NVM mode cannot persist, so it is refused. Without security the stock NameNode issues no token
+   * Tokens are issued, renewed and cancelled only while the token secret manager runs, that is with
+   * Kerberos (or the test switch that forces tokens); then each is an edit-log record, which NVM
+   * mode cannot persist, so it is refused. Without security the stock NameNode issues no token
    * (getDelegationToken answers null) and writes nothing: that path stays as it is, so MapReduce
    * and WebHDFS clients on a non-secure cluster see exactly the stock behaviour.
    */

@@ -1,7 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
@@ -11,40 +10,47 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
 
 /**
  * Refuses client operations that would grow the namespace when the region is nearly full, at the
- * RPC boundary, before the namesystem changes memory. Without it a full region would be found
- * only by the write-through, after memory changed, which has to stop the NameNode. Each check
- * asks for an upper bound of the pages the operation can take plus a reserve
- * ({@link NvmConfigKeys#NVM_RESERVED_PAGES_KEY}); the reserve covers operations that run
- * concurrently with the check and the NameNode's own writes (lease recovery, block sync).
+ * RPC boundary, before the namesystem changes memory. Without it a full region would be found only
+ * by the write-through, after memory changed, which has to stop the NameNode. Each check asks for
+ * an upper bound of the pages the operation can take plus a reserve ({@link
+ * NvmConfigKeys#NVM_RESERVED_PAGES_KEY}); the reserve covers operations that run concurrently with
+ * the check and the NameNode's own writes (lease recovery, block sync).
  *
  * <p>Asking the native side for the region's usage is a JNI call, so it is not made for every
  * operation: the guard keeps a slack, the pages known to be free beyond the reserve at the last
- * reading, minus the upper bounds of every operation let through since. While the slack covers
- * an operation no reading is taken; a refusal is only ever decided on a fresh reading. Deletes do
- * not add to the slack, so it only errs low, and the next reading finds what they freed.
+ * reading, minus the upper bounds of every operation let through since. While the slack covers an
+ * operation no reading is taken; a refusal is only ever decided on a fresh reading. Deletes do not
+ * add to the slack, so it only errs low, and the next reading finds what they freed.
  */
 final class NvmSpaceGuard {
   /** Interned strings an operation may add: client name, client machine, owner, group. */
   static final int STRING_PAGES = 4;
+
   /** A rewritten block list may take a new extension chain before the old one is freed. */
   static final int BLOCK_LIST_PAGES = 16;
 
   private final FSNamesystem fsn;
   private final long reserve;
+
   /** Pages free beyond the reserve at the last reading, less what was let through since. */
   private final AtomicLong slack = new AtomicLong(-1);
 
   NvmSpaceGuard(Configuration conf, FSNamesystem fsn) {
     this.fsn = fsn;
-    this.reserve = conf.getLong(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
+    this.reserve =
+        conf.getLong(
+            NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
   }
 
-  /** Pages for one inode whose name is {@code name[from, to)}: its page plus name-extension pages. */
+  /**
+   * Pages for one inode whose name is {@code name[from, to)}: its page plus name-extension pages.
+   */
   static int inodePages(String name, int from, int to) {
     int len = 0; // UTF-8 bytes, counted without encoding
     for (int i = from; i < to; i++) {
       char c = name.charAt(i);
-      len += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a surrogate pair is 4
+      len +=
+          c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a surrogate pair is 4
     }
     int over = Math.max(0, len - RegionLayout.NAME_INLINE_MAX);
     return 1 + (over + RegionLayout.NAME_EXT_MAX - 1) / RegionLayout.NAME_EXT_MAX;
@@ -81,12 +87,13 @@ final class NvmSpaceGuard {
   }
 
   /**
-   * Throws unless {@code pages} plus the reserve are free. A path over HDFS's length or depth
-   * limit is left to the stock checks that follow, so such a call gets the stock answer
-   * ("Pathname too long") whatever the region's state.
+   * Throws unless {@code pages} plus the reserve are free. A path over HDFS's length or depth limit
+   * is left to the stock checks that follow, so such a call gets the stock answer ("Pathname too
+   * long") whatever the region's state.
    */
   void check(String what, String path, long pages) throws NvmRegionFullException {
-    if (path.length() > HdfsConstants.MAX_PATH_LENGTH || depth(path) > HdfsConstants.MAX_PATH_DEPTH) {
+    if (path.length() > HdfsConstants.MAX_PATH_LENGTH
+        || depth(path) > HdfsConstants.MAX_PATH_DEPTH) {
       return;
     }
     if (slack.addAndGet(-pages) >= 0) {
@@ -105,12 +112,21 @@ final class NvmSpaceGuard {
     }
     slack.set(-1); // the next operation reads again
     long pageSize = RegionLayout.PAGE_SIZE;
-    throw new NvmRegionFullException(String.format(
-        "NVM NameNode: region %s is full: %d of %d pages used (%.1f of %.1f MiB), %d free, %d held in reserve (%s); "
-            + "cannot %s %s (needs up to %d pages); the namespace was not changed. Delete files to make room, "
-            + "or move the namespace to a larger region",
-        region.file(), u.pagesUsed(), u.pagesTotal(), u.pagesUsed() * pageSize / 1048576.0,
-        u.pagesTotal() * pageSize / 1048576.0,
-        available, reserve, NvmConfigKeys.NVM_RESERVED_PAGES_KEY, what, path, pages));
+    throw new NvmRegionFullException(
+        String.format(
+            "NVM NameNode: region %s is full: %d of %d pages used (%.1f of %.1f MiB), %d free, %d held in reserve (%s); "
+                + "cannot %s %s (needs up to %d pages); the namespace was not changed. Delete files to make room, "
+                + "or move the namespace to a larger region",
+            region.file(),
+            u.pagesUsed(),
+            u.pagesTotal(),
+            u.pagesUsed() * pageSize / 1048576.0,
+            u.pagesTotal() * pageSize / 1048576.0,
+            available,
+            reserve,
+            NvmConfigKeys.NVM_RESERVED_PAGES_KEY,
+            what,
+            path,
+            pages));
   }
 }

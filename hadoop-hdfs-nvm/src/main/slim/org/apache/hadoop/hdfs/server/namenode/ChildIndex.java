@@ -3,25 +3,26 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.util.Arrays;
 
 /**
- * The children of one directory as compact, sorted (name bytes, inode id) entries: the
- * slim in-memory index of the seed paper (§3.3). Names are packed one after another in a
- * single byte array (two length bytes, then the name), so an entry costs its name plus
- * 10 bytes (a 4-byte name offset, a 4-byte id; ids beyond 31 bits widen the directory's id
- * array to 8 bytes) instead of an INode object; entries are kept in HDFS's child order (signed
- * lexicographic bytes, as {@code DFSUtil.compareBytes}) and found by binary search on the
- * bytes, with no page read and no object per probe.
+ * The children of one directory as compact, sorted (name bytes, inode id) entries: the slim
+ * in-memory index of the seed paper (§3.3). Names are packed one after another in a single byte
+ * array (two length bytes, then the name), so an entry costs its name plus 10 bytes (a 4-byte name
+ * offset, a 4-byte id; ids beyond 31 bits widen the directory's id array to 8 bytes) instead of an
+ * INode object; entries are kept in HDFS's child order (signed lexicographic bytes, as {@code
+ * DFSUtil.compareBytes}) and found by binary search on the bytes, with no page read and no object
+ * per probe.
  *
  * <p>Siblings usually share a long prefix ({@code part-00017}, {@code ThroughputBenchFile0001234}):
- * the longest prefix common to every name in the directory is stored once and each entry
- * keeps only the rest. A name that does not share it shortens the prefix, and every entry is
- * rewritten with the bytes it no longer shares — at most once per byte of the first name, so
- * the cost is bounded; an emptied index starts over.
+ * the longest prefix common to every name in the directory is stored once and each entry keeps only
+ * the rest. A name that does not share it shortens the prefix, and every entry is rewritten with
+ * the bytes it no longer shares — at most once per byte of the first name, so the cost is bounded;
+ * an emptied index starts over.
  *
  * <p>Not thread-safe: the namesystem lock orders writers against readers.
  */
 public final class ChildIndex {
   private static final int[] NO_INTS = new int[0];
   private static final byte[] NO_BYTES = new byte[0];
+
   /** An index with no entries, shared by directories without children; it refuses inserts. */
   public static final ChildIndex EMPTY = new ChildIndex();
 
@@ -30,13 +31,18 @@ public final class ChildIndex {
 
   /** Common to every name; the packed names hold what follows it. */
   private byte[] prefix = NO_BYTES;
+
   private byte[] names = NO_BYTES;
   private int namesUsed;
+
   /** Bytes of names no entry refers to any more; reclaimed by {@link #compact}. */
   private int garbage;
+
   private int[] offsets = NO_INTS;
+
   /** The values while all fit in an int; {@link #wideIds} once one does not. */
   private int[] ids = NO_INTS;
+
   private long[] wideIds;
   private int size;
 
@@ -45,11 +51,11 @@ public final class ChildIndex {
   }
 
   /**
-   * An index of {@code n} names in strictly increasing HDFS order (the recovery rebuild sorts
-   * each directory's children first), built in one pass with every array at its final size.
-   * Name {@code i} is at {@code packed[offsets[i]]}: two length bytes (big-endian), then the
-   * bytes. In sorted order the prefix common to all names is the one the first and the last
-   * share, so it is found once instead of being shortened entry by entry as inserts would.
+   * An index of {@code n} names in strictly increasing HDFS order (the recovery rebuild sorts each
+   * directory's children first), built in one pass with every array at its final size. Name {@code
+   * i} is at {@code packed[offsets[i]]}: two length bytes (big-endian), then the bytes. In sorted
+   * order the prefix common to all names is the one the first and the last share, so it is found
+   * once instead of being shortened entry by entry as inserts would.
    *
    * @throws IllegalArgumentException naming the first entry that is not above the one before it
    *     (equal to it: a duplicate name)
@@ -73,8 +79,13 @@ public final class ChildIndex {
       if (i > 0) {
         int cmp = comparePacked(packed, offsets[i - 1], packed, offsets[i], p);
         if (cmp >= 0) {
-          throw new IllegalArgumentException("entry " + i + " is " + (cmp == 0 ? "a duplicate of" : "not above")
-              + " entry " + (i - 1));
+          throw new IllegalArgumentException(
+              "entry "
+                  + i
+                  + " is "
+                  + (cmp == 0 ? "a duplicate of" : "not above")
+                  + " entry "
+                  + (i - 1));
         }
       }
       bytes += 2 + length(packed, offsets[i]) - p;
@@ -104,7 +115,10 @@ public final class ChildIndex {
     return c;
   }
 
-  /** Writes a packed name (two length bytes, then {@code len} bytes of src); returns the next offset. */
+  /**
+   * Writes a packed name (two length bytes, then {@code len} bytes of src); returns the next
+   * offset.
+   */
   private static int putName(byte[] dst, int at, byte[] src, int from, int len) {
     dst[at] = (byte) (len >>> 8);
     dst[at + 1] = (byte) len;
@@ -168,7 +182,9 @@ public final class ChildIndex {
     return out;
   }
 
-  /** Index of {@code name}, or {@code -(insertion point) - 1}, as {@code Collections.binarySearch}. */
+  /**
+   * Index of {@code name}, or {@code -(insertion point) - 1}, as {@code Collections.binarySearch}.
+   */
   public int search(byte[] name) {
     if (size == 0) {
       return -1;
@@ -208,7 +224,8 @@ public final class ChildIndex {
       throw new IndexOutOfBoundsException("insert at " + pos + " of " + size);
     }
     if (name.length > MAX_NAME) {
-      throw new IllegalArgumentException("name of " + name.length + " bytes is longer than " + MAX_NAME);
+      throw new IllegalArgumentException(
+          "name of " + name.length + " bytes is longer than " + MAX_NAME);
     }
     if (size == 0) {
       prefix = name.clone();
@@ -282,10 +299,17 @@ public final class ChildIndex {
 
   /** Heap bytes held by the arrays (capacity, not just the used part). */
   public long heapBytes() {
-    return prefix.length + names.length + 4L * offsets.length + 4L * ids.length + (wideIds == null ? 0 : 8L * wideIds.length);
+    return prefix.length
+        + names.length
+        + 4L * offsets.length
+        + 4L * ids.length
+        + (wideIds == null ? 0 : 8L * wideIds.length);
   }
 
-  /** Rewrites the packed names in entry order, dropping removed ones, with {@code extra} spare bytes. */
+  /**
+   * Rewrites the packed names in entry order, dropping removed ones, with {@code extra} spare
+   * bytes.
+   */
   private void compact(int extra) {
     int live = namesUsed - garbage;
     byte[] fresh = new byte[live + extra + (live >> 2)];
@@ -341,8 +365,8 @@ public final class ChildIndex {
   }
 
   /**
-   * The entry at {@code off} against {@code key} from byte {@code from} on (both share the
-   * prefix): signed-byte lexicographic order, shorter first (DFSUtil.compareBytes).
+   * The entry at {@code off} against {@code key} from byte {@code from} on (both share the prefix):
+   * signed-byte lexicographic order, shorter first (DFSUtil.compareBytes).
    */
   private int compare(int off, byte[] key, int from) {
     int len = length(off);

@@ -3,19 +3,20 @@ package org.apache.hadoop.hdfs.server.namenode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * Inode id &rarr; page offset, about 4 bytes per live inode. HDFS hands inode ids out in
- * increasing order, so ids are dense: the map is an array of chunks of {@value #CHUNK} ids,
- * each an {@code int[]} of page numbers (offset / 256; 0 = no entry). A chunk is dropped when
- * its last id is removed; a chunk left with at most {@value #SPARSE} live ids (a few
- * long-lived files among many deleted ones) moves them to a small hash map, so a sparse
- * range never costs a whole chunk per survivor.
+ * Inode id &rarr; page offset, about 4 bytes per live inode. HDFS hands inode ids out in increasing
+ * order, so ids are dense: the map is an array of chunks of {@value #CHUNK} ids, each an {@code
+ * int[]} of page numbers (offset / 256; 0 = no entry). A chunk is dropped when its last id is
+ * removed; a chunk left with at most {@value #SPARSE} live ids (a few long-lived files among many
+ * deleted ones) moves them to a small hash map, so a sparse range never costs a whole chunk per
+ * survivor.
  *
- * <p>Pages are 256-byte aligned and the region is at most 512 GiB, so a page number fits in
- * an int. Not thread-safe: writers hold the namesystem write lock.
+ * <p>Pages are 256-byte aligned and the region is at most 512 GiB, so a page number fits in an int.
+ * Not thread-safe: writers hold the namesystem write lock.
  */
 public final class IdPageMap {
   /** Returned by {@link #get} for an id without a page. */
   public static final long MISSING = LongLongMap.MISSING;
+
   static final int SHIFT = 8;
   static final int CHUNK = 1 << SHIFT;
   static final int SPARSE = 8;
@@ -57,7 +58,8 @@ public final class IdPageMap {
       throw new IllegalArgumentException("inode id " + id);
     }
     if (page <= 0 || page > MAX_OFFSET || (page & 0xff) != 0) {
-      throw new IllegalArgumentException("page offset " + page + " is not a 256-byte aligned offset below 512 GiB");
+      throw new IllegalArgumentException(
+          "page offset " + page + " is not a 256-byte aligned offset below 512 GiB");
     }
     long old = sparse.size() == 0 ? MISSING : sparse.remove(id);
     if (old != MISSING) {

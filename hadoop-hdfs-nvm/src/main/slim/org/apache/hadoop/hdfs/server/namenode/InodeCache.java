@@ -3,28 +3,29 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeCacheStats;
 
 /**
- * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id,
- * bounded by a number of files, evicting in CLOCK order (second chance: an approximation of
- * least-recently-used that needs no list reordering on a hit). A hit is a lock-free hash
- * lookup — no page read, no JNI call, no lock — so readers under the namesystem read lock
- * do not serialize on the cache.
+ * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id, bounded by
+ * a number of files, evicting in CLOCK order (second chance: an approximation of
+ * least-recently-used that needs no list reordering on a hit). A hit is a lock-free hash lookup —
+ * no page read, no JNI call, no lock — so readers under the namesystem read lock do not serialize
+ * on the cache.
  *
- * <p>Rules that keep it from ever losing an update (the page is always the truth for an
- * object that is not in the cache):
+ * <p>Rules that keep it from ever losing an update (the page is always the truth for an object that
+ * is not in the cache):
+ *
  * <ul>
- * <li>Files under construction are <em>pinned</em>: kept apart, never evicted, not counted
- * against the capacity, until they are closed.</li>
- * <li>Eviction happens only in {@link #trim}, which the namesystem calls when no thread
- * holds its write lock in the middle of an operation (at the end of a write operation, or
- * by a reader). A write operation changes its objects and persists them before it
- * releases the lock, so every object that can be evicted equals its page.</li>
+ *   <li>Files under construction are <em>pinned</em>: kept apart, never evicted, not counted
+ *       against the capacity, until they are closed.
+ *   <li>Eviction happens only in {@link #trim}, which the namesystem calls when no thread holds its
+ *       write lock in the middle of an operation (at the end of a write operation, or by a reader).
+ *       A write operation changes its objects and persists them before it releases the lock, so
+ *       every object that can be evicted equals its page.
  * </ul>
- * Changes (put, remove, pin) happen under the namesystem write lock; readers only look up
- * and add objects they materialized after a miss.
+ *
+ * Changes (put, remove, pin) happen under the namesystem write lock; readers only look up and add
+ * objects they materialized after a miss.
  */
 final class InodeCache implements InodeCacheStats {
   /** A cached closed file and its CLOCK reference bit. */
@@ -39,16 +40,19 @@ final class InodeCache implements InodeCacheStats {
 
   private final int capacity;
   private final ConcurrentHashMap<Long, Entry> clock = new ConcurrentHashMap<Long, Entry>(1024);
-  private final ConcurrentHashMap<Long, INodeFile> pinned = new ConcurrentHashMap<Long, INodeFile>();
+  private final ConcurrentHashMap<Long, INodeFile> pinned =
+      new ConcurrentHashMap<Long, INodeFile>();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+
   /** The CLOCK hand: a weakly consistent iterator over the entries, restarted when it runs out. */
   private Iterator<Entry> hand;
 
   InodeCache(int capacity) {
     if (capacity < 1) {
-      throw new IllegalArgumentException("inode cache capacity must be at least 1, not " + capacity);
+      throw new IllegalArgumentException(
+          "inode cache capacity must be at least 1, not " + capacity);
     }
     this.capacity = capacity;
   }
@@ -82,8 +86,8 @@ final class InodeCache implements InodeCacheStats {
   }
 
   /**
-   * Adds an object materialized after a miss; if another reader added one meanwhile, that
-   * one is kept and returned, so there is one object per inode in the cache.
+   * Adds an object materialized after a miss; if another reader added one meanwhile, that one is
+   * kept and returned, so there is one object per inode in the cache.
    */
   INodeFile addLoaded(INodeFile f) {
     Long key = f.getId();
@@ -123,7 +127,9 @@ final class InodeCache implements InodeCacheStats {
     hand = null;
   }
 
-  /** Evicts down to the capacity, sparing entries used since the hand last passed; returns how many. */
+  /**
+   * Evicts down to the capacity, sparing entries used since the hand last passed; returns how many.
+   */
   synchronized int trim() {
     int n = 0;
     int spared = 0;

@@ -1,8 +1,8 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import com.google.common.collect.Lists;
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -15,25 +15,26 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.StringTable;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 
-import com.google.common.collect.Lists;
-
 /** Full inode objects from their pages: the rebuild's directories and the cache's files. */
 final class InodeMaterializer {
-  private InodeMaterializer() {
-  }
+  private InodeMaterializer() {}
 
   static PermissionStatus perm(InodeStore store, InodeView v) {
     StringTable strings = store.strings();
-    return new PermissionStatus(strings.get(v.ownerId()), strings.get(v.groupId()),
-        new FsPermission((short) v.mode()));
+    return new PermissionStatus(
+        strings.get(v.ownerId()), strings.get(v.groupId()), new FsPermission((short) v.mode()));
   }
 
   /** A directory with its quotas and storage policy; its children are added by the caller. */
-  static NvmINodeDirectory directory(InodeStore store, InodeView v, SlimNamespace slim) throws IOException {
-    NvmINodeDirectory d = new NvmINodeDirectory(v.id(), v.nameBytes(), perm(store, v), v.mtime(), slim);
+  static NvmINodeDirectory directory(InodeStore store, InodeView v, SlimNamespace slim)
+      throws IOException {
+    NvmINodeDirectory d =
+        new NvmINodeDirectory(v.id(), v.nameBytes(), perm(store, v), v.mtime(), slim);
     if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
-      DirectoryWithQuotaFeature.Builder b = new DirectoryWithQuotaFeature.Builder()
-          .nameSpaceQuota(v.nsQuota()).storageSpaceQuota(v.dsQuota());
+      DirectoryWithQuotaFeature.Builder b =
+          new DirectoryWithQuotaFeature.Builder()
+              .nameSpaceQuota(v.nsQuota())
+              .storageSpaceQuota(v.dsQuota());
       for (StorageType t : StorageType.values()) {
         if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT && v.typeQuota(t.ordinal()) != -1) {
           b.typeQuota(t, v.typeQuota(t.ordinal()));
@@ -46,15 +47,26 @@ final class InodeMaterializer {
   }
 
   /**
-   * A file over the given block objects (those of the BlocksMap, so the object and the block
-   * layer share them), under construction as its page says.
+   * A file over the given block objects (those of the BlocksMap, so the object and the block layer
+   * share them), under construction as its page says.
    */
-  static INodeFile file(InodeStore store, InodeView v, BlockInfoContiguous[] blocks) throws IOException {
+  static INodeFile file(InodeStore store, InodeView v, BlockInfoContiguous[] blocks)
+      throws IOException {
     short repl = (short) v.replication();
-    INodeFile f = new INodeFile(v.id(), v.nameBytes(), perm(store, v), v.mtime(), v.atime(), blocks, repl,
-        v.preferredBlockSize(), (byte) v.storagePolicy());
+    INodeFile f =
+        new INodeFile(
+            v.id(),
+            v.nameBytes(),
+            perm(store, v),
+            v.mtime(),
+            v.atime(),
+            blocks,
+            repl,
+            v.preferredBlockSize(),
+            (byte) v.storagePolicy());
     if (v.isUnderConstruction()) {
-      f.toUnderConstruction(store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
+      f.toUnderConstruction(
+          store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
     }
     return f;
   }

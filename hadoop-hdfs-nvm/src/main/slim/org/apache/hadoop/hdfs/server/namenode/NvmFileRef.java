@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockCollection;
@@ -13,17 +12,17 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.namenode.INode.BlocksMapUpdateInfo;
 
 /**
- * The {@link BlockCollection} of a closed file's blocks: 32 bytes (object header, the
- * parent link INode keeps, the inode id, the namespace) instead of the full {@link INodeFile}, so the
- * BlocksMap does not keep a materialized inode alive for every file.
+ * The {@link BlockCollection} of a closed file's blocks: 32 bytes (object header, the parent link
+ * INode keeps, the inode id, the namespace) instead of the full {@link INodeFile}, so the BlocksMap
+ * does not keep a materialized inode alive for every file.
  *
- * <p>The block layer's questions (replication, preferred block size, storage policy,
- * blocks, under construction) are answered by the file's cached object when it is in the
- * inode cache — it may hold a change its page gets at the end of the running operation —
- * and from the page otherwise, without materializing. Everything else, and every place
- * upstream casts a block collection to an INode and calls {@code asFile()}, gets the
- * materialized file. The parent link is kept by {@link SlimNamespace} (set when the ref is
- * made, moved by a rename), so {@link #getFullPathName()} works as for any INode.
+ * <p>The block layer's questions (replication, preferred block size, storage policy, blocks, under
+ * construction) are answered by the file's cached object when it is in the inode cache — it may
+ * hold a change its page gets at the end of the running operation — and from the page otherwise,
+ * without materializing. Everything else, and every place upstream casts a block collection to an
+ * INode and calls {@code asFile()}, gets the materialized file. The parent link is kept by {@link
+ * SlimNamespace} (set when the ref is made, moved by a rename), so {@link #getFullPathName()} works
+ * as for any INode.
  */
 final class NvmFileRef extends INode implements BlockCollection {
   private final long id;
@@ -118,8 +117,8 @@ final class NvmFileRef extends INode implements BlockCollection {
   }
 
   @Override
-  public BlockInfoContiguousUnderConstruction setLastBlock(BlockInfoContiguous lastBlock,
-      DatanodeStorageInfo[] locations) throws IOException {
+  public BlockInfoContiguousUnderConstruction setLastBlock(
+      BlockInfoContiguous lastBlock, DatanodeStorageInfo[] locations) throws IOException {
     return file().setLastBlock(lastBlock, locations);
   }
 
@@ -232,25 +231,36 @@ final class NvmFileRef extends INode implements BlockCollection {
   }
 
   @Override
-  public QuotaCounts cleanSubtree(BlockStoragePolicySuite bsps, int snapshotId, int priorSnapshotId,
-      BlocksMapUpdateInfo collectedBlocks, List<INode> removedINodes) {
+  public QuotaCounts cleanSubtree(
+      BlockStoragePolicySuite bsps,
+      int snapshotId,
+      int priorSnapshotId,
+      BlocksMapUpdateInfo collectedBlocks,
+      List<INode> removedINodes) {
     return file().cleanSubtree(bsps, snapshotId, priorSnapshotId, collectedBlocks, removedINodes);
   }
 
   @Override
-  public void destroyAndCollectBlocks(BlockStoragePolicySuite bsps, BlocksMapUpdateInfo collectedBlocks,
+  public void destroyAndCollectBlocks(
+      BlockStoragePolicySuite bsps,
+      BlocksMapUpdateInfo collectedBlocks,
       List<INode> removedINodes) {
     file().destroyAndCollectBlocks(bsps, collectedBlocks, removedINodes);
   }
 
   @Override
-  public ContentSummaryComputationContext computeContentSummary(ContentSummaryComputationContext summary) {
+  public ContentSummaryComputationContext computeContentSummary(
+      ContentSummaryComputationContext summary) {
     return file().computeContentSummary(summary);
   }
 
   @Override
-  public QuotaCounts computeQuotaUsage(BlockStoragePolicySuite bsps, byte blockStoragePolicyId, QuotaCounts counts,
-      boolean useCache, int lastSnapshotId) {
+  public QuotaCounts computeQuotaUsage(
+      BlockStoragePolicySuite bsps,
+      byte blockStoragePolicyId,
+      QuotaCounts counts,
+      boolean useCache,
+      int lastSnapshotId) {
     return file().computeQuotaUsage(bsps, blockStoragePolicyId, counts, useCache, lastSnapshotId);
   }
 

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
@@ -11,20 +10,21 @@ import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
  * A directory of the NVM NameNode: its children are a {@link ChildIndex} of (name, inode id)
- * entries, not a list of INode objects. A directory child's id is stored negated, so the
- * entry alone says where its object is (the resident directories or the file cache). A child's object is asked of the {@link SlimNamespace}
- * only when a caller takes it: a directory stays resident, a file comes from the inode read
- * cache or is materialized from its page. A name lookup is a binary search on the bytes —
- * a miss costs no page read and creates no object.
+ * entries, not a list of INode objects. A directory child's id is stored negated, so the entry
+ * alone says where its object is (the resident directories or the file cache). A child's object is
+ * asked of the {@link SlimNamespace} only when a caller takes it: a directory stays resident, a
+ * file comes from the inode read cache or is materialized from its page. A name lookup is a binary
+ * search on the bytes — a miss costs no page read and creates no object.
  *
- * <p>Every method of INodeDirectory that reads or changes the child list is answered from
- * the index (the stock private list stays null), so the stock FSDirectory / FSDir*Op code
- * runs on these directories unchanged. Snapshots, which would need the stock child list,
- * are refused in NVM mode at the RPC layer.
+ * <p>Every method of INodeDirectory that reads or changes the child list is answered from the index
+ * (the stock private list stays null), so the stock FSDirectory / FSDir*Op code runs on these
+ * directories unchanged. Snapshots, which would need the stock child list, are refused in NVM mode
+ * at the RPC layer.
  */
 final class NvmINodeDirectory extends INodeDirectory {
   /** Shared empty index until the first child (most directories of a deep tree are small). */
   private ChildIndex index = ChildIndex.EMPTY;
+
   private final SlimNamespace slim;
 
   NvmINodeDirectory(long id, byte[] name, PermissionStatus perm, long mtime, SlimNamespace slim) {
@@ -33,9 +33,9 @@ final class NvmINodeDirectory extends INodeDirectory {
   }
 
   /**
-   * Takes over a directory the stock code created (attributes, features, parent and the
-   * children linked to it so far, which are re-parented here). The old object is left
-   * without children or parent.
+   * Takes over a directory the stock code created (attributes, features, parent and the children
+   * linked to it so far, which are re-parented here). The old object is left without children or
+   * parent.
    */
   NvmINodeDirectory(INodeDirectory plain, SlimNamespace slim) {
     super(plain, false, plain.getFeatures());
@@ -58,12 +58,13 @@ final class NvmINodeDirectory extends INodeDirectory {
   }
 
   /**
-   * Installs the children the recovery rebuild indexed in one go ({@link ChildIndex#ofSortedPacked});
-   * only for a directory that has none yet.
+   * Installs the children the recovery rebuild indexed in one go ({@link
+   * ChildIndex#ofSortedPacked}); only for a directory that has none yet.
    */
   void setChildIndex(ChildIndex built) {
     if (index.size() != 0) {
-      throw new IllegalStateException("directory " + getId() + " already has " + index.size() + " children");
+      throw new IllegalStateException(
+          "directory " + getId() + " already has " + index.size() + " children");
     }
     index = built.size() == 0 ? ChildIndex.EMPTY : built;
   }
@@ -145,7 +146,8 @@ final class NvmINodeDirectory extends INodeDirectory {
   // ---- changes (snapshots are refused in NVM mode, so there is no snapshot branch)
 
   @Override
-  public boolean addChild(INode node, boolean setModTime, int latestSnapshotId) throws QuotaExceededException {
+  public boolean addChild(INode node, boolean setModTime, int latestSnapshotId)
+      throws QuotaExceededException {
     if (!link(node)) {
       return false;
     }
@@ -185,8 +187,16 @@ final class NvmINodeDirectory extends INodeDirectory {
       return false;
     }
     if (idOf(index.id(pos)) != child.getId()) {
-      throw new IllegalStateException("directory " + getFullPathName() + ": entry '" + child.getLocalName()
-          + "' is inode " + idOf(index.id(pos)) + ", not the inode " + child.getId() + " being removed");
+      throw new IllegalStateException(
+          "directory "
+              + getFullPathName()
+              + ": entry '"
+              + child.getLocalName()
+              + "' is inode "
+              + idOf(index.id(pos))
+              + ", not the inode "
+              + child.getId()
+              + " being removed");
     }
     index.remove(pos);
     if (index.size() == 0) {
@@ -199,8 +209,14 @@ final class NvmINodeDirectory extends INodeDirectory {
   public void replaceChild(INode oldChild, INode newChild, INodeMap inodeMap) {
     int pos = index.search(newChild.getLocalNameBytes());
     if (pos < 0 || idOf(index.id(pos)) != oldChild.getId()) {
-      throw new IllegalStateException("directory " + getFullPathName() + " has no child " + oldChild.getLocalName()
-          + " (inode " + oldChild.getId() + ") to replace");
+      throw new IllegalStateException(
+          "directory "
+              + getFullPathName()
+              + " has no child "
+              + oldChild.getLocalName()
+              + " (inode "
+              + oldChild.getId()
+              + ") to replace");
     }
     index.setId(pos, entry(newChild));
     newChild.setParent(this);
@@ -216,13 +232,17 @@ final class NvmINodeDirectory extends INodeDirectory {
   }
 
   /**
-   * The stock method walks its private child list; this one walks the index with the same
-   * rules: a directory with a quota answers from its cached usage when the caller allows it,
-   * and below a directory with a quota feature but no quota set the cache is not used.
+   * The stock method walks its private child list; this one walks the index with the same rules: a
+   * directory with a quota answers from its cached usage when the caller allows it, and below a
+   * directory with a quota feature but no quota set the cache is not used.
    */
   @Override
-  public QuotaCounts computeQuotaUsage(BlockStoragePolicySuite bsps, byte policyId, QuotaCounts counts,
-      boolean useCache, int lastSnapshotId) {
+  public QuotaCounts computeQuotaUsage(
+      BlockStoragePolicySuite bsps,
+      byte policyId,
+      QuotaCounts counts,
+      boolean useCache,
+      int lastSnapshotId) {
     DirectoryWithQuotaFeature q = getDirectoryWithQuotaFeature();
     if (useCache && q != null && q.isQuotaSet()) {
       return q.AddCurrentSpaceUsage(counts);
@@ -230,7 +250,11 @@ final class NvmINodeDirectory extends INodeDirectory {
     boolean childrenUseCache = useCache && (q == null || q.isQuotaSet());
     for (int i = 0; i < index.size(); i++) {
       INode child = slim.child(index.id(i), this);
-      child.computeQuotaUsage(bsps, child.getStoragePolicyIDForQuota(policyId), counts, childrenUseCache,
+      child.computeQuotaUsage(
+          bsps,
+          child.getStoragePolicyIDForQuota(policyId),
+          counts,
+          childrenUseCache,
           lastSnapshotId);
     }
     return computeQuotaUsage4CurrentDirectory(bsps, policyId, counts);

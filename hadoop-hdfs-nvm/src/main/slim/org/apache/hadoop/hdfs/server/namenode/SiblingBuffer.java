@@ -2,19 +2,18 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 
 /**
  * One directory's children as the restart's rebuild collects them: the names packed one after
  * another in one array ({@link ChildIndex}'s form: two length bytes, then the bytes) with their
- * index values, and no object per child, so 10M children cost a few large arrays instead of
- * 20M small objects for the collector to copy. {@link #toIndex} sorts them into HDFS order by a
- * merge sort on entry numbers whose runs are found in the input (extended to {@value #MIN_RUN}
- * by insertion): children created in name order, the common case, are sorted in one pass.
+ * index values, and no object per child, so 10M children cost a few large arrays instead of 20M
+ * small objects for the collector to copy. {@link #toIndex} sorts them into HDFS order by a merge
+ * sort on entry numbers whose runs are found in the input (extended to {@value #MIN_RUN} by
+ * insertion): children created in name order, the common case, are sorted in one pass.
  *
- * <p>Not thread-safe; one buffer may be sorted on another thread than the one that filled it
- * (the rebuild hands buffers to its sorting threads through an executor, which orders the two).
+ * <p>Not thread-safe; one buffer may be sorted on another thread than the one that filled it (the
+ * rebuild hands buffers to its sorting threads through an executor, which orders the two).
  */
 public final class SiblingBuffer {
   static final int MIN_RUN = 32;
@@ -24,6 +23,7 @@ public final class SiblingBuffer {
   private int[] offsets = new int[4];
   private long[] values = new long[4];
   private int size;
+
   /** While sorting: the length of the prefix every name shares. */
   private int common;
 
@@ -31,7 +31,9 @@ public final class SiblingBuffer {
     return size;
   }
 
-  /** Appends the name of the inode {@code v} with its index value (read straight into the buffer). */
+  /**
+   * Appends the name of the inode {@code v} with its index value (read straight into the buffer).
+   */
   public void add(InodeView v, long value) {
     int len = v.nameLength();
     if (len < 0 || len > ChildIndex.MAX_NAME) {
@@ -44,18 +46,22 @@ public final class SiblingBuffer {
   /** Appends a name with its index value. */
   public void add(byte[] name, long value) {
     if (name.length > ChildIndex.MAX_NAME) {
-      throw new IllegalArgumentException("name of " + name.length + " bytes is longer than " + ChildIndex.MAX_NAME);
+      throw new IllegalArgumentException(
+          "name of " + name.length + " bytes is longer than " + ChildIndex.MAX_NAME);
     }
     int at = append(name.length, value);
     System.arraycopy(name, 0, packed, at, name.length);
   }
 
-  /** Makes room for an entry of {@code len} name bytes and records it; returns where its bytes go. */
+  /**
+   * Makes room for an entry of {@code len} name bytes and records it; returns where its bytes go.
+   */
   private int append(int len, long value) {
     if (packed.length - used < 2 + len) {
       long want = Math.max(2L * packed.length, (long) used + 2 + len);
       if (want > Integer.MAX_VALUE - 16) {
-        throw new IllegalArgumentException(size + " names of " + used + " bytes do not fit one index");
+        throw new IllegalArgumentException(
+            size + " names of " + used + " bytes do not fit one index");
       }
       packed = Arrays.copyOf(packed, (int) want);
     }
@@ -113,8 +119,11 @@ public final class SiblingBuffer {
     } catch (IllegalArgumentException e) {
       for (int i = 1; i < size; i++) { // the only way sorted names are out of order: two are equal
         if (ChildIndex.comparePacked(packed, off[i - 1], packed, off[i], 0) == 0) {
-          throw new IllegalArgumentException("duplicate name '"
-              + new String(packed, off[i] + 2, lengthAt(off[i]), StandardCharsets.UTF_8) + "'", e);
+          throw new IllegalArgumentException(
+              "duplicate name '"
+                  + new String(packed, off[i] + 2, lengthAt(off[i]), StandardCharsets.UTF_8)
+                  + "'",
+              e);
         }
       }
       throw e;
@@ -138,7 +147,7 @@ public final class SiblingBuffer {
     // runs: ascending stretches of the input, each at least MIN_RUN long (insertion sort)
     int[] starts = new int[n / MIN_RUN + 2];
     int runs = 0;
-    for (int lo = 0; lo < n;) {
+    for (int lo = 0; lo < n; ) {
       int hi = lo + 1;
       while (hi < n && compare(ka[hi - 1], a[hi - 1], ka[hi], a[hi]) <= 0) {
         hi++;
@@ -195,9 +204,9 @@ public final class SiblingBuffer {
   }
 
   /**
-   * The 8 name bytes after the common prefix as an unsigned number that orders as the names
-   * do: each byte flipped from signed to unsigned order, a short name padded with zeros. Keys
-   * that differ order their names; equal keys say nothing (a padding zero equals the byte 0x80).
+   * The 8 name bytes after the common prefix as an unsigned number that orders as the names do:
+   * each byte flipped from signed to unsigned order, a short name padded with zeros. Keys that
+   * differ order their names; equal keys say nothing (a padding zero equals the byte 0x80).
    */
   private long key(int off) {
     int len = lengthAt(off);

@@ -2,14 +2,13 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-
 import org.apache.hadoop.util.GSet;
 
 /**
- * The set behind FSDirectory's INodeMap in NVM mode: directories are kept in the stock set
- * (they are resident), files are answered by the {@link SlimNamespace} — from the inode
- * cache or materialized from their pages — so the map holds no object per file. Iteration
- * (the fsimage saver's) yields every directory, then every file, materialized one at a time.
+ * The set behind FSDirectory's INodeMap in NVM mode: directories are kept in the stock set (they
+ * are resident), files are answered by the {@link SlimNamespace} — from the inode cache or
+ * materialized from their pages — so the map holds no object per file. Iteration (the fsimage
+ * saver's) yields every directory, then every file, materialized one at a time.
  */
 final class SlimInodeMap implements GSet<INode, INodeWithAdditionalFields> {
   private final SlimNamespace slim;

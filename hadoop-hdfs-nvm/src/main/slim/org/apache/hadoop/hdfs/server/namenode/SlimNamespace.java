@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockCollection;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -13,19 +12,20 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.util.GSet;
 
 /**
- * The in-memory side of the NVM namespace (seed §3.3–3.4): directories stay resident as
- * {@link NvmINodeDirectory} objects holding (name, id) indexes of their children; files
- * live in their pages and in the bounded {@link InodeCache}; a closed file's blocks point
- * at an {@link NvmFileRef}, not at its INodeFile. Ids map to pages in a primitive map.
+ * The in-memory side of the NVM namespace (seed §3.3–3.4): directories stay resident as {@link
+ * NvmINodeDirectory} objects holding (name, id) indexes of their children; files live in their
+ * pages and in the bounded {@link InodeCache}; a closed file's blocks point at an {@link
+ * NvmFileRef}, not at its INodeFile. Ids map to pages in a primitive map.
  *
  * <p>Lifecycle of objects, driven by {@link NvmWriteThrough} after each persisted change:
+ *
  * <ul>
- * <li>a directory the stock code creates (mkdirs, the parents of a create) is a plain
- * INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends
- * ({@link #endOfWriteOperation}), because the operation may still hold the plain one;</li>
- * <li>a file is pinned in the cache while under construction; when it is closed its blocks
- * are pointed at a ref and it joins the LRU part;</li>
- * <li>the cache is trimmed at the end of each write operation and by readers.</li>
+ *   <li>a directory the stock code creates (mkdirs, the parents of a create) is a plain
+ *       INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends ({@link
+ *       #endOfWriteOperation}), because the operation may still hold the plain one;
+ *   <li>a file is pinned in the cache while under construction; when it is closed its blocks are
+ *       pointed at a ref and it joins the LRU part;
+ *   <li>the cache is trimmed at the end of each write operation and by readers.
  * </ul>
  */
 final class SlimNamespace {
@@ -35,11 +35,20 @@ final class SlimNamespace {
   private final InodeStore store;
   private final IdPageMap pages;
   private final InodeCache cache;
+
   /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
   private final GSet<INode, INodeWithAdditionalFields> dirs;
-  /** Files materialized from their pages, and page views taken (every page read goes through {@link #view}). */
-  private final java.util.concurrent.atomic.AtomicLong materialized = new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong pageReads = new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * Files materialized from their pages, and page views taken (every page read goes through {@link
+   * #view}).
+   */
+  private final java.util.concurrent.atomic.AtomicLong materialized =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private final java.util.concurrent.atomic.AtomicLong pageReads =
+      new java.util.concurrent.atomic.AtomicLong();
+
   /** Directories created by the running write operation, replaced when it ends. */
   private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
 
@@ -57,7 +66,8 @@ final class SlimNamespace {
       this.dirs = (GSet<INode, INodeWithAdditionalFields>) f.get(dir.getINodeMap());
       f.set(dir.getINodeMap(), new SlimInodeMap(this, dirs));
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot install the slim inode map into FSDirectory's INodeMap", e);
+      throw new IllegalStateException(
+          "cannot install the slim inode map into FSDirectory's INodeMap", e);
     }
     INodeDirectory root = dir.getRoot();
     NvmINodeDirectory slimRoot = new NvmINodeDirectory(root, this);
@@ -88,15 +98,19 @@ final class SlimNamespace {
   // ---- lookups (under the namesystem lock, read or write)
 
   /**
-   * The object of a child entry (see {@link NvmINodeDirectory#entry}): a resident directory,
-   * or a file from the cache or its page.
+   * The object of a child entry (see {@link NvmINodeDirectory#entry}): a resident directory, or a
+   * file from the cache or its page.
    */
   INode child(long entry, INodeDirectory parent) {
     if (entry < 0) {
       INodeDirectory d = directory(-entry);
       if (d == null) {
-        throw new IllegalStateException("directory inode " + -entry + " under " + parent.getFullPathName()
-            + " is not resident");
+        throw new IllegalStateException(
+            "directory inode "
+                + -entry
+                + " under "
+                + parent.getFullPathName()
+                + " is not resident");
       }
       return d;
     }
@@ -148,12 +162,14 @@ final class SlimNamespace {
       INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v));
       INodeDirectory p = parent != null ? parent : directory(v.parentId());
       if (p == null) {
-        throw new IllegalStateException("file inode " + id + " has parent " + v.parentId() + ", which is not a directory");
+        throw new IllegalStateException(
+            "file inode " + id + " has parent " + v.parentId() + ", which is not a directory");
       }
       f.setParent(p);
       return f;
     } catch (java.io.IOException e) {
-      throw new IllegalStateException("cannot materialize inode " + id + " from page " + v.page(), e);
+      throw new IllegalStateException(
+          "cannot materialize inode " + id + " from page " + v.page(), e);
     }
   }
 
@@ -176,8 +192,12 @@ final class SlimNamespace {
     for (int i = 0; i < n; i++) {
       BlockInfoContiguous b = blocks.getStoredBlock(new Block(v.blockId(i)));
       if (b == null) {
-        throw new IllegalStateException("file inode " + v.id() + ": block " + v.blockId(i)
-            + " of its page is not in the blocks map");
+        throw new IllegalStateException(
+            "file inode "
+                + v.id()
+                + ": block "
+                + v.blockId(i)
+                + " of its page is not in the blocks map");
       }
       out[i] = b;
     }
@@ -191,7 +211,10 @@ final class SlimNamespace {
 
   // ---- changes (NvmWriteThrough calls these after the change is persisted)
 
-  /** A new inode was persisted: files are already in the cache (INodeMap.put); directories wait for the end. */
+  /**
+   * A new inode was persisted: files are already in the cache (INodeMap.put); directories wait for
+   * the end.
+   */
   void created(INode n) {
     if (n.isDirectory() && !(n instanceof NvmINodeDirectory)) {
       newDirs.add(n.asDirectory());
@@ -199,8 +222,8 @@ final class SlimNamespace {
   }
 
   /**
-   * A file's state was persisted: an open file stays pinned; a closed one joins the LRU part
-   * and its blocks are pointed at a ref instead of the object.
+   * A file's state was persisted: an open file stays pinned; a closed one joins the LRU part and
+   * its blocks are pointed at a ref instead of the object.
    */
   void fileChanged(INodeFile f) {
     cache.put(f);
@@ -247,8 +270,8 @@ final class SlimNamespace {
 
   /**
    * The write operation ends (the namesystem releases its write lock): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), then the
-   * cache is trimmed.
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), then the cache is
+   * trimmed.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.Arrays;
-
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -11,24 +10,27 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
 /**
- * The one place that turns the NameNode's in-memory state into what a region page holds: an
- * INode's fields as {@link InodeAttrs} for a new page, its whole state staged as the changed
- * words of an existing page, and the namesystem's counters as superblock words. The
- * write-through ({@link NvmWriteThrough}) and the import ({@link NvmImportWriter}) both encode
- * with it, so an imported namespace and a written-through one are the same pages.
+ * The one place that turns the NameNode's in-memory state into what a region page holds: an INode's
+ * fields as {@link InodeAttrs} for a new page, its whole state staged as the changed words of an
+ * existing page, and the namesystem's counters as superblock words. The write-through ({@link
+ * NvmWriteThrough}) and the import ({@link NvmImportWriter}) both encode with it, so an imported
+ * namespace and a written-through one are the same pages.
  */
 final class InodeEncoder {
-  private InodeEncoder() {
-  }
+  private InodeEncoder() {}
 
   /** Every page field of {@code n} except its parent and blocks. */
   static InodeAttrs attrs(INode n) {
     InodeAttrs a = n.isDirectory() ? InodeAttrs.directory("") : InodeAttrs.file("");
-    a.name(n.getLocalNameBytes()).id(n.getId()).times(n.getModificationTime(), n.getAccessTime())
-        .mode(n.getFsPermissionShort()).owner(n.getUserName(), n.getGroupName());
+    a.name(n.getLocalNameBytes())
+        .id(n.getId())
+        .times(n.getModificationTime(), n.getAccessTime())
+        .mode(n.getFsPermissionShort())
+        .owner(n.getUserName(), n.getGroupName());
     if (n.isFile()) {
       INodeFile f = n.asFile();
-      a.preferredBlockSize(f.getPreferredBlockSize()).replication(f.getFileReplication())
+      a.preferredBlockSize(f.getPreferredBlockSize())
+          .replication(f.getFileReplication())
           .storagePolicy(f.getLocalStoragePolicyID());
       FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
       if (uc != null) {
@@ -64,7 +66,10 @@ final class InodeEncoder {
     return q;
   }
 
-  /** The blocks of {@code f} as triples (id, numBytes, generation stamp), the form {@link Txn#setBlocks} takes. */
+  /**
+   * The blocks of {@code f} as triples (id, numBytes, generation stamp), the form {@link
+   * Txn#setBlocks} takes.
+   */
   static long[] blockTriples(INodeFile f) {
     BlockInfoContiguous[] blocks = f.getBlocks();
     int n = blocks == null ? 0 : blocks.length;
@@ -84,9 +89,11 @@ final class InodeEncoder {
     t.setPermission(page, n.getFsPermissionShort(), n.getUserName(), n.getGroupName());
     if (n.isFile()) {
       INodeFile f = n.asFile();
-      t.setFileHeader(page, f.getPreferredBlockSize(), f.getFileReplication(), f.getLocalStoragePolicyID());
+      t.setFileHeader(
+          page, f.getPreferredBlockSize(), f.getFileReplication(), f.getLocalStoragePolicyID());
       FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
-      t.setUnderConstruction(page, uc == null ? null : uc.getClientName(), uc == null ? null : uc.getClientMachine());
+      t.setUnderConstruction(
+          page, uc == null ? null : uc.getClientName(), uc == null ? null : uc.getClientMachine());
       long[] b = blockTriples(f);
       t.setBlocks(page, b, b.length / 3);
     } else {

@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
@@ -11,17 +10,17 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
 /**
- * The write-through engine: the in-memory namespace into the region. Every method runs under
- * the namesystem write lock, right after the namesystem changed memory (called by
- * {@link NvmFSEditLog}'s log methods and {@link NvmFSNamesystem}'s removal hook), and persists
- * the resulting STATE of the affected inodes (not the operation), encoded by
- * {@link InodeEncoder}, as one atomic {@link Txn} before it returns — so before the RPC
- * answers. Only changed words are staged, so most attribute changes are a single atomic 8-byte
- * store. After each persisted change the {@link SlimNamespace} follows.
+ * The write-through engine: the in-memory namespace into the region. Every method runs under the
+ * namesystem write lock, right after the namesystem changed memory (called by {@link
+ * NvmFSEditLog}'s log methods and {@link NvmFSNamesystem}'s removal hook), and persists the
+ * resulting STATE of the affected inodes (not the operation), encoded by {@link InodeEncoder}, as
+ * one atomic {@link Txn} before it returns — so before the RPC answers. Only changed words are
+ * staged, so most attribute changes are a single atomic 8-byte store. After each persisted change
+ * the {@link SlimNamespace} follows.
  *
- * <p>Inodes are found by id in a primitive id &rarr; page map. A failure after memory was
- * changed cannot be undone: {@link WriteThroughFailure} stops the NameNode rather than
- * acknowledge an operation that would be lost on restart.
+ * <p>Inodes are found by id in a primitive id &rarr; page map. A failure after memory was changed
+ * cannot be undone: {@link WriteThroughFailure} stops the NameNode rather than acknowledge an
+ * operation that would be lost on restart.
  */
 final class NvmWriteThrough {
   private final InodeStore store;
@@ -31,10 +30,13 @@ final class NvmWriteThrough {
 
   /** Pages of inodes the namesystem removed but that are not persisted as removed yet. */
   private long[] removed = new long[16];
+
   private long[] removedIds = new long[16];
   private int removedCount;
+
   /** Set by logDelete: the parent of the deleted subtree; committed with the removal list. */
   private INodeDirectory deleteParent;
+
   private boolean deletePending;
 
   NvmWriteThrough(InodeStore store, SlimNamespace slim) {
@@ -62,8 +64,12 @@ final class NvmWriteThrough {
   private long pageOf(INode inode) {
     long p = pages.get(inode.getId());
     if (p == IdPageMap.MISSING) {
-      throw new IllegalStateException("inode " + inode.getId() + " (" + inode.getFullPathName()
-          + ") has no page in the region");
+      throw new IllegalStateException(
+          "inode "
+              + inode.getId()
+              + " ("
+              + inode.getFullPathName()
+              + ") has no page in the region");
     }
     return p;
   }
@@ -81,13 +87,15 @@ final class NvmWriteThrough {
   }
 
   /**
-   * Runs one write-through: pending removals + {@code op}, one batch. {@code verb} and
-   * {@code subject} name the operation in a failure message; they are only joined then,
-   * so the hot path builds no strings.
+   * Runs one write-through: pending removals + {@code op}, one batch. {@code verb} and {@code
+   * subject} name the operation in a failure message; they are only joined then, so the hot path
+   * builds no strings.
    */
   private void persist(String verb, Object subject, Op op) {
     if (deletePending) {
-      WriteThroughFailure.stop(verb + " " + subject + " (a delete was logged but its removed inodes never arrived)", null);
+      WriteThroughFailure.stop(
+          verb + " " + subject + " (a delete was logged but its removed inodes never arrived)",
+          null);
     }
     try (Txn t = store.begin()) {
       stageRemovals(t);
@@ -173,19 +181,22 @@ final class NvmWriteThrough {
 
   void renamed(final String src, final String dst) {
     final INode[] moved = new INode[1];
-    persist("rename", src + " -> " + dst, t -> {
-      INode n = moved[0] = resolve(dst);
-      long page = pageOf(n);
-      InodeView v = store.inode(page);
-      long oldParentPage = v.parentPage();
-      INodeDirectory parent = n.getParent();
-      long parentPage = pageOf(parent);
-      t.move(page, parentPage, n.getLocalNameBytes());
-      stageMtime(t, parent);
-      if (oldParentPage != parentPage) {
-        stageMtime(t, fsn.getFSDirectory().getInode(v.parentId()));
-      }
-    });
+    persist(
+        "rename",
+        src + " -> " + dst,
+        t -> {
+          INode n = moved[0] = resolve(dst);
+          long page = pageOf(n);
+          InodeView v = store.inode(page);
+          long oldParentPage = v.parentPage();
+          INodeDirectory parent = n.getParent();
+          long parentPage = pageOf(parent);
+          t.move(page, parentPage, n.getLocalNameBytes());
+          stageMtime(t, parent);
+          if (oldParentPage != parentPage) {
+            stageMtime(t, fsn.getFSDirectory().getInode(v.parentId()));
+          }
+        });
     slim.moved(moved[0]);
   }
 
@@ -204,9 +215,9 @@ final class NvmWriteThrough {
   }
 
   /**
-   * The namesystem dropped these inodes from its inode map (removeLeasesAndINodes):
-   * after a delete (commits it now, with the parent's mtime) or before the logOpenFile /
-   * logRename of an overwrite (kept for that op's batch).
+   * The namesystem dropped these inodes from its inode map (removeLeasesAndINodes): after a delete
+   * (commits it now, with the parent's mtime) or before the logOpenFile / logRename of an overwrite
+   * (kept for that op's batch).
    */
   void removed(List<INode> inodes) {
     if (inodes != null) {

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.junit.Test;
 
@@ -28,7 +27,9 @@ public class ChildIndexTest {
     return b;
   }
 
-  /** Packs the names as the rebuild does (two length bytes, then the bytes) and builds the index. */
+  /**
+   * Packs the names as the rebuild does (two length bytes, then the bytes) and builds the index.
+   */
   private static ChildIndex ofSorted(byte[][] sortedNames, long[] values, int n) {
     java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
     int[] offsets = new int[n];
@@ -85,7 +86,8 @@ public class ChildIndexTest {
       int n = r.nextInt(300);
       for (int k = 0; k < n; k++) {
         byte[] tail = randomName(r);
-        byte[] name = r.nextInt(4) == 0 ? tail : concat(common, tail); // some break the shared prefix
+        byte[] name =
+            r.nextInt(4) == 0 ? tail : concat(common, tail); // some break the shared prefix
         ref.put(name, r.nextInt(5) == 0 ? (1L << 33) + k : 16385L + k); // some ids need 8 bytes
       }
       byte[][] names = ref.keySet().toArray(new byte[0][]);
@@ -154,7 +156,9 @@ public class ChildIndexTest {
   @Test
   public void idsBeyondThirtyOneBitsWidenTheArrayAndKeepEveryValue() {
     ChildIndex idx = new ChildIndex();
-    long[] values = {16385, -16386, Integer.MAX_VALUE, -(long) Integer.MAX_VALUE, 1L << 40, -(1L << 40) - 3, 77};
+    long[] values = {
+      16385, -16386, Integer.MAX_VALUE, -(long) Integer.MAX_VALUE, 1L << 40, -(1L << 40) - 3, 77
+    };
     for (int i = 0; i < values.length; i++) {
       idx.insert(i, DFSUtil.string2Bytes(String.format("n%02d", i)), values[i]);
     }
@@ -178,11 +182,15 @@ public class ChildIndexTest {
     }
     // 27-byte names, about 5 bytes each after the shared "ThroughputBenchFile0000"
     assertTrue("heap " + idx.heapBytes(), idx.heapBytes() < 1000 * (5 + 8) * 3 / 2);
-    for (String extra : new String[] {"ThroughputBenchFile", "Throughput", "_SUCCESS", "zz", "ThroughputBenchFile00005000x"}) {
+    for (String extra :
+        new String[] {
+          "ThroughputBenchFile", "Throughput", "_SUCCESS", "zz", "ThroughputBenchFile00005000x"
+        }) {
       byte[] n = DFSUtil.string2Bytes(extra);
       int pos = idx.search(n);
       assertTrue(extra, pos < 0);
-      assertEquals(extra, Collections.binarySearch(new ArrayList<byte[]>(ref.keySet()), n, HDFS_ORDER), pos);
+      assertEquals(
+          extra, Collections.binarySearch(new ArrayList<byte[]>(ref.keySet()), n, HDFS_ORDER), pos);
       idx.insert(-pos - 1, n, 9999);
       ref.put(n, 9999L);
     }

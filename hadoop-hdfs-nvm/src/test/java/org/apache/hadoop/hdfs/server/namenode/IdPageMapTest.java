@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.Test;
 

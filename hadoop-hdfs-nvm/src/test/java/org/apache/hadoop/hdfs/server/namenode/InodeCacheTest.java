@@ -11,12 +11,22 @@ import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.junit.Test;
 
-/** The inode cache's rules: capacity, pinning of open files, second chance, one object per inode. */
+/**
+ * The inode cache's rules: capacity, pinning of open files, second chance, one object per inode.
+ */
 public class InodeCacheTest {
-  private static final PermissionStatus PERM = new PermissionStatus("u", "g", FsPermission.getFileDefault());
+  private static final PermissionStatus PERM =
+      new PermissionStatus("u", "g", FsPermission.getFileDefault());
 
   private static INodeFile file(long id) {
-    return new INodeFile(id, DFSUtil.string2Bytes("f" + id), PERM, 1L, 1L, new BlockInfoContiguous[0], (short) 1,
+    return new INodeFile(
+        id,
+        DFSUtil.string2Bytes("f" + id),
+        PERM,
+        1L,
+        1L,
+        new BlockInfoContiguous[0],
+        (short) 1,
         1L << 20);
   }
 

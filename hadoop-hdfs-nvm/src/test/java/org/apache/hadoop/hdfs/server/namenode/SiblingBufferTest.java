@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.junit.Test;
 
@@ -24,7 +23,10 @@ public class SiblingBufferTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Adds the names in the given order (value = position in that order + 16385) and checks the index. */
+  /**
+   * Adds the names in the given order (value = position in that order + 16385) and checks the
+   * index.
+   */
   private static void assertIndexesInHdfsOrder(List<byte[]> input) {
     SiblingBuffer buf = new SiblingBuffer();
     for (int i = 0; i < input.size(); i++) {
@@ -80,7 +82,10 @@ public class SiblingBufferTest {
     }
   }
 
-  /** NNBench's names: decimal numbers created in numeric order by racing threads (runs by length, local jitter). */
+  /**
+   * NNBench's names: decimal numbers created in numeric order by racing threads (runs by length,
+   * local jitter).
+   */
   @Test
   public void decimalNamesInCreationOrderComeOutInHdfsOrder() {
     Random r = new Random(11);
@@ -98,7 +103,8 @@ public class SiblingBufferTest {
 
   @Test
   public void shortNameSortsBeforeTheSameNameWithByte0x80() {
-    // "ab" and "ab\u0080" have equal sort keys (padding zero = 0x80 flipped): the full compare decides
+    // "ab" and "ab\u0080" have equal sort keys (padding zero = 0x80 flipped): the full compare
+    // decides
     List<byte[]> names = new ArrayList<byte[]>();
     names.add(new byte[] {'a', 'b', (byte) 0x80});
     names.add(new byte[] {'a', 'b'});

@@ -2,16 +2,14 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.File;
 import java.util.function.Consumer;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * Test access to package-private NVM NameNode state (the way upstream tests use
- * NameNodeAdapter): lives in the NameNode's package, on the test class path only.
+ * Test access to package-private NVM NameNode state (the way upstream tests use NameNodeAdapter):
+ * lives in the NameNode's package, on the test class path only.
  */
 public final class NvmTestAccess {
-  private NvmTestAccess() {
-  }
+  private NvmTestAccess() {}
 
   /** The region of a NameNode running in NVM mode in this JVM. */
   public static Region region(NameNode nn) {
@@ -50,7 +48,8 @@ public final class NvmTestAccess {
   }
 
   /** The class of the collection the BlocksMap holds for the file's first block. */
-  public static Class<?> firstBlockCollectionClass(NameNode nn, String path) throws java.io.IOException {
+  public static Class<?> firstBlockCollectionClass(NameNode nn, String path)
+      throws java.io.IOException {
     INodeFile f = nn.getNamesystem().getFSDirectory().getINode(path).asFile();
     return f.getBlocks()[0].getBlockCollection().getClass();
   }

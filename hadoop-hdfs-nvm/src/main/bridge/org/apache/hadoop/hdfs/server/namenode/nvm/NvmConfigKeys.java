@@ -1,59 +1,73 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * Configuration keys of the NVM NameNode, read from hdfs-site.xml. Defaults and
- * descriptions are also in {@code hdfs-nvm-default.xml} (shipped in the jar, kept equal
- * to these constants by a test). The code reads {@code conf.get(KEY, DEFAULT)}; the XML
- * file is documentation and is not added as a default resource, because a resource added
- * after hdfs-site.xml would override the operator's settings.
+ * Configuration keys of the NVM NameNode, read from hdfs-site.xml. Defaults and descriptions are
+ * also in {@code hdfs-nvm-default.xml} (shipped in the jar, kept equal to these constants by a
+ * test). The code reads {@code conf.get(KEY, DEFAULT)}; the XML file is documentation and is not
+ * added as a default resource, because a resource added after hdfs-site.xml would override the
+ * operator's settings.
  */
 public final class NvmConfigKeys {
-  private NvmConfigKeys() {
-  }
+  private NvmConfigKeys() {}
 
   /** Put the namespace in a persistent-memory region instead of fsimage + edit log. */
   public static final String NVM_ENABLED_KEY = "dfs.namenode.nvm.enabled";
+
   public static final boolean NVM_ENABLED_DEFAULT = false;
 
-  /** The region file; unset = {@link #REGION_DEFAULT_FILE_NAME} in the first name directory's current/. */
+  /**
+   * The region file; unset = {@link #REGION_DEFAULT_FILE_NAME} in the first name directory's
+   * current/.
+   */
   public static final String NVM_REGION_PATH_KEY = "dfs.namenode.nvm.region.path";
+
   public static final String REGION_DEFAULT_FILE_NAME = "nvm-namespace.region";
 
   /** Size of a region created at the first start after -format (bytes; k/m/g suffixes). */
   public static final String NVM_REGION_SIZE_KEY = "dfs.namenode.nvm.region.size";
+
   public static final long NVM_REGION_SIZE_DEFAULT = 1L << 30;
 
   /** auto | pmem | emulated | msync. */
   public static final String NVM_PERSIST_MODE_KEY = "dfs.namenode.nvm.persist.mode";
+
   public static final String NVM_PERSIST_MODE_DEFAULT = "auto";
 
   /**
    * Free pages held back from client operations that add to the namespace. Below this many free
    * pages, create, mkdirs, addBlock, append, rename and setOwner are refused at the RPC boundary
-   * with a "region full" error (nothing changes), while deletes, reads and the NameNode's own
-   * work (lease recovery, block synchronization) go on using the reserve.
+   * with a "region full" error (nothing changes), while deletes, reads and the NameNode's own work
+   * (lease recovery, block synchronization) go on using the reserve.
    */
   public static final String NVM_RESERVED_PAGES_KEY = "dfs.namenode.nvm.region.reserved.pages";
+
   public static final long NVM_RESERVED_PAGES_DEFAULT = 1024;
 
   /** Materialized inodes kept in the LRU read cache (the slim in-memory index). */
   public static final String NVM_CACHE_INODES_KEY = "dfs.namenode.nvm.cache.inodes";
+
   public static final int NVM_CACHE_INODES_DEFAULT = 100000;
 
   /**
-   * Threads that sort and index the directories' children at a restart (the rest of the rebuild
-   * is one pass on the loading thread); 0: one per available processor from 100,000 files up.
+   * Threads that sort and index the directories' children at a restart (the rest of the rebuild is
+   * one pass on the loading thread); 0: one per available processor from 100,000 files up.
    */
   public static final String NVM_REBUILD_THREADS_KEY = "dfs.namenode.nvm.rebuild.threads";
+
   public static final int NVM_REBUILD_THREADS_DEFAULT = 0;
 
   /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
-   * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys):
-   * the most specific one present wins over the plain key ({@link NvmGenericKeys}).
+   * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys): the
+   * most specific one present wins over the plain key ({@link NvmGenericKeys}).
    */
   public static final String[] NAMENODE_SPECIFIC_KEYS = {
-    NVM_ENABLED_KEY, NVM_REGION_PATH_KEY, NVM_REGION_SIZE_KEY, NVM_PERSIST_MODE_KEY, NVM_RESERVED_PAGES_KEY,
-    NVM_CACHE_INODES_KEY, NVM_REBUILD_THREADS_KEY,
+    NVM_ENABLED_KEY,
+    NVM_REGION_PATH_KEY,
+    NVM_REGION_SIZE_KEY,
+    NVM_PERSIST_MODE_KEY,
+    NVM_RESERVED_PAGES_KEY,
+    NVM_CACHE_INODES_KEY,
+    NVM_REBUILD_THREADS_KEY,
   };
 }

@@ -2,10 +2,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
  * What the NameNode's inode read cache (the LRU of materialized inodes in front of the region)
- * reports to the metrics source. The cache implements it and is handed to
- * {@link NvmNamespaceMetrics#setInodeCacheStats}; until then no cache metrics are published.
- * Methods are called from the metrics thread without the namesystem lock: they must be cheap and
- * safe to call concurrently with cache use (e.g. volatile or LongAdder-backed values).
+ * reports to the metrics source. The cache implements it and is handed to {@link
+ * NvmNamespaceMetrics#setInodeCacheStats}; until then no cache metrics are published. Methods are
+ * called from the metrics thread without the namesystem lock: they must be cheap and safe to call
+ * concurrently with cache use (e.g. volatile or LongAdder-backed values).
  */
 public interface InodeCacheStats {
   /** Inodes in the cache now. */

@@ -1,9 +1,9 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * How the namespace came back at the NameNode's start: the native recovery of the region
- * ({@link RecoveryReport}: scan, undo roll-back, reclaimed pages) plus the NameNode's rebuild of
- * its in-memory namespace from the recovered inodes.
+ * How the namespace came back at the NameNode's start: the native recovery of the region ({@link
+ * RecoveryReport}: scan, undo roll-back, reclaimed pages) plus the NameNode's rebuild of its
+ * in-memory namespace from the recovered inodes.
  */
 public final class LastRecovery {
   private final RecoveryReport report;
@@ -16,7 +16,8 @@ public final class LastRecovery {
    * @param rebuildNanos the rebuild alone
    * @param inodesRebuilt inodes put into the in-memory namespace (the root included)
    */
-  public LastRecovery(RecoveryReport report, long totalNanos, long rebuildNanos, long inodesRebuilt) {
+  public LastRecovery(
+      RecoveryReport report, long totalNanos, long rebuildNanos, long inodesRebuilt) {
     this.report = report;
     this.totalNanos = totalNanos;
     this.rebuildNanos = rebuildNanos;

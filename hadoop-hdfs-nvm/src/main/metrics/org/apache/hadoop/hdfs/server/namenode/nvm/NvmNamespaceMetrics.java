@@ -5,7 +5,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
@@ -23,35 +22,38 @@ import org.apache.hadoop.metrics2.lib.MutableQuantiles;
 import org.apache.hadoop.metrics2.lib.MutableRate;
 
 /**
- * The metrics2 source of an NVM NameNode's region, published as
- * {@code Hadoop:service=NameNode,name=NvmNamespace} (JMX, {@code /jmx}) next to the stock
- * {@code NameNodeActivity} and {@code FSNamesystemState}: persistence mode, region size, pages
- * and bytes used and free, live inodes, persists with their latency (a rate always, quantiles for
- * every interval of {@code dfs.metrics.percentiles.intervals}), undo-logged persists, persist
- * barriers, JNI calls, the last recovery, and the inode read cache once one is attached.
- * Names and meanings: docs/operator-guide.md, "Monitoring".
+ * The metrics2 source of an NVM NameNode's region, published as {@code
+ * Hadoop:service=NameNode,name=NvmNamespace} (JMX, {@code /jmx}) next to the stock {@code
+ * NameNodeActivity} and {@code FSNamesystemState}: persistence mode, region size, pages and bytes
+ * used and free, live inodes, persists with their latency (a rate always, quantiles for every
+ * interval of {@code dfs.metrics.percentiles.intervals}), undo-logged persists, persist barriers,
+ * JNI calls, the last recovery, and the inode read cache once one is attached. Names and meanings:
+ * docs/operator-guide.md, "Monitoring".
  *
- * <p>The persist path only bumps lock-free counters and writes a latency sample into a
- * {@link LatencyRing}; a shared daemon thread drains the samples into the quantile estimators
- * once a second (and every snapshot drains too), so the quantile windows are right to about a
- * second.
+ * <p>The persist path only bumps lock-free counters and writes a latency sample into a {@link
+ * LatencyRing}; a shared daemon thread drains the samples into the quantile estimators once a
+ * second (and every snapshot drains too), so the quantile windows are right to about a second.
  */
 public final class NvmNamespaceMetrics implements MetricsSource {
   static final Log LOG = LogFactory.getLog(NvmNamespaceMetrics.class);
 
-  /** The source (and JMX bean) name; a second one in the same JVM (MiniDFSCluster) gets "-1" etc. */
+  /**
+   * The source (and JMX bean) name; a second one in the same JVM (MiniDFSCluster) gets "-1" etc.
+   */
   public static final String SOURCE_NAME = "NvmNamespace";
+
   static final long DRAIN_PERIOD_MS = 1000;
 
-  private static final ScheduledExecutorService DRAINER = Executors.newSingleThreadScheduledExecutor(
-      new ThreadFactory() {
-        @Override
-        public Thread newThread(Runnable r) {
-          Thread t = new Thread(r, "NvmNamespaceMetrics-drain");
-          t.setDaemon(true);
-          return t;
-        }
-      });
+  private static final ScheduledExecutorService DRAINER =
+      Executors.newSingleThreadScheduledExecutor(
+          new ThreadFactory() {
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "NvmNamespaceMetrics-drain");
+              t.setDaemon(true);
+              return t;
+            }
+          });
 
   private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
   private final InodeStore store;
@@ -72,8 +74,8 @@ public final class NvmNamespaceMetrics implements MetricsSource {
   private ScheduledFuture<?> drainTask;
 
   /**
-   * A source for {@code store}'s region; {@code recovery} is null when the region was created
-   * at this start (nothing was recovered, so no recovery metrics are published).
+   * A source for {@code store}'s region; {@code recovery} is null when the region was created at
+   * this start (nothing was recovered, so no recovery metrics are published).
    */
   public NvmNamespaceMetrics(Configuration conf, InodeStore store, LastRecovery recovery) {
     this.store = store;
@@ -88,22 +90,30 @@ public final class NvmNamespaceMetrics implements MetricsSource {
     if (ns != null && !ns.isEmpty()) {
       registry.tag(info.nameserviceId, ns);
     }
-    persistRate = registry.newRate("PersistNanos", "Persists (nvm_apply calls) and their latency in ns", false);
+    persistRate =
+        registry.newRate(
+            "PersistNanos", "Persists (nvm_apply calls) and their latency in ns", false);
     int[] intervals = conf.getInts(DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY);
     persistQuantiles = new MutableQuantiles[intervals.length];
     for (int i = 0; i < intervals.length; i++) {
       int s = intervals[i];
-      persistQuantiles[i] = registry.newQuantiles("persistNanos" + s + "s",
-          "Persist latency in ns, quantiles over " + s + " s", "ops", "latency", s);
+      persistQuantiles[i] =
+          registry.newQuantiles(
+              "persistNanos" + s + "s",
+              "Persist latency in ns, quantiles over " + s + " s",
+              "ops",
+              "latency",
+              s);
     }
   }
 
   /**
-   * Creates the source for {@code store} and registers it with the default metrics system. A
-   * source the metrics system refuses (a name clash outside a MiniDFSCluster) is logged and left
+   * Creates the source for {@code store} and registers it with the default metrics system. A source
+   * the metrics system refuses (a name clash outside a MiniDFSCluster) is logged and left
    * unpublished: metrics never stop a NameNode from starting.
    */
-  public static NvmNamespaceMetrics register(Configuration conf, InodeStore store, LastRecovery recovery) {
+  public static NvmNamespaceMetrics register(
+      Configuration conf, InodeStore store, LastRecovery recovery) {
     return register(conf, store, recovery, null);
   }
 
@@ -111,8 +121,8 @@ public final class NvmNamespaceMetrics implements MetricsSource {
    * As {@link #register(Configuration, InodeStore, LastRecovery)}, with the inode cache attached
    * before the source starts: JMX fixes a bean's attributes from its first snapshot.
    */
-  public static NvmNamespaceMetrics register(Configuration conf, InodeStore store, LastRecovery recovery,
-      InodeCacheStats cache) {
+  public static NvmNamespaceMetrics register(
+      Configuration conf, InodeStore store, LastRecovery recovery, InodeCacheStats cache) {
     NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf, store, recovery);
     if (cache != null) {
       m.setInodeCacheStats(cache);
@@ -129,17 +139,22 @@ public final class NvmNamespaceMetrics implements MetricsSource {
   synchronized void start(MetricsSystem ms) {
     ms.register(SOURCE_NAME, "NVM namespace region of the NameNode", this);
     registeredName = nameOf(ms);
-    drainTask = DRAINER.scheduleWithFixedDelay(new Runnable() {
-      @Override
-      public void run() {
-        drain();
-      }
-    }, DRAIN_PERIOD_MS, DRAIN_PERIOD_MS, TimeUnit.MILLISECONDS);
+    drainTask =
+        DRAINER.scheduleWithFixedDelay(
+            new Runnable() {
+              @Override
+              public void run() {
+                drain();
+              }
+            },
+            DRAIN_PERIOD_MS,
+            DRAIN_PERIOD_MS,
+            TimeUnit.MILLISECONDS);
   }
 
   /**
-   * The name the metrics system gave this source: {@link #SOURCE_NAME} in a NameNode process;
-   * in a MiniDFSCluster (several NameNodes, restarts in one JVM) a later one is "NvmNamespace-k".
+   * The name the metrics system gave this source: {@link #SOURCE_NAME} in a NameNode process; in a
+   * MiniDFSCluster (several NameNodes, restarts in one JVM) a later one is "NvmNamespace-k".
    */
   private String nameOf(MetricsSystem ms) {
     for (int k = 0; k < 100000; k++) {
@@ -148,7 +163,8 @@ public final class NvmNamespaceMetrics implements MetricsSource {
         return n;
       }
     }
-    LOG.warn("metrics source " + SOURCE_NAME + " registered under an unknown name; it stays registered");
+    LOG.warn(
+        "metrics source " + SOURCE_NAME + " registered under an unknown name; it stays registered");
     return null;
   }
 
@@ -205,14 +221,18 @@ public final class NvmNamespaceMetrics implements MetricsSource {
       ratedPersists = n;
       ratedNanos = nanos;
     }
-    samplesSkipped += stats.latencies().drain(new LatencyRing.Sink() {
-      @Override
-      public void accept(long v) {
-        for (MutableQuantiles q : persistQuantiles) {
-          q.add(v);
-        }
-      }
-    });
+    samplesSkipped +=
+        stats
+            .latencies()
+            .drain(
+                new LatencyRing.Sink() {
+                  @Override
+                  public void accept(long v) {
+                    for (MutableQuantiles q : persistQuantiles) {
+                      q.add(v);
+                    }
+                  }
+                });
   }
 
   @Override
@@ -269,51 +289,84 @@ public final class NvmNamespaceMetrics implements MetricsSource {
     static final RegionMetricsInfo INSTANCE = new RegionMetricsInfo();
 
     final MetricsInfo regionPath = i("RegionPath", "The region file");
-    final MetricsInfo persistMode = i("PersistMode", "How stores are made durable: pmem, emulated or msync");
+    final MetricsInfo persistMode =
+        i("PersistMode", "How stores are made durable: pmem, emulated or msync");
     final MetricsInfo pmemIsPmem = i("PmemIsPmem", "What pmem_is_pmem reported for the mapping");
-    final MetricsInfo nameserviceId = i("NameserviceId", "The nameservice of this NameNode (federation)");
+    final MetricsInfo nameserviceId =
+        i("NameserviceId", "The nameservice of this NameNode (federation)");
     final MetricsInfo regionSizeBytes = i("RegionSizeBytes", "Size of the region file in bytes");
     final MetricsInfo pagesTotal = i("PagesTotal", "256-byte pages in the data area");
-    final MetricsInfo pagesUsed = i("PagesUsed", "Pages holding live inodes, extension and string pages");
+    final MetricsInfo pagesUsed =
+        i("PagesUsed", "Pages holding live inodes, extension and string pages");
     final MetricsInfo pagesFree = i("PagesFree", "Pages neither used nor reserved");
-    final MetricsInfo pagesReserved = i("PagesReserved", "Pages reserved by the NameNode's page pool, not yet used");
-    final MetricsInfo pagesHighWater = i("PagesHighWater", "Pages at or above this index were never used");
+    final MetricsInfo pagesReserved =
+        i("PagesReserved", "Pages reserved by the NameNode's page pool, not yet used");
+    final MetricsInfo pagesHighWater =
+        i("PagesHighWater", "Pages at or above this index were never used");
     final MetricsInfo bytesUsed = i("BytesUsed", "PagesUsed times the page size");
     final MetricsInfo bytesFree = i("BytesFree", "PagesFree times the page size");
     final MetricsInfo liveInodes = i("LiveInodes", "Live inodes in the region, the root included");
-    final MetricsInfo persists = i("Persists", "Batches made durable (one nvm_apply each), since start");
-    final MetricsInfo persistBatchBytes = i("PersistBatchBytes",
-        "Bytes of the batches persisted (page images, changed words, entry headers), since start");
-    final MetricsInfo undoLoggedPersists = i("UndoLoggedPersists",
-        "Persists committed through the undo log (the rest were one atomic 8-byte store)");
-    final MetricsInfo persistBarriers = i("PersistBarriers", "Persist barriers (drains) issued since start");
-    final MetricsInfo persistSamplesSkipped = i("PersistSamplesSkipped",
-        "Persist latencies left out of the quantiles (more than the sample ring holds per drain)");
+    final MetricsInfo persists =
+        i("Persists", "Batches made durable (one nvm_apply each), since start");
+    final MetricsInfo persistBatchBytes =
+        i(
+            "PersistBatchBytes",
+            "Bytes of the batches persisted (page images, changed words, entry headers), since start");
+    final MetricsInfo undoLoggedPersists =
+        i(
+            "UndoLoggedPersists",
+            "Persists committed through the undo log (the rest were one atomic 8-byte store)");
+    final MetricsInfo persistBarriers =
+        i("PersistBarriers", "Persist barriers (drains) issued since start");
+    final MetricsInfo persistSamplesSkipped =
+        i(
+            "PersistSamplesSkipped",
+            "Persist latencies left out of the quantiles (more than the sample ring holds per drain)");
     final MetricsInfo jniCalls = i("JniCalls", "Native calls into libhdfsnvm, since start");
-    final MetricsInfo lastRecoveryMillis = i("LastRecoveryMillis",
-        "Start-up: region open, validation, recovery and namespace rebuild, in ms");
-    final MetricsInfo lastRecoveryScanMillis = i("LastRecoveryScanMillis", "Start-up: native recovery scan, in ms");
-    final MetricsInfo lastRecoveryRebuildMillis = i("LastRecoveryRebuildMillis",
-        "Start-up: rebuild of the in-memory namespace from the recovered inodes, in ms");
-    final MetricsInfo lastRecoveryPagesScanned = i("LastRecoveryPagesScanned", "Start-up: pages the recovery scanned");
-    final MetricsInfo lastRecoveryInodes = i("LastRecoveryInodes", "Start-up: inodes recovered and rebuilt");
-    final MetricsInfo lastRecoveryUndoRolledBack = i("LastRecoveryUndoRolledBack",
-        "Start-up: 1 if an interrupted batch was rolled back from the undo record");
-    final MetricsInfo lastRecoveryUndoEntriesApplied = i("LastRecoveryUndoEntriesApplied",
-        "Start-up: undo entries restored by that roll-back");
-    final MetricsInfo lastRecoveryPendingDiscarded = i("LastRecoveryPendingDiscarded",
-        "Start-up: pages written by a batch that never committed, discarded");
-    final MetricsInfo lastRecoveryOrphansReclaimed = i("LastRecoveryOrphansReclaimed",
-        "Start-up: inode pages not reachable from the root, reclaimed");
-    final MetricsInfo lastRecoveryExtReclaimed = i("LastRecoveryExtReclaimed",
-        "Start-up: extension pages no live inode links to, reclaimed");
-    final MetricsInfo lastRecoveryStringsReclaimed = i("LastRecoveryStringsReclaimed",
-        "Start-up: string pages no live inode refers to, reclaimed");
+    final MetricsInfo lastRecoveryMillis =
+        i(
+            "LastRecoveryMillis",
+            "Start-up: region open, validation, recovery and namespace rebuild, in ms");
+    final MetricsInfo lastRecoveryScanMillis =
+        i("LastRecoveryScanMillis", "Start-up: native recovery scan, in ms");
+    final MetricsInfo lastRecoveryRebuildMillis =
+        i(
+            "LastRecoveryRebuildMillis",
+            "Start-up: rebuild of the in-memory namespace from the recovered inodes, in ms");
+    final MetricsInfo lastRecoveryPagesScanned =
+        i("LastRecoveryPagesScanned", "Start-up: pages the recovery scanned");
+    final MetricsInfo lastRecoveryInodes =
+        i("LastRecoveryInodes", "Start-up: inodes recovered and rebuilt");
+    final MetricsInfo lastRecoveryUndoRolledBack =
+        i(
+            "LastRecoveryUndoRolledBack",
+            "Start-up: 1 if an interrupted batch was rolled back from the undo record");
+    final MetricsInfo lastRecoveryUndoEntriesApplied =
+        i("LastRecoveryUndoEntriesApplied", "Start-up: undo entries restored by that roll-back");
+    final MetricsInfo lastRecoveryPendingDiscarded =
+        i(
+            "LastRecoveryPendingDiscarded",
+            "Start-up: pages written by a batch that never committed, discarded");
+    final MetricsInfo lastRecoveryOrphansReclaimed =
+        i(
+            "LastRecoveryOrphansReclaimed",
+            "Start-up: inode pages not reachable from the root, reclaimed");
+    final MetricsInfo lastRecoveryExtReclaimed =
+        i(
+            "LastRecoveryExtReclaimed",
+            "Start-up: extension pages no live inode links to, reclaimed");
+    final MetricsInfo lastRecoveryStringsReclaimed =
+        i(
+            "LastRecoveryStringsReclaimed",
+            "Start-up: string pages no live inode refers to, reclaimed");
     final MetricsInfo inodeCacheSize = i("InodeCacheSize", "Inodes in the read cache");
-    final MetricsInfo inodeCacheCapacity = i("InodeCacheCapacity", "Most inodes the read cache holds");
+    final MetricsInfo inodeCacheCapacity =
+        i("InodeCacheCapacity", "Most inodes the read cache holds");
     final MetricsInfo inodeCacheHits = i("InodeCacheHits", "Lookups answered from the read cache");
-    final MetricsInfo inodeCacheMisses = i("InodeCacheMisses", "Lookups that materialized an inode from its page");
-    final MetricsInfo inodeCacheEvictions = i("InodeCacheEvictions", "Inodes dropped from the read cache");
+    final MetricsInfo inodeCacheMisses =
+        i("InodeCacheMisses", "Lookups that materialized an inode from its page");
+    final MetricsInfo inodeCacheEvictions =
+        i("InodeCacheEvictions", "Inodes dropped from the read cache");
 
     private static MetricsInfo i(String name, String description) {
       return Interns.info(name, description);

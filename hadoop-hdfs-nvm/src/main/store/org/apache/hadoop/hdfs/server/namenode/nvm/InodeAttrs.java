@@ -4,9 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The attributes of an inode to be created: a small builder, validated by
- * {@link InodeStore} before anything is staged. Quotas default to -1 (not set), as
- * in HDFS.
+ * The attributes of an inode to be created: a small builder, validated by {@link InodeStore} before
+ * anything is staged. Quotas default to -1 (not set), as in HDFS.
  */
 public final class InodeAttrs {
   final boolean directory;

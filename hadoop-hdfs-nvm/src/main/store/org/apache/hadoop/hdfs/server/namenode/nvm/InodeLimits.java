@@ -3,21 +3,19 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 
 /**
- * What an inode page can hold, and how many pages an inode takes. {@link Txn} checks every
- * value against these limits before it stages anything; callers that must refuse before they
- * change anything else (the import's scan) ask the same questions here without a region.
+ * What an inode page can hold, and how many pages an inode takes. {@link Txn} checks every value
+ * against these limits before it stages anything; callers that must refuse before they change
+ * anything else (the import's scan) ask the same questions here without a region.
  */
 public final class InodeLimits {
-  private InodeLimits() {
-  }
+  private InodeLimits() {}
 
   /**
-   * Throws the NvmException {@link Txn#create} would throw for these attributes (name, mode,
-   * file header, under-construction pair, string lengths) without touching a region.
+   * Throws the NvmException {@link Txn#create} would throw for these attributes (name, mode, file
+   * header, under-construction pair, string lengths) without touching a region.
    */
   public static void validate(InodeAttrs a) throws NvmException {
     checkAttrs(a);
@@ -37,7 +35,9 @@ public final class InodeLimits {
 
   /** BLOCK_EXT pages holding the block records past the inline ones. */
   static int blockExtPages(int blocks) {
-    return blocks <= BLOCKS_INLINE_MAX ? 0 : (blocks - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
+    return blocks <= BLOCKS_INLINE_MAX
+        ? 0
+        : (blocks - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
   }
 
   static void checkAttrs(InodeAttrs a) throws NvmException {
@@ -57,14 +57,16 @@ public final class InodeLimits {
       throw invalid("empty inode name");
     }
     if (name.length > NAME_MAX) {
-      throw new NvmException(ErrorCode.ETOOLONG, "name of " + name.length + " bytes exceeds NAME_MAX " + NAME_MAX);
+      throw new NvmException(
+          ErrorCode.ETOOLONG, "name of " + name.length + " bytes exceeds NAME_MAX " + NAME_MAX);
     }
     for (byte b : name) {
       if (b == '/') {
         throw invalid("name contains '/': " + new String(name, StandardCharsets.UTF_8));
       }
     }
-    if ((name.length == 1 && name[0] == '.') || (name.length == 2 && name[0] == '.' && name[1] == '.')) {
+    if ((name.length == 1 && name[0] == '.')
+        || (name.length == 2 && name[0] == '.' && name[1] == '.')) {
       throw invalid("name '" + new String(name, StandardCharsets.UTF_8) + "' is reserved");
     }
   }

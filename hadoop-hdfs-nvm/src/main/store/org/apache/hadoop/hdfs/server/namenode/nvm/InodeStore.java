@@ -8,9 +8,9 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 /**
  * An open region as the NameNode's inode store. Reads are {@link InodeView}s straight from the
  * mapping (no copy, no JNI); every write is a {@link Txn} from {@link #begin()}: any number of
- * staged changes applied as one atomic batch with one native call. The write-through, the
- * import and the offline demo all write through {@code begin()}; {@link #format} is the one
- * write the store stages itself.
+ * staged changes applied as one atomic batch with one native call. The write-through, the import
+ * and the offline demo all write through {@code begin()}; {@link #format} is the one write the
+ * store stages itself.
  *
  * <p>Not thread-safe: callers hold the namesystem write lock for transactions.
  */
@@ -22,11 +22,13 @@ public final class InodeStore implements AutoCloseable {
   private final StringTable strings;
   private final MutationBatch batch = new MutationBatch();
   private final PagePool pool;
+
   /**
    * Live inodes (the root included): what recovery attached at open, then every committed create
    * and removal. Written under the caller's write exclusion, read by the metrics thread.
    */
   private volatile long liveInodes;
+
   /** The open transaction, if any (at most one). */
   private Txn current;
 
@@ -89,9 +91,9 @@ public final class InodeStore implements AutoCloseable {
   // ------------------------------------------------------------------ transactions
 
   /**
-   * Starts a transaction: any number of staged operations applied as ONE batch by
-   * {@link Txn#commit()} (one native call, one commit point). Only one transaction can be open
-   * at a time; {@link Txn#close()} abandons an uncommitted one.
+   * Starts a transaction: any number of staged operations applied as ONE batch by {@link
+   * Txn#commit()} (one native call, one commit point). Only one transaction can be open at a time;
+   * {@link Txn#close()} abandons an uncommitted one.
    */
   public Txn begin() {
     if (region.isClosed()) {
@@ -111,8 +113,8 @@ public final class InodeStore implements AutoCloseable {
   }
 
   /**
-   * Creates the root directory (id ROOT_INODE_ID) of an empty region and points SB_ROOT_PAGE
-   * at it, in one transaction. Returns the root page.
+   * Creates the root directory (id ROOT_INODE_ID) of an empty region and points SB_ROOT_PAGE at it,
+   * in one transaction. Returns the root page.
    */
   public long format(long mtime, int mode, String owner, String group) throws NvmException {
     if (region.rootPage() != 0) {
@@ -130,14 +132,24 @@ public final class InodeStore implements AutoCloseable {
 
   // ------------------------------------------------------------------ checks before staging
 
-  /** The live inode at {@code page}; EINVAL if the offset is not a page or the page not a live inode. */
+  /**
+   * The live inode at {@code page}; EINVAL if the offset is not a page or the page not a live
+   * inode.
+   */
   InodeView requireInode(long page) throws NvmException {
-    if (page < DATA_OFFSET || (page - DATA_OFFSET) % PAGE_SIZE != 0 || page + PAGE_SIZE > region.size()) {
+    if (page < DATA_OFFSET
+        || (page - DATA_OFFSET) % PAGE_SIZE != 0
+        || page + PAGE_SIZE > region.size()) {
       throw invalid("offset " + page + " is not a page of the data area");
     }
     InodeView v = inode(page);
     if (!v.isLive()) {
-      throw invalid("page " + page + " is not a live inode (state word 0x" + Long.toHexString(v.stateWord()) + ")");
+      throw invalid(
+          "page "
+              + page
+              + " is not a live inode (state word 0x"
+              + Long.toHexString(v.stateWord())
+              + ")");
     }
     return v;
   }

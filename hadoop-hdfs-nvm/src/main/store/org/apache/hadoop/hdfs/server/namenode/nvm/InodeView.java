@@ -5,8 +5,8 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A read view of one inode page, straight from the mapping (no copy, no JNI). Values
- * are read at call time, so a view stays current across mutations of its page.
+ * A read view of one inode page, straight from the mapping (no copy, no JNI). Values are read at
+ * call time, so a view stays current across mutations of its page.
  */
 public final class InodeView {
   private final Region region;
@@ -31,7 +31,9 @@ public final class InodeView {
 
   public boolean isLive() {
     long w = stateWord();
-    return magicOf(w) == PAGE_MAGIC && stateOf(w) == STATE_LIVE && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
+    return magicOf(w) == PAGE_MAGIC
+        && stateOf(w) == STATE_LIVE
+        && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
   }
 
   public boolean isDirectory() {
@@ -105,7 +107,8 @@ public final class InodeView {
     long ext = firstNameExt();
     while (done < len) {
       if (ext == 0) {
-        throw new IllegalStateException("inode page " + page + ": name chain ends after " + done + " of " + len);
+        throw new IllegalStateException(
+            "inode page " + page + ": name chain ends after " + done + " of " + len);
       }
       int n = (int) Math.min(region.getLong(ext + EXT_COUNT), len - done);
       region.getBytes(ext + EXT_PAYLOAD, dst, at + done, n);
@@ -137,7 +140,8 @@ public final class InodeView {
     long p = first;
     for (int i = 0; i < expected; i++) {
       if (p == 0) {
-        throw new IllegalStateException("inode page " + page + ": extension chain shorter than " + expected);
+        throw new IllegalStateException(
+            "inode page " + page + ": extension chain shorter than " + expected);
       }
       out[i] = p;
       p = region.getLong(p + EXT_NEXT);
@@ -193,10 +197,14 @@ public final class InodeView {
     return chain(firstBlockExt(), n <= 0 ? 0 : (n + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX);
   }
 
-  /** Region offset of block record {@code i}: inline for i &lt; 4, else page (i-4)/9 slot (i-4)%9 of the chain. */
+  /**
+   * Region offset of block record {@code i}: inline for i &lt; 4, else page (i-4)/9 slot (i-4)%9 of
+   * the chain.
+   */
   public long blockRecordOffset(int i) {
     if (i < 0 || i >= blockCount()) {
-      throw new IndexOutOfBoundsException("block " + i + " of " + blockCount() + " in inode page " + page);
+      throw new IndexOutOfBoundsException(
+          "block " + i + " of " + blockCount() + " in inode page " + page);
     }
     return blockRecordOffsetUnchecked(i);
   }
@@ -206,7 +214,9 @@ public final class InodeView {
       return page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i;
     }
     int k = i - BLOCKS_INLINE_MAX;
-    return blockExtPage(k / BLOCKS_EXT_MAX) + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * (k % BLOCKS_EXT_MAX);
+    return blockExtPage(k / BLOCKS_EXT_MAX)
+        + EXT_PAYLOAD
+        + (long) BLOCK_RECORD_SIZE * (k % BLOCKS_EXT_MAX);
   }
 
   /** The {@code n}-th BLOCK_EXT page (0-based). */
@@ -258,6 +268,14 @@ public final class InodeView {
 
   @Override
   public String toString() {
-    return "InodeView{page=" + page + ", id=" + id() + ", name=" + name() + ", parentPage=" + parentPage() + "}";
+    return "InodeView{page="
+        + page
+        + ", id="
+        + id()
+        + ", name="
+        + name()
+        + ", parentPage="
+        + parentPage()
+        + "}";
   }
 }

@@ -5,11 +5,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The most recent latencies (nanoseconds), written without locks by the persisting thread and
- * handed to the metrics thread by {@link #drain}. A writer claims a sequence number with one
- * atomic increment and publishes the sample with one atomic store; the slot holds the sample and
- * a tag of its sequence number in the same 64-bit word, so the reader never sees half a sample.
- * When more samples arrive between two drains than the ring holds, the oldest are skipped (and
- * counted): the ring feeds quantile estimates, exact counts and sums are kept elsewhere.
+ * handed to the metrics thread by {@link #drain}. A writer claims a sequence number with one atomic
+ * increment and publishes the sample with one atomic store; the slot holds the sample and a tag of
+ * its sequence number in the same 64-bit word, so the reader never sees half a sample. When more
+ * samples arrive between two drains than the ring holds, the oldest are skipped (and counted): the
+ * ring feeds quantile estimates, exact counts and sums are kept elsewhere.
  */
 public final class LatencyRing {
   static final int VALUE_BITS = 40; // ~18 minutes in nanoseconds

@@ -1,9 +1,9 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * A primitive long &rarr; long hash map (open addressing, linear probing, backward-shift
- * deletion): no boxing, 16 bytes per slot, load factor at most 1/2. Key 0 is reserved
- * (it marks an empty slot); inode ids and page offsets are never 0. Not thread-safe.
+ * A primitive long &rarr; long hash map (open addressing, linear probing, backward-shift deletion):
+ * no boxing, 16 bytes per slot, load factor at most 1/2. Key 0 is reserved (it marks an empty
+ * slot); inode ids and page offsets are never 0. Not thread-safe.
  */
 public final class LongLongMap {
   /** Returned by {@link #get} for a missing key. */

@@ -4,20 +4,23 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Builds the byte format nvm_apply() takes (see nvmns.h) in a reusable direct
- * buffer in native byte order:
+ * Builds the byte format nvm_apply() takes (see nvmns.h) in a reusable direct buffer in native byte
+ * order:
+ *
  * <pre>
  *   u32 entry_count; u32 0;
  *   per entry: u32 op; u32 field; u64 target; u32 length; u32 0; data[length]; zero pad to 8
  * </pre>
- * A batch is applied atomically by {@link Region#apply}; the native side decides the
- * persist order (FRESH data first, then the undo-logged or single-word INPLACE part,
- * FREE last). Not thread-safe.
+ *
+ * A batch is applied atomically by {@link Region#apply}; the native side decides the persist order
+ * (FRESH data first, then the undo-logged or single-word INPLACE part, FREE last). Not thread-safe.
  */
 public final class MutationBatch {
   /** The op of an entry: NVM_OPS in nvmns.h (FormatFactsTest checks the codes). */
   enum Op {
-    FRESH(1), INPLACE(2), FREE(3);
+    FRESH(1),
+    INPLACE(2),
+    FREE(3);
 
     final int code;
 
@@ -28,11 +31,13 @@ public final class MutationBatch {
 
   /** NVM_BATCH_HEADER and NVM_BATCH_ENTRY_HEADER (FormatFactsTest checks them). */
   static final int HEADER = 8;
+
   static final int ENTRY_HEADER = 24;
 
   private ByteBuffer buf;
   private int entries;
   private int inplaceEntries;
+
   /** INPLACE entries that are one aligned 8-byte word. */
   private int inplaceWords;
 
@@ -74,9 +79,9 @@ public final class MutationBatch {
   }
 
   /**
-   * Whether the native side commits this batch through the undo log (4 barriers): every batch
-   * with INPLACE entries except one whose only INPLACE entry is a single aligned 8-byte word,
-   * which is stored atomically (nvmns.h, persist order).
+   * Whether the native side commits this batch through the undo log (4 barriers): every batch with
+   * INPLACE entries except one whose only INPLACE entry is a single aligned 8-byte word, which is
+   * stored atomically (nvmns.h, persist order).
    */
   public boolean isUndoLogged() {
     return inplaceEntries > 1 || (inplaceEntries == 1 && inplaceWords == 0);

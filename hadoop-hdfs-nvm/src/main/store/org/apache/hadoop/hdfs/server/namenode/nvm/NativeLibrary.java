@@ -7,9 +7,9 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 
 /**
- * Loads libhdfsnvm once per class loader: first from java.library.path, else from the
- * copy bundled in the jar (extracted to a temporary file). {@link #isAvailable()} and
- * {@link #failureReason()} never throw; {@link #load()} throws one clear error.
+ * Loads libhdfsnvm once per class loader: first from java.library.path, else from the copy bundled
+ * in the jar (extracted to a temporary file). {@link #isAvailable()} and {@link #failureReason()}
+ * never throw; {@link #load()} throws one clear error.
  */
 public final class NativeLibrary {
   static final String LIBRARY_NAME = "hdfsnvm";
@@ -19,8 +19,7 @@ public final class NativeLibrary {
   private static boolean attempted;
   private static String failure;
 
-  private NativeLibrary() {
-  }
+  private NativeLibrary() {}
 
   /** True if the library is (or could now be) loaded. */
   public static boolean isAvailable() {
@@ -51,8 +50,8 @@ public final class NativeLibrary {
   }
 
   /**
-   * Tries both ways of loading {@code libraryName}; returns null on success or the
-   * failure message. Package-private so a test can run it against names that do not exist.
+   * Tries both ways of loading {@code libraryName}; returns null on success or the failure message.
+   * Package-private so a test can run it against names that do not exist.
    */
   static String resolve(String libraryName, String resource) {
     String fromPath;
@@ -79,9 +78,17 @@ public final class NativeLibrary {
     } catch (IOException | UnsatisfiedLinkError e) {
       fromJar = e.getMessage();
     }
-    return "cannot load native library lib" + libraryName + ".so: not loadable from java.library.path="
-        + System.getProperty("java.library.path") + " (" + fromPath + "), and the bundled resource " + resource
-        + " failed (" + fromJar + "). libhdfsnvm needs libpmem at run time (Debian/Ubuntu: apt-get install libpmem1).";
+    return "cannot load native library lib"
+        + libraryName
+        + ".so: not loadable from java.library.path="
+        + System.getProperty("java.library.path")
+        + " ("
+        + fromPath
+        + "), and the bundled resource "
+        + resource
+        + " failed ("
+        + fromJar
+        + "). libhdfsnvm needs libpmem at run time (Debian/Ubuntu: apt-get install libpmem1).";
   }
 
   private static File extract(String resource) throws IOException {
@@ -104,5 +111,4 @@ public final class NativeLibrary {
       in.close();
     }
   }
-
 }

@@ -3,19 +3,29 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import java.io.IOException;
 
 /**
- * An error reported by libhdfsnvm (or a refusal detected on the Java side before
- * anything was handed to it). The native glue creates every instance through
- * {@link #fromNative(int, String, long)}, so native errors become Java exceptions in
- * exactly one place. A refusal of the region carries the file offset it points at
- * ({@link #offset()}).
+ * An error reported by libhdfsnvm (or a refusal detected on the Java side before anything was
+ * handed to it). The native glue creates every instance through {@link #fromNative(int, String,
+ * long)}, so native errors become Java exceptions in exactly one place. A refusal of the region
+ * carries the file offset it points at ({@link #offset()}).
  */
 public class NvmException extends IOException {
   private static final long serialVersionUID = 1L;
 
   /** NVM_ERRORS in nvmns.h (FormatFactsTest checks both ways); the value is {@link #value()}. */
   public enum ErrorCode {
-    OK(0), EIO(1), ENOTREGION(2), EVERSION(3), ECORRUPT(4), ETRUNCATED(5), EFULL(6),
-    EINVAL(7), EEXIST(8), EMODE(9), ECRASHED(10), ETOOLONG(11), EBUSY(12),
+    OK(0),
+    EIO(1),
+    ENOTREGION(2),
+    EVERSION(3),
+    ECORRUPT(4),
+    ETRUNCATED(5),
+    EFULL(6),
+    EINVAL(7),
+    EEXIST(8),
+    EMODE(9),
+    ECRASHED(10),
+    ETOOLONG(11),
+    EBUSY(12),
     /** A code this binding does not know (a newer native library). */
     UNKNOWN(-1);
 
@@ -39,7 +49,10 @@ public class NvmException extends IOException {
     }
   }
 
-  /** {@link #offset()} of an error that has no place in the region file (nvm_erroroffset's NVM_NO_OFFSET). */
+  /**
+   * {@link #offset()} of an error that has no place in the region file (nvm_erroroffset's
+   * NVM_NO_OFFSET).
+   */
   public static final long NO_OFFSET = -1;
 
   private final ErrorCode code;
@@ -71,12 +84,12 @@ public class NvmException extends IOException {
   }
 
   /**
-   * Where in the region file the error points (nvm_erroroffset): the first byte of the field
-   * the native open or recovery found bad (a header or superblock field, the undo record, a
-   * page's state word, a parent link, a chain link, a name length, a string reference, ...),
-   * of the page when the page as a whole is bad, or for a truncated file its length (the
-   * first missing byte); {@link #NO_OFFSET} when the error has no place in the file (I/O, a
-   * lock, a bad argument, a full region, errors detected on the Java side).
+   * Where in the region file the error points (nvm_erroroffset): the first byte of the field the
+   * native open or recovery found bad (a header or superblock field, the undo record, a page's
+   * state word, a parent link, a chain link, a name length, a string reference, ...), of the page
+   * when the page as a whole is bad, or for a truncated file its length (the first missing byte);
+   * {@link #NO_OFFSET} when the error has no place in the file (I/O, a lock, a bad argument, a full
+   * region, errors detected on the Java side).
    */
   public long offset() {
     return offset;

@@ -3,30 +3,38 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import java.nio.ByteBuffer;
 
 /**
- * The JNI entry points of libhdfsnvm (implemented in native/jni/nvm_jni.c). A handle
- * is the address of a native {@code nvm_region}; 0 is never a valid handle. Every
- * method that can fail throws {@link NvmException} (created by the glue through
- * {@link NvmException#fromNative}). Only {@link Region} and tests call these.
+ * The JNI entry points of libhdfsnvm (implemented in native/jni/nvm_jni.c). A handle is the address
+ * of a native {@code nvm_region}; 0 is never a valid handle. Every method that can fail throws
+ * {@link NvmException} (created by the glue through {@link NvmException#fromNative}). Only {@link
+ * Region} and tests call these.
  */
 final class NvmNative {
-  private NvmNative() {
-  }
+  private NvmNative() {}
 
   /** Bit for {@link #open}: map read-only, shared lock, no recovery. Mirrors NVM_OPEN_READONLY. */
   static final int OPEN_READONLY = 1;
 
   /** Indexes of the array returned by {@link #usage}. */
-  static final int USAGE_TOTAL = 0, USAGE_USED = 1, USAGE_FREE = 2, USAGE_RESERVED = 3, USAGE_HIGH_WATER = 4;
+  static final int USAGE_TOTAL = 0,
+      USAGE_USED = 1,
+      USAGE_FREE = 2,
+      USAGE_RESERVED = 3,
+      USAGE_HIGH_WATER = 4;
+
   static final int USAGE_LENGTH = 5;
 
-  /** Length of the array returned by {@link #recoveryReport} (the fields of struct nvm_recovery, in order). */
+  /**
+   * Length of the array returned by {@link #recoveryReport} (the fields of struct nvm_recovery, in
+   * order).
+   */
   static final int RECOVERY_LENGTH = 10;
 
   static {
     NativeLibrary.load();
   }
 
-  static native long create(String path, long size, int namespaceId, String clusterId, String blockPoolId, int mode)
+  static native long create(
+      String path, long size, int namespaceId, String clusterId, String blockPoolId, int mode)
       throws NvmException;
 
   static native long open(String path, int mode, int flags) throws NvmException;
@@ -37,9 +45,9 @@ final class NvmNative {
   static native long size(long handle);
 
   /**
-   * Direct buffers over consecutive slices of the mapping, each {@code segmentBytes}
-   * long (the last may be shorter). segmentBytes must be a positive multiple of the
-   * page size and at most 1 GiB. The buffers are valid until {@link #close}.
+   * Direct buffers over consecutive slices of the mapping, each {@code segmentBytes} long (the last
+   * may be shorter). segmentBytes must be a positive multiple of the page size and at most 1 GiB.
+   * The buffers are valid until {@link #close}.
    */
   static native ByteBuffer[] mapSegments(long handle, long segmentBytes) throws NvmException;
 
@@ -55,7 +63,9 @@ final class NvmNative {
 
   static native void releasePages(long handle, int n, long[] offsets) throws NvmException;
 
-  /** {@code batch} must be a direct buffer; {@code length} bytes from its position 0 are applied. */
+  /**
+   * {@code batch} must be a direct buffer; {@code length} bytes from its position 0 are applied.
+   */
   static native void apply(long handle, ByteBuffer batch, int length) throws NvmException;
 
   static native long[] recoveryReport(long handle);

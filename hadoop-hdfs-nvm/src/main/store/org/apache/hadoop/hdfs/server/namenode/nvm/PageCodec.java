@@ -6,21 +6,22 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Encodes page images and packed words. Page images are written FRESH; the state word
- * they carry matters for crash safety:
+ * Encodes page images and packed words. Page images are written FRESH; the state word they carry
+ * matters for crash safety:
+ *
  * <ul>
- * <li>inode and string pages are written PENDING and made LIVE by an INPLACE store in the
- * same batch, because recovery attaches a LIVE inode to its parent by the parent pointer
- * alone — a LIVE image written before the commit would survive a crash;</li>
- * <li>extension pages are written LIVE: they are reached only through the owner's link,
- * which the commit sets, so an unlinked one is reclaimed by recovery.</li>
+ *   <li>inode and string pages are written PENDING and made LIVE by an INPLACE store in the same
+ *       batch, because recovery attaches a LIVE inode to its parent by the parent pointer alone — a
+ *       LIVE image written before the commit would survive a crash;
+ *   <li>extension pages are written LIVE: they are reached only through the owner's link, which the
+ *       commit sets, so an unlinked one is reclaimed by recovery.
  * </ul>
- * The decoders of the packed words (permission, file header, under-construction) are public:
- * the offline tools read the words with them too.
+ *
+ * The decoders of the packed words (permission, file header, under-construction) are public: the
+ * offline tools read the words with them too.
  */
 public final class PageCodec {
-  private PageCodec() {
-  }
+  private PageCodec() {}
 
   private static ByteBuffer page() {
     return ByteBuffer.allocate(PAGE_SIZE).order(ByteOrder.LITTLE_ENDIAN);
@@ -50,7 +51,9 @@ public final class PageCodec {
   static final int POLICY_MAX = (1 << (64 - FI_HDR_POLICY_SHIFT)) - 1;
 
   static long fileHeader(long blockSize, int replication, int policy) {
-    return blockSize | ((long) replication << FI_HDR_REPLICATION_SHIFT) | ((long) policy << FI_HDR_POLICY_SHIFT);
+    return blockSize
+        | ((long) replication << FI_HDR_REPLICATION_SHIFT)
+        | ((long) policy << FI_HDR_POLICY_SHIFT);
   }
 
   /** The preferred block size (bits 0–47) of an FI_HEADER word. */
@@ -72,7 +75,10 @@ public final class PageCodec {
     return (clientId & 0xffffffffL) | (machineId << FI_UC_MACHINE_SHIFT);
   }
 
-  /** The client-name string id (bits 0–31) of an FI_UC word (the whole word is 0 for a complete file). */
+  /**
+   * The client-name string id (bits 0–31) of an FI_UC word (the whole word is 0 for a complete
+   * file).
+   */
   public static long ucClient(long uc) {
     return uc & 0xffffffffL;
   }
@@ -88,18 +94,27 @@ public final class PageCodec {
   }
 
   /**
-   * The name area of an inode page, IN_NAME_LEN .. IN_NAME_INLINE+NAME_INLINE_MAX: length,
-   * first extension page, inline bytes (zero padded). Contiguous, so a rename rewrites it
-   * with one INPLACE entry.
+   * The name area of an inode page, IN_NAME_LEN .. IN_NAME_INLINE+NAME_INLINE_MAX: length, first
+   * extension page, inline bytes (zero padded). Contiguous, so a rename rewrites it with one
+   * INPLACE entry.
    */
   static byte[] nameArea(byte[] name, long firstExt) {
-    ByteBuffer b = ByteBuffer.allocate(IN_NAME_INLINE + NAME_INLINE_MAX - IN_NAME_LEN).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b =
+        ByteBuffer.allocate(IN_NAME_INLINE + NAME_INLINE_MAX - IN_NAME_LEN)
+            .order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(name.length).putLong(firstExt).put(name, 0, Math.min(name.length, NAME_INLINE_MAX));
     return b.array();
   }
 
   /** A fresh inode page image in state PENDING. */
-  static byte[] inode(InodeAttrs a, long id, long parentPage, long parentId, long perm, long uc, long firstNameExt) {
+  static byte[] inode(
+      InodeAttrs a,
+      long id,
+      long parentPage,
+      long parentId,
+      long perm,
+      long uc,
+      long firstNameExt) {
     ByteBuffer b = page();
     b.putLong(PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_PENDING));
     b.putLong(IN_ID, id);
@@ -127,8 +142,8 @@ public final class PageCodec {
   }
 
   /**
-   * A new extension page image with its header written (LIVE: an extension page is
-   * committed by the link that makes it reachable), positioned at the payload.
+   * A new extension page image with its header written (LIVE: an extension page is committed by the
+   * link that makes it reachable), positioned at the payload.
    */
   private static ByteBuffer extPage(int kind, long ownerId, long next, long count) {
     ByteBuffer b = page();
@@ -153,8 +168,8 @@ public final class PageCodec {
   }
 
   /**
-   * A BLOCK_EXT page image (LIVE) holding records {@code from .. from+count} of
-   * {@code blocks} (triples id, numBytes, genstamp).
+   * A BLOCK_EXT page image (LIVE) holding records {@code from .. from+count} of {@code blocks}
+   * (triples id, numBytes, genstamp).
    */
   static byte[] blockExt(long ownerId, long next, long[] blocks, int from, int count) {
     ByteBuffer b = extPage(KIND_BLOCK_EXT, ownerId, next, count);
@@ -166,8 +181,12 @@ public final class PageCodec {
   }
 
   static byte[] blockRecord(long blockId, long numBytes, long genstamp) {
-    return ByteBuffer.allocate(BLOCK_RECORD_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(BR_ID, blockId)
-        .putLong(BR_NUM_BYTES, numBytes).putLong(BR_GENSTAMP, genstamp).array();
+    return ByteBuffer.allocate(BLOCK_RECORD_SIZE)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(BR_ID, blockId)
+        .putLong(BR_NUM_BYTES, numBytes)
+        .putLong(BR_GENSTAMP, genstamp)
+        .array();
   }
 
   /** A STRING page image in state PENDING. */

@@ -3,11 +3,11 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import java.util.Arrays;
 
 /**
- * Reserved pages held on the Java side so that a mutation does not cross JNI to
- * allocate: pages are reserved from the native free list {@link #REFILL} at a time and
- * handed out one by one. Reservations live only in DRAM (a crash forgets them; the pages
- * are still free on media), so holding a few costs nothing but their count in
- * {@link RegionUsage#pagesReserved()}; closing the region drops them with it.
+ * Reserved pages held on the Java side so that a mutation does not cross JNI to allocate: pages are
+ * reserved from the native free list {@link #REFILL} at a time and handed out one by one.
+ * Reservations live only in DRAM (a crash forgets them; the pages are still free on media), so
+ * holding a few costs nothing but their count in {@link RegionUsage#pagesReserved()}; closing the
+ * region drops them with it.
  */
 final class PagePool {
   /** Pages reserved per native call when the pool runs dry. */

@@ -29,10 +29,13 @@ public enum PersistMode {
     return configName;
   }
 
-  /** Parses a configuration value ("auto", "pmem", "emulated", "msync"; case and blanks ignored). */
+  /**
+   * Parses a configuration value ("auto", "pmem", "emulated", "msync"; case and blanks ignored).
+   */
   public static PersistMode parse(String s) {
     if (s == null) {
-      throw new IllegalArgumentException("persist mode is null; expected one of auto, pmem, emulated, msync");
+      throw new IllegalArgumentException(
+          "persist mode is null; expected one of auto, pmem, emulated, msync");
     }
     String t = s.trim().toLowerCase(Locale.ROOT);
     for (PersistMode m : values()) {
@@ -40,7 +43,8 @@ public enum PersistMode {
         return m;
       }
     }
-    throw new IllegalArgumentException("unknown persist mode '" + s + "'; expected one of auto, pmem, emulated, msync");
+    throw new IllegalArgumentException(
+        "unknown persist mode '" + s + "'; expected one of auto, pmem, emulated, msync");
   }
 
   static PersistMode ofValue(int v) {

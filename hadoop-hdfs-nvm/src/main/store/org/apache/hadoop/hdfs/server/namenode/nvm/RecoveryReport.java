@@ -1,6 +1,8 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
-/** What recovery did when the region was opened (struct nvm_recovery); all zero for read-only opens. */
+/**
+ * What recovery did when the region was opened (struct nvm_recovery); all zero for read-only opens.
+ */
 public final class RecoveryReport {
   private final long elapsedNanos;
   private final long pagesScanned;
@@ -70,9 +72,26 @@ public final class RecoveryReport {
 
   @Override
   public String toString() {
-    return "RecoveryReport{elapsedNanos=" + elapsedNanos + ", pagesScanned=" + pagesScanned + ", inodesLive="
-        + inodesLive + ", stringsLive=" + stringsLive + ", undoRolledBack=" + undoRolledBack + ", undoEntries="
-        + undoEntries + ", pendingDiscarded=" + pendingDiscarded + ", orphansReclaimed=" + orphansReclaimed
-        + ", extReclaimed=" + extReclaimed + ", stringsReclaimed=" + stringsReclaimed + "}";
+    return "RecoveryReport{elapsedNanos="
+        + elapsedNanos
+        + ", pagesScanned="
+        + pagesScanned
+        + ", inodesLive="
+        + inodesLive
+        + ", stringsLive="
+        + stringsLive
+        + ", undoRolledBack="
+        + undoRolledBack
+        + ", undoEntries="
+        + undoEntries
+        + ", pendingDiscarded="
+        + pendingDiscarded
+        + ", orphansReclaimed="
+        + orphansReclaimed
+        + ", extReclaimed="
+        + extReclaimed
+        + ", stringsReclaimed="
+        + stringsReclaimed
+        + "}";
   }
 }

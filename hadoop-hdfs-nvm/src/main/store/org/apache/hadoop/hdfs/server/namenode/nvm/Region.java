@@ -6,10 +6,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * An open NVM namespace region: one native handle, the mapping exposed as read-only
- * direct buffers (reads never cross JNI), and {@link #apply} as the only way to write.
- * Reads are not synchronised against mutations; the caller provides that exclusion
- * (the NameNode's namesystem lock). {@link #close()} must not race other calls.
+ * An open NVM namespace region: one native handle, the mapping exposed as read-only direct buffers
+ * (reads never cross JNI), and {@link #apply} as the only way to write. Reads are not synchronised
+ * against mutations; the caller provides that exclusion (the NameNode's namesystem lock). {@link
+ * #close()} must not race other calls.
  */
 public final class Region implements AutoCloseable {
   /** Segment size of the Java view: 1 GiB, so regions above 2 GiB work with int-indexed buffers. */
@@ -19,8 +19,13 @@ public final class Region implements AutoCloseable {
   private final boolean readOnly;
   private final long size;
   private final long segmentBytes;
-  /** log2(segmentBytes) when it is a power of two (always, outside tests), else -1: reads shift instead of divide. */
+
+  /**
+   * log2(segmentBytes) when it is a power of two (always, outside tests), else -1: reads shift
+   * instead of divide.
+   */
   private final int segmentShift;
+
   private final long segmentMask;
   private long handle;
   private ByteBuffer[] segments;
@@ -28,15 +33,18 @@ public final class Region implements AutoCloseable {
 
   /** JNI apply calls made through this region; tests assert one per store mutation. */
   long applyCalls;
+
   /** JNI reserve/release calls; the store's page pool keeps these rare. */
   long reserveCalls;
+
   long releaseCalls;
 
   private Region(File file, long handle, long segmentBytes) throws NvmException {
     this.file = file;
     this.handle = handle;
     this.segmentBytes = segmentBytes;
-    this.segmentShift = Long.bitCount(segmentBytes) == 1 ? Long.numberOfTrailingZeros(segmentBytes) : -1;
+    this.segmentShift =
+        Long.bitCount(segmentBytes) == 1 ? Long.numberOfTrailingZeros(segmentBytes) : -1;
     this.segmentMask = segmentBytes - 1;
     boolean ok = false;
     stats.jniCalls(4); // the create/open that made the handle, and the three calls below
@@ -46,7 +54,8 @@ public final class Region implements AutoCloseable {
       ByteBuffer[] raw = NvmNative.mapSegments(handle, segmentBytes);
       segments = new ByteBuffer[raw.length];
       for (int i = 0; i < raw.length; i++) {
-        // Java never writes the mapping: every store goes through nvm_apply, which owns the flush order.
+        // Java never writes the mapping: every store goes through nvm_apply, which owns the flush
+        // order.
         segments[i] = raw[i].asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
       }
       ok = true;
@@ -59,16 +68,24 @@ public final class Region implements AutoCloseable {
   }
 
   /** Creates a new region file; fails with EEXIST if {@code file} exists. */
-  public static Region create(File file, long size, RegionIdentity identity, PersistMode mode) throws NvmException {
+  public static Region create(File file, long size, RegionIdentity identity, PersistMode mode)
+      throws NvmException {
     return create(file, size, identity, mode, DEFAULT_SEGMENT_BYTES);
   }
 
-  static Region create(File file, long size, RegionIdentity identity, PersistMode mode, long segmentBytes)
+  static Region create(
+      File file, long size, RegionIdentity identity, PersistMode mode, long segmentBytes)
       throws NvmException {
     checkSegmentBytes(segmentBytes);
     NativeLibrary.load(); // the clear message, also on the second attempt
-    long h = NvmNative.create(file.getPath(), size, identity.namespaceId(), identity.clusterId(),
-        identity.blockPoolId(), mode.value());
+    long h =
+        NvmNative.create(
+            file.getPath(),
+            size,
+            identity.namespaceId(),
+            identity.clusterId(),
+            identity.blockPoolId(),
+            mode.value());
     return new Region(file, h, segmentBytes);
   }
 
@@ -82,7 +99,8 @@ public final class Region implements AutoCloseable {
     return open(file, PersistMode.AUTO, NvmNative.OPEN_READONLY, DEFAULT_SEGMENT_BYTES);
   }
 
-  static Region open(File file, PersistMode mode, int flags, long segmentBytes) throws NvmException {
+  static Region open(File file, PersistMode mode, int flags, long segmentBytes)
+      throws NvmException {
     checkSegmentBytes(segmentBytes);
     NativeLibrary.load();
     long h = NvmNative.open(file.getPath(), mode.value(), flags);
@@ -90,9 +108,16 @@ public final class Region implements AutoCloseable {
   }
 
   private static void checkSegmentBytes(long segmentBytes) {
-    if (segmentBytes <= 0 || segmentBytes > DEFAULT_SEGMENT_BYTES || segmentBytes % RegionLayout.DATA_OFFSET != 0) {
-      throw new IllegalArgumentException("segment size " + segmentBytes + " must be a multiple of "
-          + RegionLayout.DATA_OFFSET + " and at most " + DEFAULT_SEGMENT_BYTES);
+    if (segmentBytes <= 0
+        || segmentBytes > DEFAULT_SEGMENT_BYTES
+        || segmentBytes % RegionLayout.DATA_OFFSET != 0) {
+      throw new IllegalArgumentException(
+          "segment size "
+              + segmentBytes
+              + " must be a multiple of "
+              + RegionLayout.DATA_OFFSET
+              + " and at most "
+              + DEFAULT_SEGMENT_BYTES);
     }
   }
 
@@ -129,11 +154,14 @@ public final class Region implements AutoCloseable {
   private void checkRange(long off, int len) {
     h();
     if (off < 0 || len < 0 || off > size - len) {
-      throw new IndexOutOfBoundsException("read of " + len + " bytes at " + off + " outside region of " + size);
+      throw new IndexOutOfBoundsException(
+          "read of " + len + " bytes at " + off + " outside region of " + size);
     }
   }
 
-  /** An 8-byte little-endian value (layout fields are 8-byte aligned, so they never span segments). */
+  /**
+   * An 8-byte little-endian value (layout fields are 8-byte aligned, so they never span segments).
+   */
   public long getLong(long off) {
     checkRange(off, 8);
     if (segmentShift >= 0) { // the recovery rebuild reads every inode's fields through here
@@ -161,10 +189,13 @@ public final class Region implements AutoCloseable {
   public void getBytes(long off, byte[] dst, int dstOff, int len) {
     checkRange(off, len);
     if (dstOff < 0 || dstOff > dst.length - len) {
-      throw new IndexOutOfBoundsException("destination " + dstOff + "+" + len + " of " + dst.length);
+      throw new IndexOutOfBoundsException(
+          "destination " + dstOff + "+" + len + " of " + dst.length);
     }
     int in0 = (int) (off % segmentBytes);
-    if (len > 0 && len <= SHORT_READ && in0 <= segmentBytes - len) { // names: absolute gets, no buffer duplicate per read
+    if (len > 0
+        && len <= SHORT_READ
+        && in0 <= segmentBytes - len) { // names: absolute gets, no buffer duplicate per read
       ByteBuffer b = segments[(int) (off / segmentBytes)];
       for (int i = 0; i < len; i++) {
         dst[dstOff + i] = b.get(in0 + i);
@@ -303,10 +334,10 @@ public final class Region implements AutoCloseable {
   }
 
   /**
-   * Test only (crash-consistency sweeps): from now on, at every persist barrier write the images
-   * a crash there would leave, {@code <prefix>.<k>.lost} and {@code <prefix>.<k>.present}
-   * (k = 1, 2, ...), and go on; {@code null} stops. Returns the number of barriers captured
-   * since the previous call armed it. Keeps a shadow copy of the region while armed.
+   * Test only (crash-consistency sweeps): from now on, at every persist barrier write the images a
+   * crash there would leave, {@code <prefix>.<k>.lost} and {@code <prefix>.<k>.present} (k = 1, 2,
+   * ...), and go on; {@code null} stops. Returns the number of barriers captured since the previous
+   * call armed it. Keeps a shadow copy of the region while armed.
    */
   public long debugCapture(String snapshotPrefix) throws NvmException {
     long h = h();
@@ -315,7 +346,9 @@ public final class Region implements AutoCloseable {
   }
 
   public RegionIdentity identity() {
-    return new RegionIdentity(getInt(RegionLayout.HDR_NAMESPACE_ID), idString(RegionLayout.HDR_CLUSTER_ID),
+    return new RegionIdentity(
+        getInt(RegionLayout.HDR_NAMESPACE_ID),
+        idString(RegionLayout.HDR_CLUSTER_ID),
         idString(RegionLayout.HDR_BLOCKPOOL_ID));
   }
 

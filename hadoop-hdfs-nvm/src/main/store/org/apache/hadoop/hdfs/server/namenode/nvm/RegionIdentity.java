@@ -19,7 +19,8 @@ public final class RegionIdentity {
 
   private static void check(String what, String s) {
     if (s.getBytes(StandardCharsets.UTF_8).length > RegionLayout.HDR_ID_STRING_MAX) {
-      throw new IllegalArgumentException(what + " is longer than " + RegionLayout.HDR_ID_STRING_MAX + " UTF-8 bytes: " + s);
+      throw new IllegalArgumentException(
+          what + " is longer than " + RegionLayout.HDR_ID_STRING_MAX + " UTF-8 bytes: " + s);
     }
     if (s.indexOf('\0') >= 0) {
       throw new IllegalArgumentException(what + " contains a NUL character");
@@ -44,7 +45,9 @@ public final class RegionIdentity {
       return false;
     }
     RegionIdentity r = (RegionIdentity) o;
-    return namespaceId == r.namespaceId && clusterId.equals(r.clusterId) && blockPoolId.equals(r.blockPoolId);
+    return namespaceId == r.namespaceId
+        && clusterId.equals(r.clusterId)
+        && blockPoolId.equals(r.blockPoolId);
   }
 
   @Override
@@ -54,6 +57,12 @@ public final class RegionIdentity {
 
   @Override
   public String toString() {
-    return "RegionIdentity{namespaceId=" + namespaceId + ", clusterId=" + clusterId + ", blockPoolId=" + blockPoolId + "}";
+    return "RegionIdentity{namespaceId="
+        + namespaceId
+        + ", clusterId="
+        + clusterId
+        + ", blockPoolId="
+        + blockPoolId
+        + "}";
   }
 }

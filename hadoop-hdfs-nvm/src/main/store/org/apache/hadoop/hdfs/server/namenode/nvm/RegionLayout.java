@@ -1,13 +1,12 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * The on-media layout of a region, mirroring native/include/nvmns_layout.h name for
- * name. RegionLayoutTest checks every constant against nvm_layout_table() in both
- * directions, RegionFormatDocTest the tables of docs/region-format.md against them.
+ * The on-media layout of a region, mirroring native/include/nvmns_layout.h name for name.
+ * RegionLayoutTest checks every constant against nvm_layout_table() in both directions,
+ * RegionFormatDocTest the tables of docs/region-format.md against them.
  */
 public final class RegionLayout {
-  private RegionLayout() {
-  }
+  private RegionLayout() {}
 
   // ---- region geometry ----
   public static final int FORMAT_VERSION = 2;
@@ -24,38 +23,54 @@ public final class RegionLayout {
   // ---- header (immutable after creation, CRC-32C protected) ----
   /** u64 = REGION_MAGIC */
   public static final int HDR_MAGIC = 0;
+
   /** u32 */
   public static final int HDR_VERSION = 8;
+
   /** u32 */
   public static final int HDR_HEADER_SIZE = 12;
+
   /** u64 */
   public static final int HDR_REGION_SIZE = 16;
+
   /** u32 */
   public static final int HDR_PAGE_SIZE = 24;
+
   /** u32, 0 */
   public static final int HDR_FLAGS = 28;
+
   /** u64 */
   public static final int HDR_DATA_OFFSET = 32;
+
   /** u64 */
   public static final int HDR_PAGE_COUNT = 40;
+
   /** u64, random */
   public static final int HDR_CREATION_ID = 48;
+
   /** u64, ms since epoch */
   public static final int HDR_CREATION_TIME = 56;
+
   /** u32 (HDFS namespaceID) */
   public static final int HDR_NAMESPACE_ID = 64;
+
   /** char[64], NUL padded */
   public static final int HDR_CLUSTER_ID = 72;
+
   /** char[64], NUL padded */
   public static final int HDR_BLOCKPOOL_ID = 136;
+
   public static final int HDR_ID_STRING_MAX = 63;
+
   /** u32 CRC-32C of bytes [0, 248) */
   public static final int HDR_CRC = 248;
+
   public static final int HDR_CRC_COVERED = 248;
 
   // ---- superblock: mutable 8-byte counters ----
   /** u64 = SUPER_MAGIC */
   public static final int SB_MAGIC = 4096;
+
   public static final int SB_LAST_INODE_ID = 4104;
   public static final int SB_GENSTAMP_V1 = 4112;
   public static final int SB_GENSTAMP_V2 = 4120;
@@ -63,37 +78,51 @@ public final class RegionLayout {
   public static final int SB_LAST_BLOCK_ID = 4136;
   public static final int SB_COMMIT_SEQ = 4144;
   public static final int SB_LAST_STRING_ID = 4152;
+
   /** offset of the root directory page, 0 = none */
   public static final int SB_ROOT_PAGE = 4160;
+
   /** NameNode transaction id high-water mark */
   public static final int SB_LAST_TXID = 4168;
+
   /** Bound of recovery's page scan: low 32 bits the page limit, high 32 bits its complement. */
   public static final int SB_SCAN_LIMIT = 4176;
 
   // ---- undo log (one record, at most one transaction in flight) ----
   /** u64: 0 = empty, else commit seq of the txn */
   public static final int UNDO_STATE = 8192;
+
   /** u32 */
   public static final int UNDO_ENTRY_COUNT = 8200;
+
   /** u32 */
   public static final int UNDO_PAYLOAD_BYTES = 8204;
+
   /** u32 CRC-32C of the payload */
   public static final int UNDO_CRC = 8208;
+
   /** entries: u64 target, u32 len, u32 field, data[len] padded to 8 */
   public static final int UNDO_PAYLOAD = 8216;
+
   public static final int UNDO_ENTRY_HEADER = 16;
+
   /** UNDO_SIZE - (UNDO_PAYLOAD - UNDO_OFFSET) */
   public static final int UNDO_PAYLOAD_MAX = 8168;
 
   // ---- page state word (offset 0 of every page) ----
   /** u64: magic<<32 | kind<<8 | state */
   public static final int PG_STATE = 0;
+
   public static final int STATE_MASK = 255;
+
   /** written, not committed (or never used) */
   public static final int STATE_PENDING = 0;
+
   public static final int STATE_LIVE = 1;
+
   /** deleted / reclaimed */
   public static final int STATE_INVALID = 2;
+
   public static final int KIND_SHIFT = 8;
   public static final int KIND_DIR = 1;
   public static final int KIND_FILE = 2;
@@ -108,14 +137,19 @@ public final class RegionLayout {
   public static final int IN_PARENT_ID = 24;
   public static final int IN_MTIME = 32;
   public static final int IN_ATIME = 40;
+
   /** mode:16 | group:24 | owner:24 (bits 0..63) */
   public static final int IN_PERM = 48;
+
   /** u64, name length in bytes */
   public static final int IN_NAME_LEN = 56;
+
   /** u64, first KIND_NAME_EXT page, 0 = none */
   public static final int IN_NAME_EXT = 64;
+
   /** first NAME_INLINE_MAX bytes of the name */
   public static final int IN_NAME_INLINE = 72;
+
   public static final int NAME_INLINE_MAX = 48;
   public static final int NAME_MAX = 1024;
   public static final int PERM_MODE_BITS = 16;
@@ -126,11 +160,15 @@ public final class RegionLayout {
   // file-only fields
   /** blocksize:48 | replication:12 | policy:4 */
   public static final int FI_HEADER = 120;
+
   /** client string id:32 | machine string id:32 */
   public static final int FI_UC = 128;
+
   public static final int FI_BLOCK_COUNT = 136;
+
   /** first KIND_BLOCK_EXT page, 0 = none */
   public static final int FI_BLOCK_EXT = 144;
+
   public static final int FI_BLOCKS_INLINE = 152;
   public static final int BLOCKS_INLINE_MAX = 4;
   public static final int FI_HDR_REPLICATION_SHIFT = 48;
@@ -146,17 +184,22 @@ public final class RegionLayout {
   // directory-only fields
   public static final int DI_NS_QUOTA = 120;
   public static final int DI_DS_QUOTA = 128;
+
   /** 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */
   public static final int DI_TYPE_QUOTA = 136;
+
   public static final int DI_TYPE_QUOTA_COUNT = 4;
+
   /** u64 storage policy id, 0 = unspecified */
   public static final int DI_STORAGE_POLICY = 168;
 
   // ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ----
   public static final int EXT_OWNER_ID = 8;
   public static final int EXT_NEXT = 16;
+
   /** name bytes / block records in this page */
   public static final int EXT_COUNT = 24;
+
   public static final int EXT_PAYLOAD = 32;
   public static final int NAME_EXT_MAX = 224;
   public static final int BLOCKS_EXT_MAX = 9;
@@ -173,10 +216,13 @@ public final class RegionLayout {
   // ---- values wider than an int ----
   /** Bytes "NVMNSRG1" read as a little-endian u64. */
   public static final long REGION_MAGIC = 0x314752534e4d564eL;
+
   /** Bytes "NVMSUPR1" read as a little-endian u64. */
   public static final long SUPER_MAGIC = 0x31525055534d564eL;
+
   /** Bytes "NVMP": the top 32 bits of every page state word. */
   public static final long PAGE_MAGIC = 0x504d564eL;
+
   /** Page indexes fit in a u32. */
   public static final long MAX_PAGE_COUNT = 4294967295L;
 

@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of one open {@link Region}, kept by the region itself (the lowest Java level that
- * crosses JNI): every native call, every persist (one {@code nvm_apply}: one atomic, durable
- * batch) with its latency, and how many persists went through the undo log. Updated without
- * locks on the persist path; read by the metrics source.
+ * crosses JNI): every native call, every persist (one {@code nvm_apply}: one atomic, durable batch)
+ * with its latency, and how many persists went through the undo log. Updated without locks on the
+ * persist path; read by the metrics source.
  */
 public final class RegionStats {
   /** Latency samples kept between two drains of the metrics source. */

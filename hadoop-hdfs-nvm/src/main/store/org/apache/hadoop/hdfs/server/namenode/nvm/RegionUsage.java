@@ -9,11 +9,16 @@ public final class RegionUsage {
   private final long highWater;
 
   RegionUsage(long[] u) {
-    this(u[NvmNative.USAGE_TOTAL], u[NvmNative.USAGE_USED], u[NvmNative.USAGE_FREE], u[NvmNative.USAGE_RESERVED],
+    this(
+        u[NvmNative.USAGE_TOTAL],
+        u[NvmNative.USAGE_USED],
+        u[NvmNative.USAGE_FREE],
+        u[NvmNative.USAGE_RESERVED],
         u[NvmNative.USAGE_HIGH_WATER]);
   }
 
-  public RegionUsage(long pagesTotal, long pagesUsed, long pagesFree, long pagesReserved, long highWater) {
+  public RegionUsage(
+      long pagesTotal, long pagesUsed, long pagesFree, long pagesReserved, long highWater) {
     this.pagesTotal = pagesTotal;
     this.pagesUsed = pagesUsed;
     this.pagesFree = pagesFree;
@@ -49,8 +54,11 @@ public final class RegionUsage {
       return false;
     }
     RegionUsage r = (RegionUsage) o;
-    return pagesTotal == r.pagesTotal && pagesUsed == r.pagesUsed && pagesFree == r.pagesFree
-        && pagesReserved == r.pagesReserved && highWater == r.highWater;
+    return pagesTotal == r.pagesTotal
+        && pagesUsed == r.pagesUsed
+        && pagesFree == r.pagesFree
+        && pagesReserved == r.pagesReserved
+        && highWater == r.highWater;
   }
 
   @Override
@@ -60,7 +68,16 @@ public final class RegionUsage {
 
   @Override
   public String toString() {
-    return "RegionUsage{total=" + pagesTotal + ", used=" + pagesUsed + ", free=" + pagesFree + ", reserved="
-        + pagesReserved + ", highWater=" + highWater + "}";
+    return "RegionUsage{total="
+        + pagesTotal
+        + ", used="
+        + pagesUsed
+        + ", free="
+        + pagesFree
+        + ", reserved="
+        + pagesReserved
+        + ", highWater="
+        + highWater
+        + "}";
   }
 }

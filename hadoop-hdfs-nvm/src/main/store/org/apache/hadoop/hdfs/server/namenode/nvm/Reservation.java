@@ -3,10 +3,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import java.util.Arrays;
 
 /**
- * The pages one store operation reserved, drawn from the store's {@link PagePool}.
- * Pages are reserved up front when the count is known, so "region full" is reported
- * before anything is staged; whatever a successfully applied batch did not consume,
- * and everything after a failure, goes back to the pool.
+ * The pages one store operation reserved, drawn from the store's {@link PagePool}. Pages are
+ * reserved up front when the count is known, so "region full" is reported before anything is
+ * staged; whatever a successfully applied batch did not consume, and everything after a failure,
+ * goes back to the pool.
  */
 final class Reservation implements PageReserver {
   private final PagePool pool;

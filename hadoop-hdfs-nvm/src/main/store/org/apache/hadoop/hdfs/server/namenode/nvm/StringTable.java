@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Stable string ids for user, group, client and machine names. Ids start at 1 (0 means
- * none) and are never reused: SB_LAST_STRING_ID only grows. New strings are staged
- * into the caller's batch and become visible to lookups only after
- * {@link #commitStaged()}; {@link #abortStaged()} forgets them if the batch failed.
+ * Stable string ids for user, group, client and machine names. Ids start at 1 (0 means none) and
+ * are never reused: SB_LAST_STRING_ID only grows. New strings are staged into the caller's batch
+ * and become visible to lookups only after {@link #commitStaged()}; {@link #abortStaged()} forgets
+ * them if the batch failed.
  */
 public final class StringTable {
   private final Region region;
@@ -67,8 +67,15 @@ public final class StringTable {
     }
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     if (b.length > STRING_MAX) {
-      throw new NvmException(NvmException.ErrorCode.ETOOLONG,
-          "string of " + b.length + " UTF-8 bytes exceeds the limit of " + STRING_MAX + ": " + s.substring(0, Math.min(32, s.length())) + "...");
+      throw new NvmException(
+          NvmException.ErrorCode.ETOOLONG,
+          "string of "
+              + b.length
+              + " UTF-8 bytes exceeds the limit of "
+              + STRING_MAX
+              + ": "
+              + s.substring(0, Math.min(32, s.length()))
+              + "...");
     }
     return b;
   }
@@ -100,9 +107,9 @@ public final class StringTable {
   }
 
   /**
-   * Returns the id of {@code s}, staging a new STRING page if needed: a FRESH PENDING
-   * image plus an INPLACE commit of its state word to LIVE. The SB_LAST_STRING_ID
-   * update is staged once per batch by {@link #stageCounter}.
+   * Returns the id of {@code s}, staging a new STRING page if needed: a FRESH PENDING image plus an
+   * INPLACE commit of its state word to LIVE. The SB_LAST_STRING_ID update is staged once per batch
+   * by {@link #stageCounter}.
    */
   public long idFor(String s, MutationBatch batch, PageReserver reserver) throws NvmException {
     long id = lookup(s);

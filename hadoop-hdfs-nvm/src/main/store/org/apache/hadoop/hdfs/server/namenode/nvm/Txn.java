@@ -7,16 +7,16 @@ import java.util.Arrays;
 
 /**
  * One atomic batch under construction, from {@link InodeStore#begin()}: any number of staged
- * changes, applied by {@link #commit()} with one native call and one commit point. Each
- * staging method validates its arguments and reserves the pages it needs before it stages
- * anything, so a refusal leaves the batch as it was; if anything fails before or during the
- * apply, the reserved pages go back and nothing is written. The native side orders the
- * persists (FRESH pages first, then the undo-logged or single-word commit, then FREEs).
+ * changes, applied by {@link #commit()} with one native call and one commit point. Each staging
+ * method validates its arguments and reserves the pages it needs before it stages anything, so a
+ * refusal leaves the batch as it was; if anything fails before or during the apply, the reserved
+ * pages go back and nothing is written. The native side orders the persists (FRESH pages first,
+ * then the undo-logged or single-word commit, then FREEs).
  *
- * <p>Staging methods read the committed state of the region (not what earlier calls of the
- * same transaction staged), so a transaction must not stage two changes of the same field,
- * nor refer to a page it creates. Nothing is written before {@link #commit()}. Not
- * thread-safe: the NameNode stages under its namesystem write lock.
+ * <p>Staging methods read the committed state of the region (not what earlier calls of the same
+ * transaction staged), so a transaction must not stage two changes of the same field, nor refer to
+ * a page it creates. Nothing is written before {@link #commit()}. Not thread-safe: the NameNode
+ * stages under its namesystem write lock.
  */
 public final class Txn implements AutoCloseable {
   private final InodeStore store;
@@ -25,8 +25,10 @@ public final class Txn implements AutoCloseable {
   private final MutationBatch batch;
   private final Reservation res;
   private long lastInodeId;
+
   /** Inodes this transaction creates minus those it removes. */
   private long inodeDelta;
+
   private boolean done;
 
   Txn(InodeStore store, Region region, StringTable strings, MutationBatch batch, PagePool pool) {
@@ -137,7 +139,8 @@ public final class Txn implements AutoCloseable {
   private long permStringId(String s) throws NvmException {
     long id = stringId(s);
     if (id > PERM_STRING_ID_MAX) {
-      throw invalid("string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
+      throw invalid(
+          "string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
     }
     return id;
   }
@@ -145,13 +148,14 @@ public final class Txn implements AutoCloseable {
   // ---- inodes
 
   /**
-   * Creates the root directory (id ROOT_INODE_ID) of an empty region and points SB_ROOT_PAGE
-   * at it (see {@link InodeStore#format}). Returns the root page.
+   * Creates the root directory (id ROOT_INODE_ID) of an empty region and points SB_ROOT_PAGE at it
+   * (see {@link InodeStore#format}). Returns the root page.
    */
   long createRoot(long mtime, int mode, String owner, String group) throws NvmException {
     check();
     long page = res.next();
-    InodeAttrs a = InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
+    InodeAttrs a =
+        InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
     long perm = PageCodec.perm(mode, permStringId(group), permStringId(owner));
     batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
@@ -182,8 +186,10 @@ public final class Txn implements AutoCloseable {
     }
     long firstExt = stageNameExt(id, a.name);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards.
-    batch.fresh(page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
-    batch.putLong(page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
+    batch.fresh(
+        page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
+    batch.putLong(
+        page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
     lastInodeId = Math.max(lastInodeId, id);
     inodeDelta++;
     return page;
@@ -210,11 +216,13 @@ public final class Txn implements AutoCloseable {
     updateWord(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
   }
 
-  public void setFileHeader(long page, long blockSize, int replication, int policy) throws NvmException {
+  public void setFileHeader(long page, long blockSize, int replication, int policy)
+      throws NvmException {
     check();
     store.requireFile(page);
     InodeLimits.checkFileHeader(blockSize, replication, policy);
-    updateWord(page + FI_HEADER, PageCodec.fileHeader(blockSize, replication, policy), Field.FILE_HEADER);
+    updateWord(
+        page + FI_HEADER, PageCodec.fileHeader(blockSize, replication, policy), Field.FILE_HEADER);
   }
 
   /** Client name and machine of an under-construction file; both null = complete. */
@@ -275,7 +283,8 @@ public final class Txn implements AutoCloseable {
       int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
       int count = Math.min(BLOCKS_EXT_MAX, n - first);
       for (int s = 0; s < count; s++) {
-        stageRecord(ext[j] + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s, first + s < c, blocks, first + s);
+        stageRecord(
+            ext[j] + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s, first + s < c, blocks, first + s);
       }
       updateWord(ext[j] + EXT_COUNT, count, Field.BLOCK_COUNT);
     }
@@ -289,7 +298,8 @@ public final class Txn implements AutoCloseable {
         int count = Math.min(BLOCKS_EXT_MAX, n - first);
         long next = j + 1 < need ? fresh[j + 1 - have] : 0;
         // Written LIVE out of place; the link below (inside the commit) makes it reachable.
-        batch.fresh(fresh[j - have], PageCodec.blockExt(v.id(), next, blocks, first, count), Field.PAGE);
+        batch.fresh(
+            fresh[j - have], PageCodec.blockExt(v.id(), next, blocks, first, count), Field.PAGE);
       }
       long link = have == 0 ? page + FI_BLOCK_EXT : ext[have - 1] + EXT_NEXT;
       batch.putLong(link, fresh[0], Field.EXT_LINK);
@@ -309,7 +319,9 @@ public final class Txn implements AutoCloseable {
     long id = blocks[3 * i];
     long len = blocks[3 * i + 1];
     long gs = blocks[3 * i + 2];
-    if (exists && region.getLong(rec + BR_ID) == id && region.getLong(rec + BR_NUM_BYTES) == len
+    if (exists
+        && region.getLong(rec + BR_ID) == id
+        && region.getLong(rec + BR_NUM_BYTES) == len
         && region.getLong(rec + BR_GENSTAMP) == gs) {
       return;
     }
@@ -348,14 +360,15 @@ public final class Txn implements AutoCloseable {
       }
     }
     if (v.parentPage() != newParentPage) {
-      batch.putBytes(page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
+      batch.putBytes(
+          page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
     }
   }
 
   /**
-   * Removes a subtree: the root page becomes INVALID inside the commit, so after it no recovery
-   * can attach it (or, through it, its descendants); it and {@code subtree} (its descendants)
-   * are freed after the commit. A crash in between leaves orphans that recovery reclaims.
+   * Removes a subtree: the root page becomes INVALID inside the commit, so after it no recovery can
+   * attach it (or, through it, its descendants); it and {@code subtree} (its descendants) are freed
+   * after the commit. A crash in between leaves orphans that recovery reclaims.
    */
   public void remove(long rootPage, long[] subtree) throws NvmException {
     check();
@@ -370,8 +383,8 @@ public final class Txn implements AutoCloseable {
 
   /**
    * Removes a set of inodes given in any order (e.g. a deleted subtree as HDFS lists it): those
-   * whose parent is not in the set are the subtree roots and are invalidated in the commit;
-   * every page is freed after it.
+   * whose parent is not in the set are the subtree roots and are invalidated in the commit; every
+   * page is freed after it.
    */
   public void removeAll(long[] pages, int n) throws NvmException {
     check();
@@ -394,14 +407,18 @@ public final class Txn implements AutoCloseable {
   }
 
   private void invalidate(InodeView root) {
-    batch.putLong(root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
+    batch.putLong(
+        root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
     batch.free(root.page());
     freeExtPages(root);
   }
 
   // ---- extension chains
 
-  /** Stages FRESH NAME_EXT pages for name bytes past the inline part; returns the first page (0 if none). */
+  /**
+   * Stages FRESH NAME_EXT pages for name bytes past the inline part; returns the first page (0 if
+   * none).
+   */
   private long stageNameExt(long ownerId, byte[] name) throws NvmException {
     int n = PageCodec.nameExtPages(name.length);
     long[] pages = new long[n];
@@ -411,7 +428,10 @@ public final class Txn implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       int off = NAME_INLINE_MAX + i * NAME_EXT_MAX;
       int len = Math.min(NAME_EXT_MAX, name.length - off);
-      batch.fresh(pages[i], PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, name, off, len), Field.PAGE);
+      batch.fresh(
+          pages[i],
+          PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, name, off, len),
+          Field.PAGE);
     }
     return n == 0 ? 0 : pages[0];
   }

@@ -8,8 +8,7 @@ import org.junit.Test;
 
 /** Every InodeStore mutation is exactly one JNI apply call. */
 public class ApplyCountTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private interface Op {
     void run() throws Exception;
@@ -34,7 +33,9 @@ public class ApplyCountTest {
         createInode(s, s.rootPage(), InodeAttrs.file("f" + i).owner("hdfs", "supergroup"));
       }
       assertEquals(n, r.applyCalls - applies);
-      assertTrue("reserve calls " + (r.reserveCalls - reserves), r.reserveCalls - reserves <= n / PagePool.REFILL + 1);
+      assertTrue(
+          "reserve calls " + (r.reserveCalls - reserves),
+          r.reserveCalls - reserves <= n / PagePool.REFILL + 1);
       assertEquals(releases, r.releaseCalls);
     }
   }
@@ -46,9 +47,18 @@ public class ApplyCountTest {
     try {
       final long[] p = new long[4];
       once("format", () -> s.format(1, 0755, "hdfs", "supergroup"));
-      once("mkdir", () -> p[0] = createInode(s, s.rootPage(), InodeAttrs.directory("d").owner("new", "grp")));
-      once("create long", () -> p[1] = createInode(s, p[0],
-          InodeAttrs.file(RenameDeleteTest.longName(900, 'a')).underConstruction("c1", "m1")));
+      once(
+          "mkdir",
+          () -> p[0] = createInode(s, s.rootPage(), InodeAttrs.directory("d").owner("new", "grp")));
+      once(
+          "create long",
+          () ->
+              p[1] =
+                  createInode(
+                      s,
+                      p[0],
+                      InodeAttrs.file(RenameDeleteTest.longName(900, 'a'))
+                          .underConstruction("c1", "m1")));
       once("create", () -> p[2] = createInode(s, p[0], InodeAttrs.file("g")));
       once("setMtime", () -> setMtime(s, p[1], 2));
       once("setAtime", () -> setAtime(s, p[1], 3));
@@ -69,7 +79,9 @@ public class ApplyCountTest {
       once("setUnderConstruction", () -> setUnderConstruction(s, p[1], "c2", "m2"));
       once("clearUnderConstruction", () -> clearUnderConstruction(s, p[1]));
       once("rename", () -> rename(s, p[1], s.rootPage(), "short", 6));
-      once("rename over", () -> rename(s, p[2], s.rootPage(), "short".getBytes(), 7, p[1], new long[0]));
+      once(
+          "rename over",
+          () -> rename(s, p[2], s.rootPage(), "short".getBytes(), 7, p[1], new long[0]));
       once("mkdir 2", () -> p[3] = createInode(s, p[0], InodeAttrs.directory("sub")));
       once("delete", () -> delete(s, p[0], new long[] {p[3]}, s.rootPage(), 8));
       once("genstamp v1", () -> setGenerationStampV1(s, 1));

@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import static org.junit.Assert.*;
 
 import java.util.Random;
-
 import org.apache.hadoop.util.PureJavaCrc32C;
 import org.junit.Rule;
 import org.junit.Test;
@@ -13,8 +12,7 @@ import org.junit.Test;
  * against the standard check value, Hadoop's PureJavaCrc32C and the header CRC the library wrote.
  */
 public class Crc32cTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private static long hadoop(byte[] b, int off, int len) {
     PureJavaCrc32C c = new PureJavaCrc32C();

@@ -7,18 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
 import org.junit.Test;
 
 /**
  * The enumerated facts C and Java share agree, both ways, with the lists of nvmns.h that
- * nvm_layout_table() exports: every native entry exists in Java with the same value, and every
- * Java entry exists natively (as {@link RegionLayoutTest} does for the layout constants).
- * NVM_ERRORS is {@link NvmException.ErrorCode}, NVM_OPS {@link MutationBatch.Op}, NVM_FIELDS
- * {@link Field}, NVM_MODES {@link PersistMode} (with its configuration names); NVM_BATCH_HEADER and NVM_BATCH_ENTRY_HEADER are {@link MutationBatch#HEADER} and
- * {@link MutationBatch#ENTRY_HEADER}. Page kinds and states are layout constants (KIND_*,
- * STATE_*), mirrored by RegionLayout and checked by RegionLayoutTest; here they are checked to be
- * distinct.
+ * nvm_layout_table() exports: every native entry exists in Java with the same value, and every Java
+ * entry exists natively (as {@link RegionLayoutTest} does for the layout constants). NVM_ERRORS is
+ * {@link NvmException.ErrorCode}, NVM_OPS {@link MutationBatch.Op}, NVM_FIELDS {@link Field},
+ * NVM_MODES {@link PersistMode} (with its configuration names); NVM_BATCH_HEADER and
+ * NVM_BATCH_ENTRY_HEADER are {@link MutationBatch#HEADER} and {@link MutationBatch#ENTRY_HEADER}.
+ * Page kinds and states are layout constants (KIND_*, STATE_*), mirrored by RegionLayout and
+ * checked by RegionLayoutTest; here they are checked to be distinct.
  */
 public class FormatFactsTest {
   /** Native list entry name to value, checked both ways against the Java names and values. */
@@ -30,7 +29,9 @@ public class FormatFactsTest {
       assertEquals(list + "." + e.getKey(), e.getValue().value, (long) java.get(e.getKey()));
     }
     for (Map.Entry<String, Integer> e : java.entrySet()) {
-      assertTrue("nvm_layout_table() lacks " + prefix + e.getKey() + " of " + list, n.containsKey(e.getKey()));
+      assertTrue(
+          "nvm_layout_table() lacks " + prefix + e.getKey() + " of " + list,
+          n.containsKey(e.getKey()));
     }
     assertDistinct(list, java);
   }
@@ -38,7 +39,9 @@ public class FormatFactsTest {
   private static void assertDistinct(String list, Map<String, ? extends Number> m) {
     Set<Long> seen = new HashSet<Long>();
     for (Map.Entry<String, ? extends Number> e : m.entrySet()) {
-      assertTrue(list + ": " + e.getKey() + " repeats the value " + e.getValue(), seen.add(e.getValue().longValue()));
+      assertTrue(
+          list + ": " + e.getKey() + " repeats the value " + e.getValue(),
+          seen.add(e.getValue().longValue()));
     }
   }
 
@@ -60,7 +63,9 @@ public class FormatFactsTest {
     // nvm_strerror is generated from the same list
     for (Map.Entry<String, NativeTable.Entry> e : n.entrySet()) {
       assertEquals("NVM_" + e.getKey(), NvmNative.strerror((int) e.getValue().value));
-      assertEquals(NvmException.ErrorCode.valueOf(e.getKey()), NvmException.ErrorCode.of((int) e.getValue().value));
+      assertEquals(
+          NvmException.ErrorCode.valueOf(e.getKey()),
+          NvmException.ErrorCode.of((int) e.getValue().value));
     }
     assertEquals("NVM_EUNKNOWN", NvmNative.strerror(NvmException.ErrorCode.UNKNOWN.value()));
   }
@@ -92,7 +97,10 @@ public class FormatFactsTest {
     assertSameBothWays("PersistMode", NativeTable.MODE, java);
     // the configuration value is the native list's config name, which nvm_mode_name() returns
     for (Map.Entry<String, NativeTable.Entry> e : NativeTable.list(NativeTable.MODE).entrySet()) {
-      assertEquals("PersistMode." + e.getKey(), e.getValue().meaning, PersistMode.valueOf(e.getKey()).configName());
+      assertEquals(
+          "PersistMode." + e.getKey(),
+          e.getValue().meaning,
+          PersistMode.valueOf(e.getKey()).configName());
     }
   }
 
@@ -115,7 +123,8 @@ public class FormatFactsTest {
         String m = e.getValue().meaning;
         assertNotNull(prefix + e.getKey() + " has no meaning", m);
         assertFalse(prefix + e.getKey() + ": empty meaning", m.trim().isEmpty());
-        assertFalse(prefix + e.getKey() + ": a meaning is plain text for a table cell: " + m,
+        assertFalse(
+            prefix + e.getKey() + ": a meaning is plain text for a table cell: " + m,
             m.contains("|") || m.contains("`"));
       }
     }
@@ -128,10 +137,13 @@ public class FormatFactsTest {
       String name = e.getKey();
       if (name.startsWith("KIND_") && !name.equals("KIND_SHIFT")) {
         kinds.put(name, e.getValue());
-        assertTrue(name + " fits the kind byte and is not 0", e.getValue() > 0 && e.getValue() <= 0xff);
+        assertTrue(
+            name + " fits the kind byte and is not 0", e.getValue() > 0 && e.getValue() <= 0xff);
       } else if (name.startsWith("STATE_") && !name.equals("STATE_MASK")) {
         states.put(name, e.getValue());
-        assertTrue(name + " fits the state bits", e.getValue() >= 0 && e.getValue() <= RegionLayout.STATE_MASK);
+        assertTrue(
+            name + " fits the state bits",
+            e.getValue() >= 0 && e.getValue() <= RegionLayout.STATE_MASK);
       }
     }
     assertEquals(5, kinds.size());

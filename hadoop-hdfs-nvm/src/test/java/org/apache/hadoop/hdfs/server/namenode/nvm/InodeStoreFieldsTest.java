@@ -4,23 +4,34 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.Arrays;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 /** Every field InodeStore writes survives close + reopen. */
 public class InodeStoreFieldsTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private long file;
   private long dir;
 
   private InodeStore createTree() throws Exception {
     InodeStore s = shm.createStore("r", ShmDir.MEDIUM);
-    dir = createInode(s, s.rootPage(), InodeAttrs.directory("dir").times(2000, 2000).mode(0750).owner("bob", "eng"));
-    file = createInode(s, dir, InodeAttrs.file("data.bin").times(3000, 3001).mode(0640).owner("alice", "staff")
-        .replication(3).preferredBlockSize(128L << 20).storagePolicy(7));
+    dir =
+        createInode(
+            s,
+            s.rootPage(),
+            InodeAttrs.directory("dir").times(2000, 2000).mode(0750).owner("bob", "eng"));
+    file =
+        createInode(
+            s,
+            dir,
+            InodeAttrs.file("data.bin")
+                .times(3000, 3001)
+                .mode(0640)
+                .owner("alice", "staff")
+                .replication(3)
+                .preferredBlockSize(128L << 20)
+                .storagePolicy(7));
     return s;
   }
 
@@ -117,7 +128,8 @@ public class InodeStoreFieldsTest {
     long other;
     try (InodeStore s = createTree()) {
       setUnderConstruction(s, file, "DFSClient_NONMAPREDUCE_1", "10.0.0.7");
-      other = createInode(s, dir, InodeAttrs.file("uc").underConstruction("DFSClient_2", "10.0.0.8"));
+      other =
+          createInode(s, dir, InodeAttrs.file("uc").underConstruction("DFSClient_2", "10.0.0.8"));
     }
     try (InodeStore s = shm.reopen("r")) {
       assertTrue(s.inode(file).isUnderConstruction());

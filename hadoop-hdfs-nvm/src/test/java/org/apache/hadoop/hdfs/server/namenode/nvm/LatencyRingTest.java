@@ -5,7 +5,6 @@ import static org.junit.Assert.*;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.Test;
 
 /** The lock-free ring of persist latencies the metrics source drains. */
@@ -70,11 +69,13 @@ public class LatencyRingTest {
     Thread[] t = new Thread[writers];
     for (int w = 0; w < writers; w++) {
       final long base = (w + 1) * 1000000000L;
-      t[w] = new Thread(() -> {
-        for (int i = 0; i < perWriter; i++) {
-          r.add(base + i); // writer w only writes values in [base, base + perWriter)
-        }
-      });
+      t[w] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < perWriter; i++) {
+                  r.add(base + i); // writer w only writes values in [base, base + perWriter)
+                }
+              });
     }
     final AtomicLong drained = new AtomicLong();
     final AtomicLong bad = new AtomicLong();
@@ -82,13 +83,14 @@ public class LatencyRingTest {
     for (Thread x : t) {
       x.start();
     }
-    LatencyRing.Sink check = v -> {
-      drained.incrementAndGet();
-      long w = v / 1000000000L;
-      if (w < 1 || w > writers || v % 1000000000L >= perWriter) {
-        bad.incrementAndGet();
-      }
-    };
+    LatencyRing.Sink check =
+        v -> {
+          drained.incrementAndGet();
+          long w = v / 1000000000L;
+          if (w < 1 || w > writers || v % 1000000000L >= perWriter) {
+            bad.incrementAndGet();
+          }
+        };
     boolean running = true;
     while (running) {
       running = false;

@@ -4,7 +4,6 @@ import static org.junit.Assert.*;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-
 import org.junit.Test;
 
 /** The byte format of nvm_apply batches. */

@@ -13,7 +13,9 @@ public class NativeLibraryTest {
 
   @Test
   public void failureMessageNamesLibraryPathResourceAndLibpmem() {
-    String why = NativeLibrary.resolve("hdfsnvm-does-not-exist", "/native/Nowhere/libhdfsnvm-does-not-exist.so");
+    String why =
+        NativeLibrary.resolve(
+            "hdfsnvm-does-not-exist", "/native/Nowhere/libhdfsnvm-does-not-exist.so");
     assertNotNull(why);
     assertTrue(why, why.contains("java.library.path=" + System.getProperty("java.library.path")));
     assertTrue(why, why.contains("/native/Nowhere/libhdfsnvm-does-not-exist.so"));
@@ -23,7 +25,8 @@ public class NativeLibraryTest {
 
   @Test
   public void bundledCopyIsExtractedWhenJavaLibraryPathLacksTheLibrary() throws Exception {
-    assertNotNull("run after process-classes: the jar resource is missing",
+    assertNotNull(
+        "run after process-classes: the jar resource is missing",
         NativeLibrary.class.getResource(NativeLibrary.RESOURCE));
     String out = RefusalTest.probeWithLibraryPath("/nonexistent-dir", "version");
     assertTrue(out, out.startsWith("LOADED libhdfsnvm"));

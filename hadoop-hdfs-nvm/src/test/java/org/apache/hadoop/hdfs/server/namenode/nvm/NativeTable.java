@@ -13,13 +13,18 @@ import java.util.TreeMap;
  */
 final class NativeTable {
   /** The prefixes of the enumerated lists (nvmns.h) and of the batch format constants. */
-  static final String ERROR = "ERROR_", OP = "OP_", FIELD = "FIELD_", MODE = "MODE_", BATCH = "BATCH_";
+  static final String ERROR = "ERROR_",
+      OP = "OP_",
+      FIELD = "FIELD_",
+      MODE = "MODE_",
+      BATCH = "BATCH_";
 
   private static final String[] LIST_PREFIXES = {ERROR, OP, FIELD, MODE, BATCH};
 
   /** One line of the table. */
   static final class Entry {
     final long value;
+
     /** The list entry's one-line meaning; null for a layout constant. */
     final String meaning;
 
@@ -31,8 +36,7 @@ final class NativeTable {
 
   private static Map<String, Entry> all;
 
-  private NativeTable() {
-  }
+  private NativeTable() {}
 
   /** Every line by name. */
   static synchronized Map<String, Entry> all() {
@@ -48,9 +52,12 @@ final class NativeTable {
         int sp = rest.indexOf(' ');
         String v = sp < 0 ? rest : rest.substring(0, sp);
         String meaning = sp < 0 ? null : rest.substring(sp + 1);
-        long value = v.startsWith("0x") ? Long.parseUnsignedLong(v.substring(2), 16)
-            : v.startsWith("-") ? Long.parseLong(v) : Long.parseUnsignedLong(v);
-        assertNull("duplicate name " + line, m.put(line.substring(0, eq), new Entry(value, meaning)));
+        long value =
+            v.startsWith("0x")
+                ? Long.parseUnsignedLong(v.substring(2), 16)
+                : v.startsWith("-") ? Long.parseLong(v) : Long.parseUnsignedLong(v);
+        assertNull(
+            "duplicate name " + line, m.put(line.substring(0, eq), new Entry(value, meaning)));
       }
       all = Collections.unmodifiableMap(m);
     }

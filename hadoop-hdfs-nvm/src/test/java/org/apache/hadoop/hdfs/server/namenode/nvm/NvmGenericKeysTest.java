@@ -6,7 +6,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.junit.Test;
 
-/** Per-nameservice and per-NameNode NVM keys resolve as HDFS resolves its NameNode-specific keys. */
+/**
+ * Per-nameservice and per-NameNode NVM keys resolve as HDFS resolves its NameNode-specific keys.
+ */
 public class NvmGenericKeysTest {
   private static final String PATH = NvmConfigKeys.NVM_REGION_PATH_KEY;
 
@@ -72,6 +74,8 @@ public class NvmGenericKeysTest {
         all.add((String) f.get(null));
       }
     }
-    assertEquals(all, new java.util.TreeSet<>(java.util.Arrays.asList(NvmConfigKeys.NAMENODE_SPECIFIC_KEYS)));
+    assertEquals(
+        all,
+        new java.util.TreeSet<>(java.util.Arrays.asList(NvmConfigKeys.NAMENODE_SPECIFIC_KEYS)));
   }
 }

@@ -9,13 +9,12 @@ import org.junit.Rule;
 import org.junit.Test;
 
 /**
- * The metrics source on a real region, snapshotted directly (the NameNode-level test reads the
- * same values over HTTP from /jmx): values follow the region, the read-cache gauges appear only
- * once a cache is attached, recovery metrics only for a region that was recovered.
+ * The metrics source on a real region, snapshotted directly (the NameNode-level test reads the same
+ * values over HTTP from /jmx): values follow the region, the read-cache gauges appear only once a
+ * cache is attached, recovery metrics only for a region that was recovered.
  */
 public class NvmNamespaceMetricsTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private static RecordingCollector snapshot(NvmNamespaceMetrics m) {
     RecordingCollector c = new RecordingCollector();
@@ -54,17 +53,21 @@ public class NvmNamespaceMetricsTest {
       assertEquals(1 + n, b.value("LiveInodes"));
       assertEquals(1 + n, b.value("Persists"));
       assertTrue(b.isCounter.get("Persists"));
-      assertTrue("pages used grew by at least one per directory",
+      assertTrue(
+          "pages used grew by at least one per directory",
           b.value("PagesUsed") >= a.value("PagesUsed") + n);
       assertEquals(total, b.value("PagesUsed") + b.value("PagesFree") + b.value("PagesReserved"));
       assertTrue(b.value("PersistBarriers") > a.value("PersistBarriers"));
-      assertTrue("a new directory's page image alone is 256 bytes",
+      assertTrue(
+          "a new directory's page image alone is 256 bytes",
           b.value("PersistBatchBytes") >= a.value("PersistBatchBytes") + 256L * n);
       assertTrue(b.value("JniCalls") >= a.value("JniCalls") + n);
       assertEquals("the rate counts every persist", 1 + n, b.value("PersistNanosNumOps"));
       assertTrue("mean persist latency > 0", b.doubleValue("PersistNanosAvgTime") > 0);
       assertEquals(0, b.value("PersistSamplesSkipped"));
-      assertTrue("quantiles over 60 s are published", b.values.containsKey("PersistNanos60s99thPercentileLatency"));
+      assertTrue(
+          "quantiles over 60 s are published",
+          b.values.containsKey("PersistNanos60s99thPercentileLatency"));
       assertFalse("no recovery happened", b.values.containsKey("LastRecoveryMillis"));
       assertFalse("no read cache attached", b.values.containsKey("InodeCacheSize"));
     }
@@ -78,13 +81,28 @@ public class NvmNamespaceMetricsTest {
         assertFalse("published without a cache: " + k, k.startsWith("InodeCache"));
       }
       final long[] v = {7, 100, 40, 9, 3};
-      m.setInodeCacheStats(new InodeCacheStats() {
-        public long size() { return v[0]; }
-        public long capacity() { return v[1]; }
-        public long hits() { return v[2]; }
-        public long misses() { return v[3]; }
-        public long evictions() { return v[4]; }
-      });
+      m.setInodeCacheStats(
+          new InodeCacheStats() {
+            public long size() {
+              return v[0];
+            }
+
+            public long capacity() {
+              return v[1];
+            }
+
+            public long hits() {
+              return v[2];
+            }
+
+            public long misses() {
+              return v[3];
+            }
+
+            public long evictions() {
+              return v[4];
+            }
+          });
       RecordingCollector c = snapshot(m);
       assertEquals(7, c.value("InodeCacheSize"));
       assertEquals(100, c.value("InodeCacheCapacity"));
@@ -107,7 +125,8 @@ public class NvmNamespaceMetricsTest {
     }
     try (InodeStore s = shm.reopen("r")) {
       RecoveryReport rep = s.region().recovery();
-      LastRecovery rec = new LastRecovery(rep, 5_000_000, 2_000_000, s.region().recoveredInodes().length);
+      LastRecovery rec =
+          new LastRecovery(rep, 5_000_000, 2_000_000, s.region().recoveredInodes().length);
       NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf(""), s, rec);
       RecordingCollector c = snapshot(m);
       assertEquals(31, c.value("LastRecoveryInodes"));
@@ -119,7 +138,8 @@ public class NvmNamespaceMetricsTest {
       assertEquals(0, c.value("LastRecoveryUndoRolledBack"));
       assertEquals(31, c.value("LiveInodes"));
       assertEquals(0, c.value("Persists"));
-      assertFalse("no quantile intervals configured", c.values.containsKey("PersistNanos60sNumOps"));
+      assertFalse(
+          "no quantile intervals configured", c.values.containsKey("PersistNanos60sNumOps"));
     }
   }
 
@@ -127,7 +147,8 @@ public class NvmNamespaceMetricsTest {
   public void registersWithTheMetricsSystemAndNeverStopsAStartOnAClash() throws Exception {
     org.apache.hadoop.metrics2.MetricsSystem ms =
         org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.initialize("NvmMetricsTest");
-    try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM); InodeStore t = shm.createStore("t", ShmDir.MEDIUM)) {
+    try (InodeStore s = shm.createStore("r", ShmDir.MEDIUM);
+        InodeStore t = shm.createStore("t", ShmDir.MEDIUM)) {
       assertFalse(org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.inMiniClusterMode());
       NvmNamespaceMetrics m = NvmNamespaceMetrics.register(conf(""), s, null);
       assertEquals(NvmNamespaceMetrics.SOURCE_NAME, m.registeredName());

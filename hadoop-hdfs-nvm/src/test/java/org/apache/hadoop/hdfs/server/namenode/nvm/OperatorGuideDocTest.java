@@ -15,9 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import javax.xml.parsers.DocumentBuilderFactory;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.junit.Rule;
@@ -27,13 +25,12 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * docs/operator-guide.md's reference tables match the code: the configuration table has exactly
- * the keys of hdfs-nvm-default.xml and NvmConfigKeys, with the documented defaults; the metrics
- * table has exactly the names the NvmNamespace source publishes (with every optional part on).
+ * docs/operator-guide.md's reference tables match the code: the configuration table has exactly the
+ * keys of hdfs-nvm-default.xml and NvmConfigKeys, with the documented defaults; the metrics table
+ * has exactly the names the NvmNamespace source publishes (with every optional part on).
  */
 public class OperatorGuideDocTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private static String guide() throws Exception {
     File f = new File("../docs/operator-guide.md");
@@ -41,7 +38,10 @@ public class OperatorGuideDocTest {
     return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
   }
 
-  /** The table rows after {@code marker}, up to the first line that is not a row: first cell, second cell. */
+  /**
+   * The table rows after {@code marker}, up to the first line that is not a row: first cell, second
+   * cell.
+   */
   private static Map<String, String> table(String doc, String marker) {
     int at = doc.indexOf(marker);
     assertTrue("no '" + marker + "' in the guide", at >= 0);
@@ -72,7 +72,8 @@ public class OperatorGuideDocTest {
       NodeList props = d.getElementsByTagName("property");
       for (int i = 0; i < props.getLength(); i++) {
         Element p = (Element) props.item(i);
-        xml.put(p.getElementsByTagName("name").item(0).getTextContent().trim(),
+        xml.put(
+            p.getElementsByTagName("name").item(0).getTextContent().trim(),
             p.getElementsByTagName("value").item(0).getTextContent().trim());
       }
     }
@@ -82,7 +83,8 @@ public class OperatorGuideDocTest {
         keys.add((String) f.get(null));
       }
     }
-    assertEquals("guide's table vs hdfs-nvm-default.xml", xml.keySet(), new TreeSet<>(documented.keySet()));
+    assertEquals(
+        "guide's table vs hdfs-nvm-default.xml", xml.keySet(), new TreeSet<>(documented.keySet()));
     assertEquals("guide's table vs NvmConfigKeys", keys, new TreeSet<>(documented.keySet()));
     for (Map.Entry<String, String> e : xml.entrySet()) {
       String want = e.getValue().isEmpty() ? "(unset)" : "`" + e.getValue() + "`";
@@ -102,14 +104,30 @@ public class OperatorGuideDocTest {
       Configuration conf = new Configuration(false);
       conf.set(DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY, "60");
       conf.set(DFSConfigKeys.DFS_NAMESERVICE_ID, "ns1");
-      NvmNamespaceMetrics m = new NvmNamespaceMetrics(conf, s, new LastRecovery(s.region().recovery(), 1, 1, 2));
-      m.setInodeCacheStats(new InodeCacheStats() {
-        public long size() { return 0; }
-        public long capacity() { return 1; }
-        public long hits() { return 0; }
-        public long misses() { return 0; }
-        public long evictions() { return 0; }
-      });
+      NvmNamespaceMetrics m =
+          new NvmNamespaceMetrics(conf, s, new LastRecovery(s.region().recovery(), 1, 1, 2));
+      m.setInodeCacheStats(
+          new InodeCacheStats() {
+            public long size() {
+              return 0;
+            }
+
+            public long capacity() {
+              return 1;
+            }
+
+            public long hits() {
+              return 0;
+            }
+
+            public long misses() {
+              return 0;
+            }
+
+            public long evictions() {
+              return 0;
+            }
+          });
       RecordingCollector c = new RecordingCollector();
       m.getMetrics(c, true);
       for (String t : c.tags.keySet()) {
@@ -118,7 +136,10 @@ public class OperatorGuideDocTest {
       published.addAll(c.values.keySet());
       kinds.putAll(c.isCounter);
     }
-    assertEquals("guide's metrics table vs the NvmNamespace source", published, new TreeSet<>(documented.keySet()));
+    assertEquals(
+        "guide's metrics table vs the NvmNamespace source",
+        published,
+        new TreeSet<>(documented.keySet()));
     for (String name : published) {
       String kind = documented.get(name);
       if (name.startsWith("tag.")) {

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.apache.hadoop.metrics2.AbstractMetric;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsInfo;

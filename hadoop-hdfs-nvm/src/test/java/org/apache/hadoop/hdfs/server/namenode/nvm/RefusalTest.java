@@ -12,18 +12,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 import org.junit.Rule;
 import org.junit.Test;
 
 /**
- * Every refusal surfaces as an NvmException with the right code and the offset it points at,
- * and the file is unchanged.
+ * Every refusal surfaces as an NvmException with the right code and the offset it points at, and
+ * the file is unchanged.
  */
 public class RefusalTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private File region() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
@@ -121,8 +119,12 @@ public class RefusalTest {
   @Test
   public void createBelowTheMinimumSizeIsRefused() throws Exception {
     File f = shm.file("small");
-    try (Region r = Region.create(f, RegionLayout.MIN_REGION_SIZE - RegionLayout.PAGE_SIZE, ShmDir.ID,
-        PersistMode.EMULATED)) {
+    try (Region r =
+        Region.create(
+            f,
+            RegionLayout.MIN_REGION_SIZE - RegionLayout.PAGE_SIZE,
+            ShmDir.ID,
+            PersistMode.EMULATED)) {
       fail();
     } catch (NvmException e) {
       assertEquals(e.getMessage(), ErrorCode.EINVAL, e.code());
@@ -169,7 +171,8 @@ public class RefusalTest {
     pb.environment().remove("PMEM_IS_PMEM_FORCE");
     Process p = pb.start();
     StringBuilder out = new StringBuilder();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         out.append(line).append('\n');

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.Test;
 
 /**
@@ -20,7 +19,8 @@ import org.junit.Test;
  */
 public class RegionFormatDocTest {
   private static final Pattern ROW =
-      Pattern.compile("^\\|\\s*`([A-Z][A-Z0-9_]*)`\\s*\\|\\s*([^|]+?)\\s*\\|(?:\\s*([^|]*?)\\s*\\|)?");
+      Pattern.compile(
+          "^\\|\\s*`([A-Z][A-Z0-9_]*)`\\s*\\|\\s*([^|]+?)\\s*\\|(?:\\s*([^|]*?)\\s*\\|)?");
 
   @Test
   public void docTableRowsMatchRegionLayoutAndTheNativeLists() throws Exception {
@@ -43,15 +43,19 @@ public class RegionFormatDocTest {
       }
       rows++;
       if (NativeTable.listPrefix(name) == null) {
-        assertTrue("docs/region-format.md names " + name + ", which RegionLayout does not have", java.containsKey(name));
+        assertTrue(
+            "docs/region-format.md names " + name + ", which RegionLayout does not have",
+            java.containsKey(name));
         assertEquals("docs/region-format.md row " + name, java.get(name), parsed);
         continue;
       }
       NativeTable.Entry e = table.get(name);
-      assertNotNull("docs/region-format.md names " + name + ", which nvm_layout_table() does not have", e);
+      assertNotNull(
+          "docs/region-format.md names " + name + ", which nvm_layout_table() does not have", e);
       assertEquals("docs/region-format.md row " + name, e.value, (long) parsed);
       if (e.meaning != null) {
-        assertEquals("docs/region-format.md: the meaning of " + name + " (nvmns.h)", e.meaning, m.group(3));
+        assertEquals(
+            "docs/region-format.md: the meaning of " + name + " (nvmns.h)", e.meaning, m.group(3));
       }
       assertTrue("docs/region-format.md lists " + name + " twice", listRows.add(name));
     }

@@ -5,13 +5,11 @@ import static org.junit.Assert.*;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 public class RegionFullTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   @Test
   public void fillingTheRegionFailsCleanlyAndDeleteMakesRoomAgain() throws Exception {

@@ -6,7 +6,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.junit.Test;
 
 /** RegionLayout mirrors nvmns_layout.h: every constant of nvm_layout_table() in both directions. */
@@ -16,7 +15,9 @@ public class RegionLayoutTest {
     Map<String, Long> m = new TreeMap<String, Long>();
     for (Field f : RegionLayout.class.getDeclaredFields()) {
       int mod = f.getModifiers();
-      if (Modifier.isPublic(mod) && Modifier.isStatic(mod) && Modifier.isFinal(mod)
+      if (Modifier.isPublic(mod)
+          && Modifier.isStatic(mod)
+          && Modifier.isFinal(mod)
           && (f.getType() == int.class || f.getType() == long.class)) {
         m.put(f.getName(), ((Number) f.get(null)).longValue());
       }

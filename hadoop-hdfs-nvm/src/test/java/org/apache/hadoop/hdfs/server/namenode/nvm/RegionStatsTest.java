@@ -12,8 +12,7 @@ import org.junit.Test;
  * barriers, every JNI call counted, live inodes across creates, deletes and a reopen.
  */
 public class RegionStatsTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private interface Op {
     void run() throws Exception;
@@ -27,16 +26,22 @@ public class RegionStatsTest {
   private static void check(Region r, String what, Op op) throws Exception {
     RegionStats s = r.stats();
     long barriers = r.barrierCount();
-    long persists = s.persists(), undo = s.undoLoggedPersists(), jni = s.jniCalls(), nanos = s.persistNanos();
+    long persists = s.persists(),
+        undo = s.undoLoggedPersists(),
+        jni = s.jniCalls(),
+        nanos = s.persistNanos();
     long samples = s.latencies().added();
     long bytes = s.persistBytes();
     op.run();
-    assertTrue(what + ": batch bytes (header + at least one 24-byte entry)", s.persistBytes() - bytes >= 8 + 24 + 8);
+    assertTrue(
+        what + ": batch bytes (header + at least one 24-byte entry)",
+        s.persistBytes() - bytes >= 8 + 24 + 8);
     long dBarriers = r.barrierCount() - barriers;
     assertEquals(what + ": persists", persists + 1, s.persists());
     assertTrue(what + ": latency recorded", s.persistNanos() > nanos);
     assertEquals(what + ": one latency sample", samples + 1, s.latencies().added());
-    assertTrue(what + ": JNI calls (apply, barrier reads, maybe a page refill)", s.jniCalls() - jni >= 2);
+    assertTrue(
+        what + ": JNI calls (apply, barrier reads, maybe a page refill)", s.jniCalls() - jni >= 2);
     boolean undoLogged = s.undoLoggedPersists() - undo == 1;
     assertTrue(what + ": undo count moves by 0 or 1", s.undoLoggedPersists() - undo <= 1);
     assertEquals(what + ": undo-logged (" + dBarriers + " barriers)", dBarriers >= 4, undoLogged);
@@ -49,7 +54,10 @@ public class RegionStatsTest {
       final long[] p = new long[3];
       check(r, "format", () -> s.format(1, 0755, "hdfs", "supergroup"));
       check(r, "mkdir", () -> p[0] = createInode(s, s.rootPage(), InodeAttrs.directory("d")));
-      check(r, "create", () -> p[1] = createInode(s, p[0], InodeAttrs.file("f").underConstruction("c", "m")));
+      check(
+          r,
+          "create",
+          () -> p[1] = createInode(s, p[0], InodeAttrs.file("f").underConstruction("c", "m")));
       check(r, "setMtime (one word)", () -> setMtime(s, p[1], 5));
       check(r, "setPermission (one word)", () -> setPermission(s, p[1], 0600));
       check(r, "setTimes (two words)", () -> setTimes(s, p[1], 6, 7));
@@ -59,7 +67,8 @@ public class RegionStatsTest {
       check(r, "genstamp (one word)", () -> setGenerationStampV2(s, 99));
       check(r, "delete", () -> delete(s, p[0], new long[0], s.rootPage(), 9));
       RegionStats st = r.stats();
-      assertTrue("some undo-logged, some not: " + st.undoLoggedPersists() + " of " + st.persists(),
+      assertTrue(
+          "some undo-logged, some not: " + st.undoLoggedPersists() + " of " + st.persists(),
           st.undoLoggedPersists() > 0 && st.undoLoggedPersists() < st.persists());
       assertEquals(st.persists(), r.applyCalls);
     }

@@ -7,13 +7,11 @@ import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 public class RegionTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   @Test
   public void createThenReopenKeepsIdentityModeAndUsage() throws Exception {
@@ -24,7 +22,8 @@ public class RegionTest {
       assertEquals(PersistMode.EMULATED, r.persistMode());
       assertEquals(ShmDir.SMALL, r.size());
       created = r.usage();
-      assertEquals((ShmDir.SMALL - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE, created.pagesTotal());
+      assertEquals(
+          (ShmDir.SMALL - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE, created.pagesTotal());
       assertEquals(0, created.pagesUsed());
       assertEquals(created.pagesTotal(), created.pagesFree());
       assertEquals(created.pagesTotal(), r.pageCount());
@@ -72,7 +71,8 @@ public class RegionTest {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
       createInode(s, s.rootPage(), InodeAttrs.file("f").owner("alice", "staff").replication(3));
     }
-    try (Region r = Region.openReadOnly(shm.file("r")); InodeStore s = InodeStore.open(r)) {
+    try (Region r = Region.openReadOnly(shm.file("r"));
+        InodeStore s = InodeStore.open(r)) {
       assertTrue(r.isReadOnly());
       assertEquals(ShmDir.ID, r.identity());
       assertEquals(4, s.strings().size()); // hdfs, supergroup (root), alice, staff
@@ -130,10 +130,13 @@ public class RegionTest {
       assertEquals(expect.getLong((int) boundary - 8), r.getLong(boundary - 8));
       assertEquals(expect.getLong((int) boundary), r.getLong(boundary));
       assertEquals(expect.getInt((int) boundary * 3 + 4), r.getInt(boundary * 3 + 4));
-      assertEquals(expect.getLong((int) boundary - 4), r.getLong(boundary - 4)); // unaligned, spans two segments
+      assertEquals(
+          expect.getLong((int) boundary - 4),
+          r.getLong(boundary - 4)); // unaligned, spans two segments
       assertEquals(0, r.getBytes(r.size(), 0).length);
       byte[] across = r.getBytes(boundary - 100, 200);
-      assertArrayEquals(Arrays.copyOfRange(whole, (int) boundary - 100, (int) boundary + 100), across);
+      assertArrayEquals(
+          Arrays.copyOfRange(whole, (int) boundary - 100, (int) boundary + 100), across);
     }
   }
 

@@ -6,19 +6,17 @@ import static org.junit.Assert.*;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 /**
- * The undo roll-back: a crash at every persist barrier of a rename leaves a region
- * whose namespace is exactly the state before or exactly the state after the rename,
- * both in the ".lost" image (only completed barriers reached media) and in the
- * ".present" image (every store issued so far reached media).
+ * The undo roll-back: a crash at every persist barrier of a rename leaves a region whose namespace
+ * is exactly the state before or exactly the state after the rename, both in the ".lost" image
+ * (only completed barriers reached media) and in the ".present" image (every store issued so far
+ * reached media).
  */
 public class RenameCrashTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private long a, b, f, dst;
 
@@ -45,8 +43,13 @@ public class RenameCrashTest {
     @Override
     public boolean equals(Object o) {
       Snapshot x = (Snapshot) o;
-      return name.equals(x.name) && parentPage == x.parentPage && parentId == x.parentId && mtimeA == x.mtimeA
-          && mtimeB == x.mtimeB && dstLive == x.dstLive && inodes == x.inodes;
+      return name.equals(x.name)
+          && parentPage == x.parentPage
+          && parentId == x.parentId
+          && mtimeA == x.mtimeA
+          && mtimeB == x.mtimeB
+          && dstLive == x.dstLive
+          && inodes == x.inodes;
     }
 
     @Override
@@ -56,9 +59,21 @@ public class RenameCrashTest {
 
     @Override
     public String toString() {
-      return "{name=" + (name.length() > 20 ? name.substring(0, 20) + "...(" + name.length() + ")" : name)
-          + ", parent=" + parentPage + "/" + parentId + ", mtimeA=" + mtimeA + ", mtimeB=" + mtimeB + ", dstLive="
-          + dstLive + ", inodes=" + inodes + "}";
+      return "{name="
+          + (name.length() > 20 ? name.substring(0, 20) + "...(" + name.length() + ")" : name)
+          + ", parent="
+          + parentPage
+          + "/"
+          + parentId
+          + ", mtimeA="
+          + mtimeA
+          + ", mtimeB="
+          + mtimeB
+          + ", dstLive="
+          + dstLive
+          + ", inodes="
+          + inodes
+          + "}";
     }
   }
 
@@ -126,8 +141,20 @@ public class RenameCrashTest {
         sawBefore += got.equals(before) ? 1 : 0;
         sawAfter += got.equals(after) ? 1 : 0;
         rolledBack += got.undoRolledBack ? 1 : 0;
-        assertTrue("crash at barrier " + n + "/" + barriers + " (" + kind + "): " + got + " is neither before "
-            + before + " nor after " + after, got.equals(before) || got.equals(after));
+        assertTrue(
+            "crash at barrier "
+                + n
+                + "/"
+                + barriers
+                + " ("
+                + kind
+                + "): "
+                + got
+                + " is neither before "
+                + before
+                + " nor after "
+                + after,
+            got.equals(before) || got.equals(after));
         if (n == 1 && kind.equals(".lost")) {
           assertEquals("nothing is durable before the first barrier", before, got);
         }
@@ -144,33 +171,39 @@ public class RenameCrashTest {
   @Test
   public void crashAtEachBarrierOfARenameAcrossDirectoriesGivesBeforeOrAfter() throws Exception {
     File base = base("old", null);
-    crashAtEveryBarrier(base, new Rename() {
-      @Override
-      public void run(InodeStore s) throws NvmException {
-        rename(s, f, b, "new", 500);
-      }
-    });
+    crashAtEveryBarrier(
+        base,
+        new Rename() {
+          @Override
+          public void run(InodeStore s) throws NvmException {
+            rename(s, f, b, "new", 500);
+          }
+        });
   }
 
   @Test
   public void crashAtEachBarrierOfAShortToLongRenameGivesBeforeOrAfter() throws Exception {
     File base = base("old", null);
-    crashAtEveryBarrier(base, new Rename() {
-      @Override
-      public void run(InodeStore s) throws NvmException {
-        rename(s, f, b, RenameDeleteTest.longName(600, 'a'), 500);
-      }
-    });
+    crashAtEveryBarrier(
+        base,
+        new Rename() {
+          @Override
+          public void run(InodeStore s) throws NvmException {
+            rename(s, f, b, RenameDeleteTest.longName(600, 'a'), 500);
+          }
+        });
   }
 
   @Test
   public void crashAtEachBarrierOfALongToShortRenameOverAFileGivesBeforeOrAfter() throws Exception {
     File base = base(RenameDeleteTest.longName(300, 'p'), "target");
-    crashAtEveryBarrier(base, new Rename() {
-      @Override
-      public void run(InodeStore s) throws NvmException {
-        rename(s, f, b, "target".getBytes(), 500, dst, new long[0]);
-      }
-    });
+    crashAtEveryBarrier(
+        base,
+        new Rename() {
+          @Override
+          public void run(InodeStore s) throws NvmException {
+            rename(s, f, b, "target".getBytes(), 500, dst, new long[0]);
+          }
+        });
   }
 }

@@ -6,14 +6,12 @@ import static org.junit.Assert.*;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 /** rename and delete, checked after close + reopen. */
 public class RenameDeleteTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   static String longName(int len, char base) {
     char[] c = new char[len];
@@ -100,7 +98,8 @@ public class RenameDeleteTest {
       }
       usedBefore = s.region().usage().pagesUsed();
       rename(s, src, b, longName(400, 'd').getBytes("UTF-8"), 200, dst, new long[0]);
-      // dst page, its two NAME_EXT pages and one BLOCK_EXT page are free; src got two NAME_EXT pages
+      // dst page, its two NAME_EXT pages and one BLOCK_EXT page are free; src got two NAME_EXT
+      // pages
       assertEquals(usedBefore - 4 + 2, s.region().usage().pagesUsed());
     }
     try (InodeStore s = shm.reopen("r")) {
@@ -108,7 +107,9 @@ public class RenameDeleteTest {
       assertEquals(b, s.inode(src).parentPage());
       assertFalse(s.inode(dst).isLive());
       assertEquals(4, s.region().recoveredInodes().length); // root, a, b, src
-      assertFalse(Arrays.toString(s.region().recoveredInodes()), contains(s.region().recoveredInodes(), dst));
+      assertFalse(
+          Arrays.toString(s.region().recoveredInodes()),
+          contains(s.region().recoveredInodes(), dst));
       assertEquals(usedBefore - 2, s.region().usage().pagesUsed());
     }
   }

@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.rules.ExternalResource;
 
 /** A unique directory under /dev/shm (tmpfs) for test regions, deleted after the test. */
@@ -18,8 +17,11 @@ public class ShmDir extends ExternalResource {
   @Override
   protected void before() throws IOException {
     File shm = new File("/dev/shm");
-    File parent = shm.isDirectory() && shm.canWrite() ? shm : new File(System.getProperty("java.io.tmpdir"));
-    dir = Files.createTempDirectory(parent.toPath(), "nvmtest-" + SEQ.incrementAndGet() + "-").toFile();
+    File parent =
+        shm.isDirectory() && shm.canWrite() ? shm : new File(System.getProperty("java.io.tmpdir"));
+    dir =
+        Files.createTempDirectory(parent.toPath(), "nvmtest-" + SEQ.incrementAndGet() + "-")
+            .toFile();
   }
 
   @Override
@@ -45,7 +47,8 @@ public class ShmDir extends ExternalResource {
     return new File(dir, name);
   }
 
-  static final RegionIdentity ID = new RegionIdentity(12345, "CID-test-cluster", "BP-1-127.0.0.1-1");
+  static final RegionIdentity ID =
+      new RegionIdentity(12345, "CID-test-cluster", "BP-1-127.0.0.1-1");
 
   /** A new region in emulated mode (flush + fence on tmpfs). */
   public Region create(String name, long size) throws NvmException {

@@ -10,13 +10,12 @@ import java.util.Set;
 
 /**
  * One-operation helpers over {@link InodeStore#begin()} for the store's tests: each method
- * validates its arguments against the committed region, then stages one operation and applies
- * it as one batch with one native call, exactly as a {@link Txn} with that content would. The
- * NameNode does not use these; it stages whole inode states into its own transactions.
+ * validates its arguments against the committed region, then stages one operation and applies it as
+ * one batch with one native call, exactly as a {@link Txn} with that content would. The NameNode
+ * does not use these; it stages whole inode states into its own transactions.
  */
 public final class StoreOps {
-  private StoreOps() {
-  }
+  private StoreOps() {}
 
   /** Stages one operation into a transaction. */
   interface Staging {
@@ -39,14 +38,17 @@ public final class StoreOps {
    */
   public static long createInode(InodeStore s, long parentPage, InodeAttrs a) throws NvmException {
     long[] out = new long[1];
-    mutate(s, t -> {
-      out[0] = t.create(parentPage, a);
-      t.putWord(parentPage + IN_MTIME, a.mtime, Field.MTIME);
-    });
+    mutate(
+        s,
+        t -> {
+          out[0] = t.create(parentPage, a);
+          t.putWord(parentPage + IN_MTIME, a.mtime, Field.MTIME);
+        });
     return out[0];
   }
 
-  private static void putWord(InodeStore s, long target, long value, Field field) throws NvmException {
+  private static void putWord(InodeStore s, long target, long value, Field field)
+      throws NvmException {
     mutate(s, t -> t.putWord(target, value, field));
   }
 
@@ -84,8 +86,12 @@ public final class StoreOps {
     mutate(s, t -> t.setPermission(page, mode, null, null));
   }
 
-  /** Changes owner and/or group (null leaves that part unchanged); new names get STRING pages in the same batch. */
-  public static void setOwner(InodeStore s, long page, String owner, String group) throws NvmException {
+  /**
+   * Changes owner and/or group (null leaves that part unchanged); new names get STRING pages in the
+   * same batch.
+   */
+  public static void setOwner(InodeStore s, long page, String owner, String group)
+      throws NvmException {
     InodeView v = s.requireInode(page);
     StringTable.check(owner);
     StringTable.check(group);
@@ -107,19 +113,25 @@ public final class StoreOps {
     setHeader(s, page, v.preferredBlockSize(), v.replication(), policy);
   }
 
-  public static void setPreferredBlockSize(InodeStore s, long page, long blockSize) throws NvmException {
+  public static void setPreferredBlockSize(InodeStore s, long page, long blockSize)
+      throws NvmException {
     InodeView v = s.requireFile(page);
     setHeader(s, page, blockSize, v.replication(), v.storagePolicy());
   }
 
-  private static void setHeader(InodeStore s, long page, long blockSize, int replication, int policy)
-      throws NvmException {
+  private static void setHeader(
+      InodeStore s, long page, long blockSize, int replication, int policy) throws NvmException {
     InodeLimits.checkFileHeader(blockSize, replication, policy);
-    putWord(s, page + FI_HEADER, PageCodec.fileHeader(blockSize, replication, policy), Field.FILE_HEADER);
+    putWord(
+        s,
+        page + FI_HEADER,
+        PageCodec.fileHeader(blockSize, replication, policy),
+        Field.FILE_HEADER);
   }
 
   /** Namespace and storage-space quota of a directory (-1 = not set), one 16-byte store. */
-  public static void setQuota(InodeStore s, long page, long nsQuota, long dsQuota) throws NvmException {
+  public static void setQuota(InodeStore s, long page, long nsQuota, long dsQuota)
+      throws NvmException {
     s.requireDir(page);
     mutate(s, t -> t.putBytes(page + DI_NS_QUOTA, PageCodec.longs(nsQuota, dsQuota), Field.QUOTA));
   }
@@ -140,13 +152,20 @@ public final class StoreOps {
   }
 
   /**
-   * Moves {@code page} under {@code newParentPage} as {@code newName}; both parents' mtimes
-   * become {@code mtime}. If {@code overwrittenPage} is not 0, that inode (a child of the new
-   * parent with the new name) is invalidated in the same batch and it, its extension pages and
-   * {@code overwrittenSubtree} (all its descendants) are freed.
+   * Moves {@code page} under {@code newParentPage} as {@code newName}; both parents' mtimes become
+   * {@code mtime}. If {@code overwrittenPage} is not 0, that inode (a child of the new parent with
+   * the new name) is invalidated in the same batch and it, its extension pages and {@code
+   * overwrittenSubtree} (all its descendants) are freed.
    */
-  public static void rename(InodeStore s, long page, long newParentPage, byte[] newName, long mtime,
-      long overwrittenPage, long[] overwrittenSubtree) throws NvmException {
+  public static void rename(
+      InodeStore s,
+      long page,
+      long newParentPage,
+      byte[] newName,
+      long mtime,
+      long overwrittenPage,
+      long[] overwrittenSubtree)
+      throws NvmException {
     InodeView v = s.requireNotRoot(page);
     s.requireDir(newParentPage);
     InodeLimits.checkName(newName);
@@ -159,30 +178,37 @@ public final class StoreOps {
         throw invalid("rename onto itself");
       }
       if (dst.parentPage() != newParentPage || !Arrays.equals(dst.nameBytes(), newName)) {
-        throw invalid("overwritten inode page " + overwrittenPage + " is not '"
-            + new String(newName, StandardCharsets.UTF_8) + "' in the destination directory");
+        throw invalid(
+            "overwritten inode page "
+                + overwrittenPage
+                + " is not '"
+                + new String(newName, StandardCharsets.UTF_8)
+                + "' in the destination directory");
       }
       dstSubtree = checkSubtree(s, overwrittenPage, overwrittenSubtree);
     } else {
       dstSubtree = null;
     }
-    mutate(s, t -> {
-      t.move(page, newParentPage, newName);
-      if (oldParentPage != newParentPage) {
-        t.putWord(newParentPage + IN_MTIME, mtime, Field.MTIME);
-      }
-      t.putWord(oldParentPage + IN_MTIME, mtime, Field.MTIME);
-      if (dstSubtree != null) {
-        t.remove(overwrittenPage, dstSubtree);
-      }
-    });
+    mutate(
+        s,
+        t -> {
+          t.move(page, newParentPage, newName);
+          if (oldParentPage != newParentPage) {
+            t.putWord(newParentPage + IN_MTIME, mtime, Field.MTIME);
+          }
+          t.putWord(oldParentPage + IN_MTIME, mtime, Field.MTIME);
+          if (dstSubtree != null) {
+            t.remove(overwrittenPage, dstSubtree);
+          }
+        });
   }
 
   /**
    * Deletes {@code page} and its subtree. {@code subtreePages} must list every descendant inode
    * page (any order); pages missing from it become orphans that only the next recovery reclaims.
    */
-  public static void delete(InodeStore s, long page, long[] subtreePages, long parentPage, long mtime)
+  public static void delete(
+      InodeStore s, long page, long[] subtreePages, long parentPage, long mtime)
       throws NvmException {
     InodeView v = s.requireNotRoot(page);
     if (v.parentPage() != parentPage) {
@@ -190,10 +216,12 @@ public final class StoreOps {
     }
     s.requireDir(parentPage);
     long[] subtree = checkSubtree(s, page, subtreePages);
-    mutate(s, t -> {
-      t.putWord(parentPage + IN_MTIME, mtime, Field.MTIME);
-      t.remove(page, subtree);
-    });
+    mutate(
+        s,
+        t -> {
+          t.putWord(parentPage + IN_MTIME, mtime, Field.MTIME);
+          t.remove(page, subtree);
+        });
   }
 
   /** Checks that every page is a live inode whose parent is the root or another listed page. */
@@ -219,7 +247,9 @@ public final class StoreOps {
 
   // ------------------------------------------------------------------ blocks
 
-  /** The block list of a file as triples (id, numBytes, genstamp), with room for {@code extra} more. */
+  /**
+   * The block list of a file as triples (id, numBytes, genstamp), with room for {@code extra} more.
+   */
   public static long[] blocks(InodeStore s, long page, int extra) {
     InodeView v = s.inode(page);
     int n = v.blockCount();
@@ -233,7 +263,8 @@ public final class StoreOps {
     return out;
   }
 
-  public static int addBlock(InodeStore s, long page, long blockId, long genstamp) throws NvmException {
+  public static int addBlock(InodeStore s, long page, long blockId, long genstamp)
+      throws NvmException {
     return addBlock(s, page, blockId, genstamp, -1);
   }
 
@@ -241,7 +272,8 @@ public final class StoreOps {
    * Appends a block record (numBytes 0). If {@code penultimateNumBytes} &gt;= 0 the previous last
    * block's length is set in the same batch. Returns the new block's index.
    */
-  public static int addBlock(InodeStore s, long page, long blockId, long genstamp, long penultimateNumBytes)
+  public static int addBlock(
+      InodeStore s, long page, long blockId, long genstamp, long penultimateNumBytes)
       throws NvmException {
     InodeView v = s.requireFile(page);
     int n = v.blockCount();
@@ -275,10 +307,12 @@ public final class StoreOps {
       throws NvmException {
     InodeView v = s.requireFile(page);
     if (index < 0 || index >= v.blockCount()) {
-      throw invalid("block index " + index + " outside 0.." + (v.blockCount() - 1) + " of inode " + v.id());
+      throw invalid(
+          "block index " + index + " outside 0.." + (v.blockCount() - 1) + " of inode " + v.id());
     }
     long rec = v.blockRecordOffset(index);
-    mutate(s, t -> t.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(numBytes, genstamp), Field.BLOCK));
+    mutate(
+        s, t -> t.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(numBytes, genstamp), Field.BLOCK));
   }
 
   // ------------------------------------------------------------------ under construction

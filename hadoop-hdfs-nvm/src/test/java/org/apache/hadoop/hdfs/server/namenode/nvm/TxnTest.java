@@ -4,14 +4,12 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.Random;
-
 import org.junit.Rule;
 import org.junit.Test;
 
 /** Txn: several operations in one atomic batch; state sync of whole inodes. */
 public class TxnTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   static long[] blocks(int n, long seed) {
     long[] b = new long[3 * n];
@@ -37,7 +35,8 @@ public class TxnTest {
       long calls = s.region().nativeWriteCalls();
       try (Txn t = s.begin()) {
         t.remove(old, new long[0]);
-        fresh = t.create(s.rootPage(), InodeAttrs.file("f").times(2, 2).underConstruction("c", "m"));
+        fresh =
+            t.create(s.rootPage(), InodeAttrs.file("f").times(2, 2).underConstruction("c", "m"));
         t.setMtime(s.rootPage(), 2);
         t.commit();
       }
@@ -96,8 +95,16 @@ public class TxnTest {
   @Test
   public void unchangedStateStagesNothing() throws Exception {
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
-      long f = createInode(s, s.rootPage(), InodeAttrs.file("f").times(5, 6).mode(0644).owner("u", "g")
-          .preferredBlockSize(1 << 20).replication(3));
+      long f =
+          createInode(
+              s,
+              s.rootPage(),
+              InodeAttrs.file("f")
+                  .times(5, 6)
+                  .mode(0644)
+                  .owner("u", "g")
+                  .preferredBlockSize(1 << 20)
+                  .replication(3));
       long calls = s.region().nativeWriteCalls();
       try (Txn t = s.begin()) {
         t.setMtime(f, 5);

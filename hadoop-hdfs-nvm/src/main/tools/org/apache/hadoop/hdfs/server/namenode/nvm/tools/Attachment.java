@@ -11,15 +11,18 @@ import java.util.List;
 /**
  * Which live inode pages hang off the root, decided as recovery decides it (native/src/attach.c):
  * breadth first from SB_ROOT_PAGE; a live inode is a child of an attached directory if its
- * IN_PARENT_PAGE is that directory's page and its IN_PARENT_ID that directory's id. Children
- * of one directory are visited in page order, so {@link #order} is recovery's order.
+ * IN_PARENT_PAGE is that directory's page and its IN_PARENT_ID that directory's id. Children of one
+ * directory are visited in page order, so {@link #order} is recovery's order.
  */
 final class Attachment {
   /** Offset of a usable root directory page, or 0. */
   final long rootPage;
+
   /** Attached inode pages, parents before children. */
   final long[] order;
+
   private final BitSet attached;
+
   /** Problems with the root pointer or the root page. */
   final List<Finding> rootProblems;
 
@@ -71,32 +74,62 @@ final class Attachment {
     int live = census.liveInodes.size();
     if (root == 0) {
       if (live > 0) {
-        problems.add(new Finding(Finding.Kind.BAD_ROOT, SB_ROOT_PAGE, "the superblock has no root page (0) but "
-            + live + " live inode pages exist; recovery would reclaim every one of them"));
+        problems.add(
+            new Finding(
+                Finding.Kind.BAD_ROOT,
+                SB_ROOT_PAGE,
+                "the superblock has no root page (0) but "
+                    + live
+                    + " live inode pages exist; recovery would reclaim every one of them"));
       }
       return 0;
     }
     if (image.pageIndex(root) < 0) {
-      problems.add(new Finding(Finding.Kind.BAD_ROOT, SB_ROOT_PAGE, "the superblock's root page " + root
-          + " is not a page of the data area; recovery refuses the region (" + live + " live inode pages unreachable)"));
+      problems.add(
+          new Finding(
+              Finding.Kind.BAD_ROOT,
+              SB_ROOT_PAGE,
+              "the superblock's root page "
+                  + root
+                  + " is not a page of the data area; recovery refuses the region ("
+                  + live
+                  + " live inode pages unreachable)"));
       return 0;
     }
     long w = image.stateWord(root);
     if (w != stateWord(KIND_DIR, STATE_LIVE)) {
-      problems.add(new Finding(Finding.Kind.BAD_ROOT, SB_ROOT_PAGE, "the superblock's root page " + root + " is "
-          + PageState.describe(w) + ", not a LIVE DIR page; recovery refuses the region (" + live
-          + " live inode pages unreachable)"));
+      problems.add(
+          new Finding(
+              Finding.Kind.BAD_ROOT,
+              SB_ROOT_PAGE,
+              "the superblock's root page "
+                  + root
+                  + " is "
+                  + PageState.describe(w)
+                  + ", not a LIVE DIR page; recovery refuses the region ("
+                  + live
+                  + " live inode pages unreachable)"));
       return 0;
     }
     long id = image.getLong(root + IN_ID);
     if (id != ROOT_INODE_ID) {
-      problems.add(new Finding(Finding.Kind.BAD_ROOT, root + IN_ID, "the root directory has id " + id + ", not "
-          + ROOT_INODE_ID + "; the NameNode finds no parent for its children and refuses to start"));
+      problems.add(
+          new Finding(
+              Finding.Kind.BAD_ROOT,
+              root + IN_ID,
+              "the root directory has id "
+                  + id
+                  + ", not "
+                  + ROOT_INODE_ID
+                  + "; the NameNode finds no parent for its children and refuses to start"));
     }
     return root;
   }
 
-  /** parent page index &lt;&lt; 32 | child page index, sorted, for inodes whose parent is a data page. */
+  /**
+   * parent page index &lt;&lt; 32 | child page index, sorted, for inodes whose parent is a data
+   * page.
+   */
   private static long[] childKeys(RegionImage image, PageCensus census) {
     LongList keys = new LongList();
     for (int i = 0; i < census.liveInodes.size(); i++) {

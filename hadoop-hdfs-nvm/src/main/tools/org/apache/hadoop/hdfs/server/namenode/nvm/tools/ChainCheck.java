@@ -6,13 +6,12 @@ import java.util.List;
 
 /**
  * The NAME_EXT and BLOCK_EXT chains of attached inodes ({@link ExtChain}; any violation makes
- * recovery refuse the region), and LIVE extension pages no inode links: crash leftovers of a
- * batch that wrote them out of place but never linked them; recovery reclaims them. Pages of
- * detached inodes are not reported again: the finding about the detached inode covers them.
+ * recovery refuse the region), and LIVE extension pages no inode links: crash leftovers of a batch
+ * that wrote them out of place but never linked them; recovery reclaims them. Pages of detached
+ * inodes are not reported again: the finding about the detached inode covers them.
  */
 final class ChainCheck {
-  private ChainCheck() {
-  }
+  private ChainCheck() {}
 
   static void run(RegionModel m, List<Finding> out) {
     ChainOwners owners = new ChainOwners();
@@ -25,7 +24,8 @@ final class ChainCheck {
     }
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
-      if (inode.nameLength() >= 0 && inode.nameLength() <= NAME_MAX) { // else NameCheck reports the length
+      if (inode.nameLength() >= 0
+          && inode.nameLength() <= NAME_MAX) { // else NameCheck reports the length
         report(ExtChain.names(inode, owners), out);
       }
       if (inode.isFile()) {
@@ -45,9 +45,17 @@ final class ChainCheck {
     for (int i = 0; i < m.census.liveExts.size(); i++) {
       long page = m.census.liveExts.get(i);
       if (!owners.isLinked(page) && !detached.isLinked(page)) {
-        out.add(new Finding(Finding.Kind.UNREFERENCED_EXTENSION, page, "LIVE "
-            + PageState.kindName(kindOf(m.image.stateWord(page))) + " page " + page + " (owner id "
-            + m.image.getLong(page + EXT_OWNER_ID) + ") is linked from no inode; recovery reclaims it"));
+        out.add(
+            new Finding(
+                Finding.Kind.UNREFERENCED_EXTENSION,
+                page,
+                "LIVE "
+                    + PageState.kindName(kindOf(m.image.stateWord(page)))
+                    + " page "
+                    + page
+                    + " (owner id "
+                    + m.image.getLong(page + EXT_OWNER_ID)
+                    + ") is linked from no inode; recovery reclaims it"));
       }
     }
   }

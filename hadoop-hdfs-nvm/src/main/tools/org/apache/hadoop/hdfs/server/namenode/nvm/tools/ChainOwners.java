@@ -4,14 +4,13 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.HashSet;
 import java.util.Set;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * How many attached inodes link each extension page, found by following every chain's links
- * without judging them (stopping at a page that is not a LIVE extension page of the chain's
- * kind, at a repeat, or once the units past the inline part are covered). A page linked by
- * two chains is shared; a LIVE extension page no chain links is one recovery reclaims.
+ * How many attached inodes link each extension page, found by following every chain's links without
+ * judging them (stopping at a page that is not a LIVE extension page of the chain's kind, at a
+ * repeat, or once the units past the inline part are covered). A page linked by two chains is
+ * shared; a LIVE extension page no chain links is one recovery reclaims.
  */
 final class ChainOwners {
   private final LongLongMap links = new LongLongMap(1024);
@@ -23,8 +22,11 @@ final class ChainOwners {
     long needed = ExtChain.needed(inode, names);
     long off = image.getLong(ExtChain.firstLink(inode, names));
     Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
-    while (needed != 0 && off != 0 && image.pageIndex(off) >= 0 // needed is unsigned (ExtChain.needed)
-        && image.stateWord(off) == stateWord(kind, STATE_LIVE) && seen.add(off)) {
+    while (needed != 0
+        && off != 0
+        && image.pageIndex(off) >= 0 // needed is unsigned (ExtChain.needed)
+        && image.stateWord(off) == stateWord(kind, STATE_LIVE)
+        && seen.add(off)) {
       long n = links.get(off);
       links.put(off, n == LongLongMap.MISSING ? 1 : n + 1);
       // A bad count still advances by one page, so a broken chain cannot loop here.

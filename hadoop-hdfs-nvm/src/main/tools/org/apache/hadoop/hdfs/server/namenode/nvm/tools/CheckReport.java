@@ -10,21 +10,24 @@ import java.util.List;
 public final class CheckReport {
   /** Exit code: consistent, nothing for recovery to do. */
   public static final int EXIT_CLEAN = 0;
+
   /** Exit code: at least one ERROR, or the native open refused the file. */
   public static final int EXIT_ERROR = 1;
+
   /** Exit code: no ERROR, but the next read-write open will repair something. */
   public static final int EXIT_NEEDS_RECOVERY = 2;
 
-  private static final Comparator<Finding> BY_OFFSET = new Comparator<Finding>() {
-    @Override
-    public int compare(Finding a, Finding b) {
-      int c = Long.compare(a.offset(), b.offset());
-      if (c == 0) {
-        c = a.kind().compareTo(b.kind());
-      }
-      return c != 0 ? c : a.message().compareTo(b.message());
-    }
-  };
+  private static final Comparator<Finding> BY_OFFSET =
+      new Comparator<Finding>() {
+        @Override
+        public int compare(Finding a, Finding b) {
+          int c = Long.compare(a.offset(), b.offset());
+          if (c == 0) {
+            c = a.kind().compareTo(b.kind());
+          }
+          return c != 0 ? c : a.message().compareTo(b.message());
+        }
+      };
 
   private final File file;
   private final List<Finding> findings;
@@ -92,7 +95,9 @@ public final class CheckReport {
     }
   }
 
-  /** One line per finding, then "summary: ..." with the counts, the region's shape and the verdict. */
+  /**
+   * One line per finding, then "summary: ..." with the counts, the region's shape and the verdict.
+   */
   public String format() {
     StringBuilder b = new StringBuilder();
     for (Finding f : findings) {
@@ -100,7 +105,12 @@ public final class CheckReport {
     }
     int e = count(Finding.Severity.ERROR);
     int r = count(Finding.Severity.RECOVERABLE);
-    b.append("summary: ").append(file).append(": ").append(e).append(e == 1 ? " error, " : " errors, ").append(r)
+    b.append("summary: ")
+        .append(file)
+        .append(": ")
+        .append(e)
+        .append(e == 1 ? " error, " : " errors, ")
+        .append(r)
         .append(" recoverable; ");
     if (summary != null) {
       b.append(summary).append("; ");

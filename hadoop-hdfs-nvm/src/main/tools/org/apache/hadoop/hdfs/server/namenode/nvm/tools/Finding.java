@@ -1,15 +1,19 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 /**
- * One problem {@link RegionCheck} found: what kind, where (the byte offset of the field that
- * holds the bad value, or of the page when the page as a whole is the problem; -1 when the
- * problem has no place in the file, e.g. it is locked), and a message for an operator.
- * docs/offline-tools.md lists every kind with its severity and the reason for it.
+ * One problem {@link RegionCheck} found: what kind, where (the byte offset of the field that holds
+ * the bad value, or of the page when the page as a whole is the problem; -1 when the problem has no
+ * place in the file, e.g. it is locked), and a message for an operator. docs/offline-tools.md lists
+ * every kind with its severity and the reason for it.
  */
 public final class Finding {
-  /** ERROR: recovery would refuse the region or trust wrong data. RECOVERABLE: the next read-write open repairs it. */
+  /**
+   * ERROR: recovery would refuse the region or trust wrong data. RECOVERABLE: the next read-write
+   * open repairs it.
+   */
   public enum Severity {
-    ERROR, RECOVERABLE
+    ERROR,
+    RECOVERABLE
   }
 
   /** Every kind of finding; the severity is fixed per kind. */

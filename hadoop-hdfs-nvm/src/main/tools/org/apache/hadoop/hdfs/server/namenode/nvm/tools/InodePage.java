@@ -3,14 +3,13 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.Arrays;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 
 /**
- * The fields of one inode page (region-format.md §5.2), read through a {@link RegionImage}
- * with no validation: the checks decide what a value means. The packed words (perm = mode:16 |
- * group:24 | owner:24; file header = block size:48 | replication:12 | policy:4; UC = client:32
- * | machine:32) are taken apart by the store's decoders ({@link PageCodec}).
+ * The fields of one inode page (region-format.md §5.2), read through a {@link RegionImage} with no
+ * validation: the checks decide what a value means. The packed words (perm = mode:16 | group:24 |
+ * owner:24; file header = block size:48 | replication:12 | policy:4; UC = client:32 | machine:32)
+ * are taken apart by the store's decoders ({@link PageCodec}).
  */
 final class InodePage {
 
@@ -92,7 +91,9 @@ final class InodePage {
     return PageCodec.ucMachine(word(FI_UC));
   }
 
-  /** FI_BLOCK_COUNT, a u64 on media: compare it unsigned (a damaged count may have the top bit set). */
+  /**
+   * FI_BLOCK_COUNT, a u64 on media: compare it unsigned (a damaged count may have the top bit set).
+   */
   long blockCount() {
     return word(FI_BLOCK_COUNT);
   }
@@ -118,9 +119,9 @@ final class InodePage {
   // ---- chains
 
   /**
-   * The name bytes: the inline part, then the payloads of the pages of {@code chain} (as far as
-   * it was valid). Shorter than {@link #nameLength()} if the chain is broken; empty if the
-   * length itself is over NAME_MAX.
+   * The name bytes: the inline part, then the payloads of the pages of {@code chain} (as far as it
+   * was valid). Shorter than {@link #nameLength()} if the chain is broken; empty if the length
+   * itself is over NAME_MAX.
    */
   byte[] nameBytes(ExtChain chain) {
     long len = nameLength();
@@ -138,9 +139,15 @@ final class InodePage {
     return done == len ? b : Arrays.copyOf(b, done);
   }
 
-  /** Region offsets of the block records: inline first, then those of the valid part of {@code chain}. */
+  /**
+   * Region offsets of the block records: inline first, then those of the valid part of {@code
+   * chain}.
+   */
   long[] blockRecordOffsets(ExtChain chain) {
-    long inline = Long.compareUnsigned(blockCount(), BLOCKS_INLINE_MAX) < 0 ? blockCount() : BLOCKS_INLINE_MAX;
+    long inline =
+        Long.compareUnsigned(blockCount(), BLOCKS_INLINE_MAX) < 0
+            ? blockCount()
+            : BLOCKS_INLINE_MAX;
     LongList out = new LongList();
     for (int i = 0; i < inline; i++) {
       out.add(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i);

@@ -7,10 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every persisted field of one attached inode, decoded for the dump, and its text and JSON
- * forms. Strings: null = none (id 0); "?N" in the output = string id N has no usable page.
- * Fields that cannot be read completely (a broken chain) are marked as damaged rather than
- * guessed.
+ * Every persisted field of one attached inode, decoded for the dump, and its text and JSON forms.
+ * Strings: null = none (id 0); "?N" in the output = string id N has no usable page. Fields that
+ * cannot be read completely (a broken chain) are marked as damaged rather than guessed.
  */
 final class InodeRecord {
   /** Storage types of the per-type quotas, in DI_TYPE_QUOTA order. */
@@ -87,10 +86,18 @@ final class InodeRecord {
   }
 
   /**
-   * An inode described by values instead of read from a region ({@link InodeLine}): a null
-   * string is "none", as string id 0 in a region.
+   * An inode described by values instead of read from a region ({@link InodeLine}): a null string
+   * is "none", as string id 0 in a region.
    */
-  InodeRecord(String path, long id, boolean directory, int mode, String owner, String group, long mtime, long atime) {
+  InodeRecord(
+      String path,
+      long id,
+      boolean directory,
+      int mode,
+      String owner,
+      String group,
+      long mtime,
+      long atime) {
     this.path = path;
     this.pathKey = path.getBytes(StandardCharsets.UTF_8);
     this.id = id;
@@ -130,22 +137,49 @@ final class InodeRecord {
   /** "path id=.. type=.. mode=.. owner=.. group=.. mtime=.. atime=.." and the type's fields. */
   String text() {
     StringBuilder b = new StringBuilder(TextEscape.path(path));
-    b.append(" id=").append(id).append(" type=").append(directory ? "dir" : "file").append(" mode=").append(octalMode())
-        .append(" owner=").append(text(ownerId, owner)).append(" group=").append(text(groupId, group))
-        .append(" mtime=").append(mtime).append(" atime=").append(atime);
+    b.append(" id=")
+        .append(id)
+        .append(" type=")
+        .append(directory ? "dir" : "file")
+        .append(" mode=")
+        .append(octalMode())
+        .append(" owner=")
+        .append(text(ownerId, owner))
+        .append(" group=")
+        .append(text(groupId, group))
+        .append(" mtime=")
+        .append(mtime)
+        .append(" atime=")
+        .append(atime);
     if (directory) {
-      b.append(" nsQuota=").append(nsQuota).append(" dsQuota=").append(dsQuota).append(" typeQuota=");
+      b.append(" nsQuota=")
+          .append(nsQuota)
+          .append(" dsQuota=")
+          .append(dsQuota)
+          .append(" typeQuota=");
       for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
         b.append(t == 0 ? "" : ",").append(STORAGE_TYPES[t]).append(':').append(typeQuota[t]);
       }
       b.append(" policy=").append(storagePolicy);
     } else {
-      b.append(" replication=").append(replication).append(" blockSize=").append(preferredBlockSize)
-          .append(" policy=").append(storagePolicy).append(" uc=");
-      b.append(isUnderConstruction() ? text(clientId, clientName) + "@" + text(clientMachineId, clientMachine) : "-");
+      b.append(" replication=")
+          .append(replication)
+          .append(" blockSize=")
+          .append(preferredBlockSize)
+          .append(" policy=")
+          .append(storagePolicy)
+          .append(" uc=");
+      b.append(
+          isUnderConstruction()
+              ? text(clientId, clientName) + "@" + text(clientMachineId, clientMachine)
+              : "-");
       b.append(" blocks=");
       for (int i = 0; i < blocks.length / 3; i++) {
-        b.append(i == 0 ? "" : ",").append(blocks[3 * i]).append(':').append(blocks[3 * i + 1]).append(':')
+        b.append(i == 0 ? "" : ",")
+            .append(blocks[3 * i])
+            .append(':')
+            .append(blocks[3 * i + 1])
+            .append(':')
             .append(blocks[3 * i + 2]);
       }
       if (blocks.length == 0) {
@@ -159,25 +193,45 @@ final class InodeRecord {
   }
 
   String json() {
-    Json j = new Json().put("path", path).put("id", id).put("type", directory ? "dir" : "file")
-        .put("mode", octalMode()).put("owner", json(ownerId, owner)).put("group", json(groupId, group))
-        .put("mtime", mtime).put("atime", atime);
+    Json j =
+        new Json()
+            .put("path", path)
+            .put("id", id)
+            .put("type", directory ? "dir" : "file")
+            .put("mode", octalMode())
+            .put("owner", json(ownerId, owner))
+            .put("group", json(groupId, group))
+            .put("mtime", mtime)
+            .put("atime", atime);
     if (directory) {
       Json q = new Json();
       for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
         q.put(STORAGE_TYPES[t], typeQuota[t]);
       }
-      j.put("nsQuota", nsQuota).put("dsQuota", dsQuota).putRaw("typeQuota", q.toString())
+      j.put("nsQuota", nsQuota)
+          .put("dsQuota", dsQuota)
+          .putRaw("typeQuota", q.toString())
           .put("storagePolicy", storagePolicy);
     } else {
-      j.put("replication", replication).put("preferredBlockSize", preferredBlockSize)
+      j.put("replication", replication)
+          .put("preferredBlockSize", preferredBlockSize)
           .put("storagePolicy", storagePolicy);
-      j.putRaw("underConstruction", isUnderConstruction() ? new Json().put("clientName", json(clientId, clientName))
-          .put("clientMachine", json(clientMachineId, clientMachine)).toString() : "null");
+      j.putRaw(
+          "underConstruction",
+          isUnderConstruction()
+              ? new Json()
+                  .put("clientName", json(clientId, clientName))
+                  .put("clientMachine", json(clientMachineId, clientMachine))
+                  .toString()
+              : "null");
       StringBuilder a = new StringBuilder("[");
       for (int i = 0; i < blocks.length / 3; i++) {
-        a.append(i == 0 ? "" : ", ").append(new Json().put("id", blocks[3 * i]).put("numBytes", blocks[3 * i + 1])
-            .put("generationStamp", blocks[3 * i + 2]));
+        a.append(i == 0 ? "" : ", ")
+            .append(
+                new Json()
+                    .put("id", blocks[3 * i])
+                    .put("numBytes", blocks[3 * i + 1])
+                    .put("generationStamp", blocks[3 * i + 2]));
       }
       j.putRaw("blocks", a.append(']').toString());
     }

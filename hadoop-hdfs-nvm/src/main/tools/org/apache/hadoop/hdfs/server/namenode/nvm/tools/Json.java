@@ -23,7 +23,10 @@ final class Json {
   }
 
   Json put(String k, double v) {
-    key(k).b.append(':').append(Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format("%.6f", v));
+    key(k)
+        .b
+        .append(':')
+        .append(Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format("%.6f", v));
     return this;
   }
 

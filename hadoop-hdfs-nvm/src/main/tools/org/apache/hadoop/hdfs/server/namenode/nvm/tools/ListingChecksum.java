@@ -12,19 +12,20 @@ import java.util.List;
 /**
  * A fingerprint of a namespace listing: the SHA-256 of its lines sorted by unsigned UTF-8 bytes,
  * each followed by a newline. Byte order is what {@code LC_ALL=C sort} uses, so the checksum of a
- * region can be reproduced with the shell:
- * {@code NvmRegionTool dump REGION | grep -v '^#' | LC_ALL=C sort | sha256sum}.
+ * region can be reproduced with the shell: {@code NvmRegionTool dump REGION | grep -v '^#' |
+ * LC_ALL=C sort | sha256sum}.
  */
 public final class ListingChecksum {
-  private static final Comparator<String> BY_UTF8 = new Comparator<String>() {
-    @Override
-    public int compare(String a, String b) {
-      return NameCheck.compareBytes(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-    }
-  };
+  private static final Comparator<String> BY_UTF8 =
+      new Comparator<String>() {
+        @Override
+        public int compare(String a, String b) {
+          return NameCheck.compareBytes(
+              a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+        }
+      };
 
-  private ListingChecksum() {
-  }
+  private ListingChecksum() {}
 
   /** A copy of {@code lines} in unsigned UTF-8 byte order. */
   public static List<String> sorted(Collection<String> lines) {

@@ -2,7 +2,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import java.util.Arrays;
 
-/** A growable list of primitive longs (page offsets, ids), so a scan of millions of pages boxes nothing. */
+/**
+ * A growable list of primitive longs (page offsets, ids), so a scan of millions of pages boxes
+ * nothing.
+ */
 final class LongList {
   private long[] a = new long[16];
   private int n;

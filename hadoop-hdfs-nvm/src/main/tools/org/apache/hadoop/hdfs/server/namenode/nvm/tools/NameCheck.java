@@ -8,11 +8,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Names of attached inodes: 1..NAME_MAX bytes, no '/' or NUL, not "." or "..", and unique among
- * the children of one directory. Recovery refuses a length over NAME_MAX (the root's too: the
- * format stores no longer name) and the other bad names; the NameNode would refuse to start on
- * a duplicate name. The root's name is otherwise not used (it is empty). Names whose chain is
- * broken are left to {@link ChainCheck}.
+ * Names of attached inodes: 1..NAME_MAX bytes, no '/' or NUL, not "." or "..", and unique among the
+ * children of one directory. Recovery refuses a length over NAME_MAX (the root's too: the format
+ * stores no longer name) and the other bad names; the NameNode would refuse to start on a duplicate
+ * name. The root's name is otherwise not used (it is empty). Names whose chain is broken are left
+ * to {@link ChainCheck}.
  */
 final class NameCheck {
   private static final class Child {
@@ -25,16 +25,16 @@ final class NameCheck {
     }
   }
 
-  private static final Comparator<Child> BY_NAME_THEN_PAGE = new Comparator<Child>() {
-    @Override
-    public int compare(Child a, Child b) {
-      int c = compareBytes(a.name, b.name);
-      return c != 0 ? c : Long.compare(a.page, b.page);
-    }
-  };
+  private static final Comparator<Child> BY_NAME_THEN_PAGE =
+      new Comparator<Child>() {
+        @Override
+        public int compare(Child a, Child b) {
+          int c = compareBytes(a.name, b.name);
+          return c != 0 ? c : Long.compare(a.page, b.page);
+        }
+      };
 
-  private NameCheck() {
-  }
+  private NameCheck() {}
 
   static void run(RegionModel m, List<Finding> out) {
     long[] order = m.tree.order;
@@ -42,7 +42,7 @@ final class NameCheck {
       checkLength(m, order[0], out); // the root: breadth-first order starts with it
     }
     // Breadth-first order lists the children of one directory next to each other.
-    for (int i = 1; i < order.length;) {
+    for (int i = 1; i < order.length; ) {
       long parent = m.inode(order[i]).parentPage();
       List<Child> siblings = new ArrayList<Child>();
       for (; i < order.length && m.inode(order[i]).parentPage() == parent; i++) {
@@ -79,8 +79,14 @@ final class NameCheck {
       }
     }
     if (why != null) {
-      out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": the name " + why
-          + "; recovery refuses the region (no HDFS operation writes such a name)"));
+      out.add(
+          new Finding(
+              Finding.Kind.BAD_NAME,
+              page + IN_NAME_LEN,
+              Paths.describe(m, page)
+                  + ": the name "
+                  + why
+                  + "; recovery refuses the region (no HDFS operation writes such a name)"));
     }
     return name;
   }
@@ -91,21 +97,43 @@ final class NameCheck {
     if (len >= 0 && len <= NAME_MAX) {
       return true;
     }
-    out.add(new Finding(Finding.Kind.BAD_NAME, page + IN_NAME_LEN, Paths.describe(m, page) + ": name length "
-        + Long.toUnsignedString(len) + " is over NAME_MAX " + NAME_MAX + "; recovery refuses the region"));
+    out.add(
+        new Finding(
+            Finding.Kind.BAD_NAME,
+            page + IN_NAME_LEN,
+            Paths.describe(m, page)
+                + ": name length "
+                + Long.toUnsignedString(len)
+                + " is over NAME_MAX "
+                + NAME_MAX
+                + "; recovery refuses the region"));
     return false;
   }
 
-  private static void duplicates(RegionModel m, long parent, List<Child> siblings, List<Finding> out) {
+  private static void duplicates(
+      RegionModel m, long parent, List<Child> siblings, List<Finding> out) {
     Collections.sort(siblings, BY_NAME_THEN_PAGE);
     for (int k = 1; k < siblings.size(); k++) {
       Child a = siblings.get(k - 1);
       Child b = siblings.get(k);
       if (compareBytes(a.name, b.name) == 0) {
-        out.add(new Finding(Finding.Kind.DUPLICATE_NAME, b.page + IN_NAME_LEN, "directory " + Paths.of(m, parent)
-            + " has two children named \"" + StringPages.decode(b.name) + "\": inode " + m.inode(a.page).id()
-            + " at page " + a.page + " and inode " + m.inode(b.page).id() + " at page " + b.page
-            + "; the NameNode refuses to start"));
+        out.add(
+            new Finding(
+                Finding.Kind.DUPLICATE_NAME,
+                b.page + IN_NAME_LEN,
+                "directory "
+                    + Paths.of(m, parent)
+                    + " has two children named \""
+                    + StringPages.decode(b.name)
+                    + "\": inode "
+                    + m.inode(a.page).id()
+                    + " at page "
+                    + a.page
+                    + " and inode "
+                    + m.inode(b.page).id()
+                    + " at page "
+                    + b.page
+                    + "; the NameNode refuses to start"));
       }
     }
   }

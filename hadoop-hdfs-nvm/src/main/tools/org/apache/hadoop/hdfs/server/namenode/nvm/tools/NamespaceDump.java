@@ -11,25 +11,25 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * The namespace in a region, read-only (like {@code hdfs oiv}): one line per attached inode,
- * sorted by path (UTF-8 byte order, then id), with every persisted field; the superblock
- * counters separately. The namespace is the one the next read-write open would load: an armed
- * undo record is shown rolled back and orphans are left out. Two regions hold the same
- * namespace iff their {@link #lines(File)} are equal (page offsets and the region identity are
- * not part of a line). Text and JSON forms: docs/offline-tools.md.
+ * The namespace in a region, read-only (like {@code hdfs oiv}): one line per attached inode, sorted
+ * by path (UTF-8 byte order, then id), with every persisted field; the superblock counters
+ * separately. The namespace is the one the next read-write open would load: an armed undo record is
+ * shown rolled back and orphans are left out. Two regions hold the same namespace iff their {@link
+ * #lines(File)} are equal (page offsets and the region identity are not part of a line). Text and
+ * JSON forms: docs/offline-tools.md.
  */
 public final class NamespaceDump {
-  private static final Comparator<InodeRecord> BY_PATH = new Comparator<InodeRecord>() {
-    @Override
-    public int compare(InodeRecord a, InodeRecord b) {
-      int c = NameCheck.compareBytes(a.pathKey, b.pathKey);
-      return c != 0 ? c : Long.compare(a.id, b.id);
-    }
-  };
+  private static final Comparator<InodeRecord> BY_PATH =
+      new Comparator<InodeRecord>() {
+        @Override
+        public int compare(InodeRecord a, InodeRecord b) {
+          int c = NameCheck.compareBytes(a.pathKey, b.pathKey);
+          return c != 0 ? c : Long.compare(a.id, b.id);
+        }
+      };
 
   private final String region;
   private final RegionCounters counters;
@@ -162,7 +162,12 @@ public final class NamespaceDump {
 
   /** {@link #json()}, written line by line. */
   public void writeJson(PrintWriter out) {
-    out.print("{\"region\": " + Json.quote(region) + ",\n\"counters\": " + counters.json() + ",\n\"inodes\": [");
+    out.print(
+        "{\"region\": "
+            + Json.quote(region)
+            + ",\n\"counters\": "
+            + counters.json()
+            + ",\n\"inodes\": [");
     boolean first = true;
     for (InodeRecord r : inodes) {
       out.print(first ? "\n" : ",\n");

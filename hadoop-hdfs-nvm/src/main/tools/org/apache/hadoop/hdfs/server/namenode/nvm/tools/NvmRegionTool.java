@@ -12,29 +12,36 @@ import java.util.List;
 
 /**
  * Command line of the offline region tools. Needs only the drop-in jar (and libpmem):
+ *
  * <pre>
  *   java -cp hadoop-hdfs-2.7.3-nvm.jar org.apache.hadoop.hdfs.server.namenode.nvm.tools.NvmRegionTool check REGION
  *   hadoop jar hadoop-hdfs-2.7.3-nvm.jar org.apache.hadoop.hdfs.server.namenode.nvm.tools.NvmRegionTool stat REGION
  * </pre>
+ *
  * Exit codes: check 0 / 1 / 2 as {@link CheckReport#exitCode()}; dump and stat 0, or 1 if the
- * region cannot be read; {@link #EXIT_USAGE} for a bad command line; {@link #EXIT_INTERNAL}
- * if the tool itself failed (e.g. the native library cannot be loaded).
+ * region cannot be read; {@link #EXIT_USAGE} for a bad command line; {@link #EXIT_INTERNAL} if the
+ * tool itself failed (e.g. the native library cannot be loaded).
  */
 public final class NvmRegionTool {
   /** A bad command line (sysexits.h EX_USAGE). */
   public static final int EXIT_USAGE = 64;
+
   /** The tool failed, not the region (sysexits.h EX_SOFTWARE). */
   public static final int EXIT_INTERNAL = 70;
 
-  static final String USAGE = "usage: NvmRegionTool <command> [--json] <region-file>\n"
-      + "  check <region>         validate the region without writing it; every finding with its offset\n"
-      + "                         exit 0 consistent, 1 errors or refused, 2 consistent but needs recovery\n"
-      + "  dump [--json] <region> the namespace: counters, then one line per inode sorted by path\n"
-      + "  stat [--json] <region> space use: pages by kind, inodes, blocks, bytes per inode, fragmentation\n"
-      + "exit " + EXIT_USAGE + " on a usage error, " + EXIT_INTERNAL + " if the tool itself fails\n";
+  static final String USAGE =
+      "usage: NvmRegionTool <command> [--json] <region-file>\n"
+          + "  check <region>         validate the region without writing it; every finding with its offset\n"
+          + "                         exit 0 consistent, 1 errors or refused, 2 consistent but needs recovery\n"
+          + "  dump [--json] <region> the namespace: counters, then one line per inode sorted by path\n"
+          + "  stat [--json] <region> space use: pages by kind, inodes, blocks, bytes per inode, fragmentation\n"
+          + "exit "
+          + EXIT_USAGE
+          + " on a usage error, "
+          + EXIT_INTERNAL
+          + " if the tool itself fails\n";
 
-  private NvmRegionTool() {
-  }
+  private NvmRegionTool() {}
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -42,7 +49,8 @@ public final class NvmRegionTool {
 
   /** Runs one command; returns the exit code instead of exiting. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help"))) {
+    if (args.length == 1
+        && (args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help"))) {
       out.print(USAGE);
       return 0;
     }

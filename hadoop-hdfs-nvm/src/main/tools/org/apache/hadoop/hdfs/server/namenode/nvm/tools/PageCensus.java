@@ -4,30 +4,38 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
- * region-format.md §7.6): live inode, extension and string pages, the high-water mark, and
- * counts of pending, invalid and malformed pages. Recovery stops at the scan limit; the census
- * goes on to the end and lists the pages above the limit that are not all zero, which recovery
- * would not see.
+ * region-format.md §7.6): live inode, extension and string pages, the high-water mark, and counts
+ * of pending, invalid and malformed pages. Recovery stops at the scan limit; the census goes on to
+ * the end and lists the pages above the limit that are not all zero, which recovery would not see.
  */
 final class PageCensus {
   final int pageCount;
+
   /** SB_SCAN_LIMIT: recovery scans pages [0, scanLimit). */
   final int scanLimit;
+
   /** Pages at or above the scan limit whose state word is not zero. */
   final LongList aboveScanLimit = new LongList();
+
   /** Pages at an index at or above this have an all-zero state word (never used). */
   int highWater;
+
   final LongList liveInodes = new LongList();
   final LongList liveExts = new LongList();
   final LongList liveStrings = new LongList();
+
   /** State words recovery's scan refuses: wrong magic, or a state above INVALID. */
   final LongList malformed = new LongList();
+
   /** LIVE pages of a kind the format does not define (recovery refuses these too). */
   final LongList unknownKind = new LongList();
+
   long pending;
   long invalid;
+
   /** Pages whose state word is 0 below the high-water mark (free, never committed). */
   long zeroBelowHighWater;
+
   long liveDirs;
   long liveFiles;
   long liveNameExts;

@@ -5,12 +5,11 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 /**
  * What the checks say about a page state word (magic &lt;&lt; 32 | kind &lt;&lt; 8 | state, see
  * region-format.md §5.1): which words recovery's scan accepts, and names for messages. The word
- * itself is composed and taken apart by {@link org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout}'s
- * helpers, as the store does.
+ * itself is composed and taken apart by {@link
+ * org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout}'s helpers, as the store does.
  */
 final class PageState {
-  private PageState() {
-  }
+  private PageState() {}
 
   /** What recovery's scan accepts: the page magic and a state of PENDING, LIVE or INVALID. */
   static boolean isWellFormed(long word) {

@@ -9,8 +9,7 @@ import java.util.List;
  * never reads (a used page at or above the scan limit).
  */
 final class PageWordCheck {
-  private PageWordCheck() {
-  }
+  private PageWordCheck() {}
 
   /** Pages above the scan limit reported one by one; the rest in one summary finding. */
   private static final int ABOVE_LIMIT_LISTED = 100;
@@ -19,27 +18,57 @@ final class PageWordCheck {
     LongList above = m.census.aboveScanLimit;
     for (int i = 0; i < Math.min(above.size(), ABOVE_LIMIT_LISTED); i++) {
       long page = above.get(i);
-      out.add(new Finding(Finding.Kind.ABOVE_SCAN_LIMIT, page, "page " + page + " has the state word "
-          + PageState.hex(m.image.stateWord(page)) + " but lies at or above the scan limit (page index "
-          + m.census.scanLimit + "): recovery never reads it, so whatever it holds is lost"));
+      out.add(
+          new Finding(
+              Finding.Kind.ABOVE_SCAN_LIMIT,
+              page,
+              "page "
+                  + page
+                  + " has the state word "
+                  + PageState.hex(m.image.stateWord(page))
+                  + " but lies at or above the scan limit (page index "
+                  + m.census.scanLimit
+                  + "): recovery never reads it, so whatever it holds is lost"));
     }
     if (above.size() > ABOVE_LIMIT_LISTED) {
-      out.add(new Finding(Finding.Kind.ABOVE_SCAN_LIMIT, -1, (above.size() - ABOVE_LIMIT_LISTED)
-          + " more pages above the scan limit are not zero"));
+      out.add(
+          new Finding(
+              Finding.Kind.ABOVE_SCAN_LIMIT,
+              -1,
+              (above.size() - ABOVE_LIMIT_LISTED)
+                  + " more pages above the scan limit are not zero"));
     }
     for (int i = 0; i < m.census.malformed.size(); i++) {
       long page = m.census.malformed.get(i);
       long w = m.image.stateWord(page);
-      out.add(new Finding(Finding.Kind.BAD_STATE_WORD, page, "page " + page + " has the state word "
-          + PageState.hex(w) + " (magic " + String.format("0x%08x", magicOf(w)) + ", state "
-          + stateOf(w) + "); recovery refuses the region"));
+      out.add(
+          new Finding(
+              Finding.Kind.BAD_STATE_WORD,
+              page,
+              "page "
+                  + page
+                  + " has the state word "
+                  + PageState.hex(w)
+                  + " (magic "
+                  + String.format("0x%08x", magicOf(w))
+                  + ", state "
+                  + stateOf(w)
+                  + "); recovery refuses the region"));
     }
     for (int i = 0; i < m.census.unknownKind.size(); i++) {
       long page = m.census.unknownKind.get(i);
       long w = m.image.stateWord(page);
-      out.add(new Finding(Finding.Kind.UNKNOWN_KIND, page, "LIVE page " + page + " has kind "
-          + kindOf(w) + ", which the format does not define (state word " + PageState.hex(w)
-          + "); recovery refuses the region"));
+      out.add(
+          new Finding(
+              Finding.Kind.UNKNOWN_KIND,
+              page,
+              "LIVE page "
+                  + page
+                  + " has kind "
+                  + kindOf(w)
+                  + ", which the format does not define (state word "
+                  + PageState.hex(w)
+                  + "); recovery refuses the region"));
     }
   }
 }

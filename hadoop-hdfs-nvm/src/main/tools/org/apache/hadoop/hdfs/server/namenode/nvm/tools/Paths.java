@@ -5,8 +5,7 @@ import java.util.List;
 
 /** Paths of attached inodes, for messages: the names up the parent links to the root. */
 final class Paths {
-  private Paths() {
-  }
+  private Paths() {}
 
   /** The name of an inode as far as its name chain is readable. */
   static String name(InodePage inode) {

@@ -3,21 +3,19 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * The offline checker (like {@code pmempool check}): validates a region file without writing
- * to it. The native open runs read-only (shared lock, read-only mapping, no recovery), so its
- * validation of header, geometry, superblock and undo record applies and a refusal becomes a
- * finding, at the offset the native open reports ({@link NvmException#offset()}). Then every page is examined through the view recovery would have after rolling an
- * armed undo record back, and every finding is reported, not only the first. Severities and
- * their reasons: docs/offline-tools.md.
+ * The offline checker (like {@code pmempool check}): validates a region file without writing to it.
+ * The native open runs read-only (shared lock, read-only mapping, no recovery), so its validation
+ * of header, geometry, superblock and undo record applies and a refusal becomes a finding, at the
+ * offset the native open reports ({@link NvmException#offset()}). Then every page is examined
+ * through the view recovery would have after rolling an armed undo record back, and every finding
+ * is reported, not only the first. Severities and their reasons: docs/offline-tools.md.
  */
 public final class RegionCheck {
-  private RegionCheck() {
-  }
+  private RegionCheck() {}
 
   public static CheckReport run(File region) {
     List<Finding> findings = new ArrayList<Finding>();
@@ -25,8 +23,11 @@ public final class RegionCheck {
     try {
       r = Region.openReadOnly(region);
     } catch (NvmException e) {
-      findings.add(new Finding(Finding.Kind.REFUSED, e.offset(), "the native open refuses the region: "
-          + e.getMessage()));
+      findings.add(
+          new Finding(
+              Finding.Kind.REFUSED,
+              e.offset(),
+              "the native open refuses the region: " + e.getMessage()));
       return new CheckReport(region, findings, null);
     }
     try {
@@ -51,9 +52,20 @@ public final class RegionCheck {
     for (long page : m.tree.order) {
       dirs += m.inode(page).isDirectory() ? 1 : 0;
     }
-    return m.census.pageCount + " pages, high-water " + m.census.highWater + ", " + m.tree.order.length
-        + " attached inodes (" + dirs + " dirs, " + (m.tree.order.length - dirs) + " files), "
-        + m.census.pending + " pending and " + m.census.invalid + " invalid pages (free; recovery leaves them as they are)";
+    return m.census.pageCount
+        + " pages, high-water "
+        + m.census.highWater
+        + ", "
+        + m.tree.order.length
+        + " attached inodes ("
+        + dirs
+        + " dirs, "
+        + (m.tree.order.length - dirs)
+        + " files), "
+        + m.census.pending
+        + " pending and "
+        + m.census.invalid
+        + " invalid pages (free; recovery leaves them as they are)";
   }
 
   static void closeQuietly(Region r) {

@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
 
-/** The header's identity and the superblock counters (as after an armed undo record's rollback), in a fixed order. */
+/**
+ * The header's identity and the superblock counters (as after an armed undo record's rollback), in
+ * a fixed order.
+ */
 final class RegionCounters {
   private final Map<String, Object> values = new LinkedHashMap<String, Object>();
 

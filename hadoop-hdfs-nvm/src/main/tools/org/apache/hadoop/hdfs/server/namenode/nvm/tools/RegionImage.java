@@ -4,14 +4,13 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * A read-only view of an open region as the next read-write open would see it after step 1
- * of recovery: if the undo record is armed, every read returns the bytes the rollback would
- * restore. Nothing is written; the region stays as it is on media. The tools read the
- * namespace only through this view, so check, dump and stat agree on an interrupted batch.
+ * A read-only view of an open region as the next read-write open would see it after step 1 of
+ * recovery: if the undo record is armed, every read returns the bytes the rollback would restore.
+ * Nothing is written; the region stays as it is on media. The tools read the namespace only through
+ * this view, so check, dump and stat agree on an interrupted batch.
  */
 final class RegionImage {
   private final Region region;
@@ -26,7 +25,8 @@ final class RegionImage {
     this.pageCount = region.pageCount();
     if (pageCount > Integer.MAX_VALUE) {
       // Page indexes are ints in the tools' bit sets: regions up to 512 GiB.
-      throw new IllegalStateException("region of " + pageCount + " pages is too large for the offline tools");
+      throw new IllegalStateException(
+          "region of " + pageCount + " pages is too large for the offline tools");
     }
   }
 

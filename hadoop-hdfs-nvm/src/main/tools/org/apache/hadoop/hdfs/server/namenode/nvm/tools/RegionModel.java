@@ -2,7 +2,10 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
-/** What the tools know of an open region: the rolled-back view, its pages, the attached tree and the strings. */
+/**
+ * What the tools know of an open region: the rolled-back view, its pages, the attached tree and the
+ * strings.
+ */
 final class RegionModel {
   final RegionImage image;
   final PageCensus census;

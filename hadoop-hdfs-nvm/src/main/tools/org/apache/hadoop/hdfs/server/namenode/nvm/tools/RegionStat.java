@@ -4,14 +4,12 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.io.File;
 import java.io.IOException;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /** Space use of a region, read-only ({@link StatReport} says what each number counts). */
 public final class RegionStat {
-  private RegionStat() {
-  }
+  private RegionStat() {}
 
   public static StatReport run(File region) throws IOException {
     Region r = Region.openReadOnly(region);
@@ -65,7 +63,8 @@ public final class RegionStat {
       linkedExts += owners.isLinked(c.liveExts.get(i)) ? 1 : 0;
     }
     s.pagesUsed = m.tree.order.length + linkedExts + strings.size();
-    s.reclaimablePages = c.liveInodes.size() + c.liveExts.size() + c.liveStrings.size() - s.pagesUsed;
+    s.reclaimablePages =
+        c.liveInodes.size() + c.liveExts.size() + c.liveStrings.size() - s.pagesUsed;
     return s;
   }
 

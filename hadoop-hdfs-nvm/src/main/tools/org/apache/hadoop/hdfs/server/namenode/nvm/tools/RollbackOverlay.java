@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The bytes an armed undo record would put back, applied in entry order as recovery's
- * rollback does (a later entry wins where two overlap). A record holds at most
- * UNDO_PAYLOAD_MAX bytes, so a sorted array of single-byte patches stays small.
+ * The bytes an armed undo record would put back, applied in entry order as recovery's rollback does
+ * (a later entry wins where two overlap). A record holds at most UNDO_PAYLOAD_MAX bytes, so a
+ * sorted array of single-byte patches stays small.
  */
 final class RollbackOverlay {
   static final RollbackOverlay NONE = new RollbackOverlay(new TreeMap<Long, Byte>());

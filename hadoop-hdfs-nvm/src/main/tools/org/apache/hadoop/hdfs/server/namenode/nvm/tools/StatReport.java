@@ -6,10 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Space use of a region, as the next read-write open would account it: a page is used if
- * recovery keeps it (an attached inode, a page of one of their extension chains, a string
- * one of them refers to). Pages recovery would reclaim are counted by kind and as
- * {@link #reclaimablePages()}, not as used.
+ * Space use of a region, as the next read-write open would account it: a page is used if recovery
+ * keeps it (an attached inode, a page of one of their extension chains, a string one of them refers
+ * to). Pages recovery would reclaim are counted by kind and as {@link #reclaimablePages()}, not as
+ * used.
  */
 public final class StatReport {
   final String region;
@@ -185,7 +185,10 @@ public final class StatReport {
     StringBuilder b = new StringBuilder("region: ").append(TextEscape.path(region)).append('\n');
     for (Map.Entry<String, Object> e : values().entrySet()) {
       Object v = e.getValue();
-      b.append(e.getKey()).append(": ").append(v instanceof Double ? String.format("%.4f", (Double) v) : v).append('\n');
+      b.append(e.getKey())
+          .append(": ")
+          .append(v instanceof Double ? String.format("%.4f", (Double) v) : v)
+          .append('\n');
     }
     return b.toString();
   }

@@ -5,16 +5,16 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * The LIVE STRING pages by id. Where two pages carry one id, the lower page is the one a
- * reference resolves to, as in recovery (native/src/chains.c, mark_string).
+ * The LIVE STRING pages by id. Where two pages carry one id, the lower page is the one a reference
+ * resolves to, as in recovery (native/src/chains.c, mark_string).
  */
 final class StringPages {
   private final RegionImage image;
   private final LongLongMap byId;
+
   /** Decoded texts by id: a dump asks for the same few owners and groups millions of times. */
   private final Map<Long, String> texts = new HashMap<Long, String>();
 

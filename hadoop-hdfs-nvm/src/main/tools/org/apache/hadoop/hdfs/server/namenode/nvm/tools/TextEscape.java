@@ -1,13 +1,12 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 /**
- * Escaping for the text dump, so that every line splits unambiguously at spaces and each
- * field at its separators: a character that could be mistaken for a separator is written as
- * {@code \xHH} (its code point in hex, two or more digits).
+ * Escaping for the text dump, so that every line splits unambiguously at spaces and each field at
+ * its separators: a character that could be mistaken for a separator is written as {@code \xHH}
+ * (its code point in hex, two or more digits).
  */
 final class TextEscape {
-  private TextEscape() {
-  }
+  private TextEscape() {}
 
   /** A path: control characters, space and backslash are escaped; '/' separates components. */
   static String path(String s) {
@@ -15,8 +14,8 @@ final class TextEscape {
   }
 
   /**
-   * A string value (owner, group, client): also '=', ':', ',', '@', and a leading '-' or '?',
-   * since "-" means none and "?N" a string id without a page.
+   * A string value (owner, group, client): also '=', ':', ',', '@', and a leading '-' or '?', since
+   * "-" means none and "?N" a string id without a page.
    */
   static String value(String s) {
     String e = escape(s, " \\=:,@");

@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** An armed (and, since the native open accepted it, valid) undo record: a batch a crash interrupted. */
+/**
+ * An armed (and, since the native open accepted it, valid) undo record: a batch a crash
+ * interrupted.
+ */
 final class UndoCheck {
-  private UndoCheck() {
-  }
+  private UndoCheck() {}
 
   static void run(RegionModel m, List<Finding> out) {
     UndoRecord undo = m.image.undo();
@@ -20,9 +22,19 @@ final class UndoCheck {
     for (UndoRecord.Entry e : undo.entries) {
       fields.add(e.fieldName());
     }
-    out.add(new Finding(Finding.Kind.UNDO_ARMED, UNDO_STATE, "the undo record is armed (commit seq " + undo.state
-        + ", " + undo.entries.size() + " entries, " + undo.payloadBytes + " payload bytes, fields " + fields
-        + "): a batch was interrupted; the next read-write open rolls these ranges back. The rest of this "
-        + "report describes the region after that rollback"));
+    out.add(
+        new Finding(
+            Finding.Kind.UNDO_ARMED,
+            UNDO_STATE,
+            "the undo record is armed (commit seq "
+                + undo.state
+                + ", "
+                + undo.entries.size()
+                + " entries, "
+                + undo.payloadBytes
+                + " payload bytes, fields "
+                + fields
+                + "): a batch was interrupted; the next read-write open rolls these ranges back. The rest of this "
+                + "report describes the region after that rollback"));
   }
 }

@@ -5,15 +5,14 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Field;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * The undo record as a read-write open would find it (region-format.md §4). Only parsed
- * after the native read-only open accepted the region, which validates an armed record
- * (CRC, entry targets and lengths); the bounds checks here only keep a racing writer
- * from sending the parser out of the record.
+ * The undo record as a read-write open would find it (region-format.md §4). Only parsed after the
+ * native read-only open accepted the region, which validates an armed record (CRC, entry targets
+ * and lengths); the bounds checks here only keep a racing writer from sending the parser out of the
+ * record.
  */
 final class UndoRecord {
   /** One entry: the old bytes recovery copies back to {@code target}. */
@@ -68,7 +67,9 @@ final class UndoRecord {
       if (pos + UNDO_ENTRY_HEADER + len > bytes || target < 0 || target > region.size() - len) {
         break;
       }
-      entries.add(new Entry(target, field, region.getBytes(UNDO_PAYLOAD + pos + UNDO_ENTRY_HEADER, (int) len)));
+      entries.add(
+          new Entry(
+              target, field, region.getBytes(UNDO_PAYLOAD + pos + UNDO_ENTRY_HEADER, (int) len)));
       pos += UNDO_ENTRY_HEADER + ((len + 7) & ~7L);
     }
     return new UndoRecord(state, bytes, Collections.unmodifiableList(entries));

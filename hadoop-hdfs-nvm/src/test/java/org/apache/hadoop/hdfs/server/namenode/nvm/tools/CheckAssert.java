@@ -4,7 +4,6 @@ import static org.junit.Assert.*;
 
 import java.io.File;
 import java.io.IOException;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
@@ -12,8 +11,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 
 /** Runs the checker and proves it did not write; finds the finding a test expects. */
 final class CheckAssert {
-  private CheckAssert() {
-  }
+  private CheckAssert() {}
 
   /** Checks {@code f} and asserts the file is byte-identical afterwards. */
   static CheckReport check(File f) throws IOException {
@@ -25,7 +23,9 @@ final class CheckAssert {
     return r;
   }
 
-  /** The finding of {@code kind} at {@code offset}; fails with the whole report if there is none. */
+  /**
+   * The finding of {@code kind} at {@code offset}; fails with the whole report if there is none.
+   */
   static Finding find(CheckReport r, Finding.Kind kind, long offset) {
     for (Finding f : r.findings()) {
       if (f.kind() == kind && f.offset() == offset) {
@@ -37,8 +37,8 @@ final class CheckAssert {
   }
 
   /**
-   * The refusal of a read-write open (with recovery) of a copy of {@code f} made at
-   * {@code scratch}; fails if the open accepts it.
+   * The refusal of a read-write open (with recovery) of a copy of {@code f} made at {@code
+   * scratch}; fails if the open accepts it.
    */
   static NvmException refusedByRecovery(File f, File scratch) throws IOException {
     RegionDamage.copy(f, scratch);
@@ -65,7 +65,8 @@ final class CheckAssert {
     assertEquals(r.format(), 1, r.count(Finding.Severity.ERROR));
     assertFalse(r.isConsistent());
     assertEquals(1, r.exitCode());
-    String line = offset >= 0 ? "ERROR at offset " + offset + ": " + kind + ": " : "ERROR: " + kind + ": ";
+    String line =
+        offset >= 0 ? "ERROR at offset " + offset + ": " + kind + ": " : "ERROR: " + kind + ": ";
     assertTrue(r.format(), r.format().contains(line));
     return f;
   }

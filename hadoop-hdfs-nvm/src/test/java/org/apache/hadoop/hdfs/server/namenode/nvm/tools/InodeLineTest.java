@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.Test;
 
 /**
@@ -20,19 +19,69 @@ public class InodeLineTest extends SampleNamespaceFixture {
   @Test
   public void linesFromValuesEqualTheDumpOfTheRegionHoldingThem() throws Exception {
     List<String> dump = NamespaceDump.lines(n.file);
-    String user = InodeLine.directory("/user", n.id(n.user), 0755, "hdfs", "supergroup", 2000, 2001, 100, 1L << 30,
-        new long[] {-1, 5000, -1, -1}, 7);
+    String user =
+        InodeLine.directory(
+            "/user",
+            n.id(n.user),
+            0755,
+            "hdfs",
+            "supergroup",
+            2000,
+            2001,
+            100,
+            1L << 30,
+            new long[] {-1, 5000, -1, -1},
+            7);
     long b = SampleNamespace.BLOCK_BASE;
-    String writing = InodeLine.file("/user/alice/writing.log", n.id(n.writing), 0644, "bob", "staff", 7000, 7001, 3,
-        128L << 20, 0, "DFSClient_NONMAPREDUCE_1", "10.0.0.7", new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
-    String big = InodeLine.file("/user/alice/big.bin", n.id(n.big), 0640, "alice", "staff", 5000, 5001, 2, 64L << 20,
-        5, null, null, n.bigBlocks);
+    String writing =
+        InodeLine.file(
+            "/user/alice/writing.log",
+            n.id(n.writing),
+            0644,
+            "bob",
+            "staff",
+            7000,
+            7001,
+            3,
+            128L << 20,
+            0,
+            "DFSClient_NONMAPREDUCE_1",
+            "10.0.0.7",
+            new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
+    String big =
+        InodeLine.file(
+            "/user/alice/big.bin",
+            n.id(n.big),
+            0640,
+            "alice",
+            "staff",
+            5000,
+            5001,
+            2,
+            64L << 20,
+            5,
+            null,
+            null,
+            n.bigBlocks);
     assertTrue(user + " not in " + dump, dump.contains(user));
     assertTrue(writing + " not in " + dump, dump.contains(writing));
     assertTrue(big + " not in " + dump, dump.contains(big));
     // a value that differs gives a line the dump does not have
-    String other = InodeLine.file("/user/alice/writing.log", n.id(n.writing), 0644, "bob", "staff", 7000, 7001, 3,
-        128L << 20, 0, null, null, new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
+    String other =
+        InodeLine.file(
+            "/user/alice/writing.log",
+            n.id(n.writing),
+            0644,
+            "bob",
+            "staff",
+            7000,
+            7001,
+            3,
+            128L << 20,
+            0,
+            null,
+            null,
+            new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
     assertTrue(!dump.contains(other));
   }
 
@@ -65,6 +114,7 @@ public class InodeLineTest extends SampleNamespaceFixture {
     for (byte x : md.digest()) {
       hex.append(String.format("%02x", x & 0xff));
     }
-    assertEquals(hex.toString(), ListingChecksum.sha256(Arrays.asList("/b", emoji, "/a", fullwidth)));
+    assertEquals(
+        hex.toString(), ListingChecksum.sha256(Arrays.asList("/b", emoji, "/a", fullwidth)));
   }
 }

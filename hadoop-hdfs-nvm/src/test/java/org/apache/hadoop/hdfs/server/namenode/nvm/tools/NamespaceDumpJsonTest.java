@@ -4,14 +4,15 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.codehaus.jackson.JsonNode;
 import org.codehaus.jackson.map.ObjectMapper;
 import org.junit.Test;
 
-/** The JSON dump parses (with an independent parser) and carries the same fields as the text dump. */
+/**
+ * The JSON dump parses (with an independent parser) and carries the same fields as the text dump.
+ */
 public class NamespaceDumpJsonTest extends SampleNamespaceFixture {
   private final ObjectMapper mapper = new ObjectMapper();
 
@@ -34,7 +35,9 @@ public class NamespaceDumpJsonTest extends SampleNamespaceFixture {
     List<String> lines = NamespaceDump.lines(n.file);
     assertEquals(lines.size(), doc.get("inodes").size());
     for (int i = 0; i < lines.size(); i++) {
-      assertTrue(lines.get(i), lines.get(i).startsWith(doc.get("inodes").get(i).get("path").getTextValue() + " "));
+      assertTrue(
+          lines.get(i),
+          lines.get(i).startsWith(doc.get("inodes").get(i).get("path").getTextValue() + " "));
     }
   }
 
@@ -52,14 +55,16 @@ public class NamespaceDumpJsonTest extends SampleNamespaceFixture {
     assertEquals(3, w.get("replication").getIntValue());
     assertEquals(128L << 20, w.get("preferredBlockSize").getLongValue());
     assertEquals(0, w.get("storagePolicy").getIntValue());
-    assertEquals("DFSClient_NONMAPREDUCE_1", w.get("underConstruction").get("clientName").getTextValue());
+    assertEquals(
+        "DFSClient_NONMAPREDUCE_1", w.get("underConstruction").get("clientName").getTextValue());
     assertEquals("10.0.0.7", w.get("underConstruction").get("clientMachine").getTextValue());
     assertEquals(2, w.get("blocks").size());
     assertEquals(SampleNamespace.BLOCK_BASE + 41, w.get("blocks").get(1).get("id").getLongValue());
     assertEquals(0, w.get("blocks").get(1).get("numBytes").getLongValue());
     assertEquals(1100, w.get("blocks").get(1).get("generationStamp").getLongValue());
     assertTrue(inode(doc, "/user/alice/small.txt").get("underConstruction").isNull());
-    assertEquals(SampleNamespace.BIG_BLOCKS, inode(doc, "/user/alice/big.bin").get("blocks").size());
+    assertEquals(
+        SampleNamespace.BIG_BLOCKS, inode(doc, "/user/alice/big.bin").get("blocks").size());
     JsonNode u = inode(doc, "/user");
     assertEquals("dir", u.get("type").getTextValue());
     assertEquals(100, u.get("nsQuota").getLongValue());

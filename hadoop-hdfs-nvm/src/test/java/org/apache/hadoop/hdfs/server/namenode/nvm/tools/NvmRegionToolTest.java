@@ -6,7 +6,6 @@ import static org.junit.Assert.*;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
@@ -41,7 +40,10 @@ public class NvmRegionToolTest extends SampleNamespaceFixture {
     assertTrue(out, out.startsWith("RECOVERABLE at offset "));
     RegionDamage.putLong(n.file, n.small + RegionLayout.IN_PARENT_ID, 7);
     assertEquals(1, run("check", region()));
-    assertTrue(out, out.contains("ERROR at offset " + (n.small + RegionLayout.IN_PARENT_ID) + ": BROKEN_PARENT_LINK: "));
+    assertTrue(
+        out,
+        out.contains(
+            "ERROR at offset " + (n.small + RegionLayout.IN_PARENT_ID) + ": BROKEN_PARENT_LINK: "));
     RegionDamage.flipBit(n.file, RegionLayout.HDR_CRC, 0);
     assertEquals(1, run("check", region()));
     assertTrue(out, out.startsWith("ERROR at offset " + RegionLayout.HDR_CRC + ": REFUSED: "));

@@ -6,7 +6,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.Test;
 
@@ -15,11 +14,14 @@ import org.junit.Test;
  * STATE_* of RegionLayout (which RegionLayoutTest ties to nvmns_layout.h) and nothing else.
  */
 public class PageStateTest {
-  private static Map<String, Integer> constants(String prefix, String exclude) throws IllegalAccessException {
+  private static Map<String, Integer> constants(String prefix, String exclude)
+      throws IllegalAccessException {
     Map<String, Integer> m = new TreeMap<String, Integer>();
     for (Field f : RegionLayout.class.getDeclaredFields()) {
       int mod = f.getModifiers();
-      if (Modifier.isStatic(mod) && f.getType() == int.class && f.getName().startsWith(prefix)
+      if (Modifier.isStatic(mod)
+          && f.getType() == int.class
+          && f.getName().startsWith(prefix)
           && !f.getName().equals(exclude)) {
         m.put(f.getName().substring(prefix.length()), f.getInt(null));
       }

@@ -18,8 +18,11 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
     long smallRec = inlineRecord(n.small, 0);
     long writingRec = inlineRecord(n.writing, 0);
     RegionDamage.putLong(n.file, writingRec + BR_ID, SampleNamespace.BLOCK_BASE + 1);
-    Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.DUPLICATE_BLOCK_ID,
-        Math.max(smallRec, writingRec) + BR_ID);
+    Finding f =
+        CheckAssert.onlyError(
+            CheckAssert.check(n.file),
+            Finding.Kind.DUPLICATE_BLOCK_ID,
+            Math.max(smallRec, writingRec) + BR_ID);
     assertTrue(f.message(), f.message().contains("/user/alice/small.txt"));
     assertTrue(f.message(), f.message().contains("/user/alice/writing.log"));
   }
@@ -28,7 +31,9 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   public void duplicateBlockIdInsideOneFileAcrossItsChain() throws Exception {
     long extRec = n.bigExtPages[1] + EXT_PAYLOAD + BLOCK_RECORD_SIZE * 3;
     RegionDamage.putLong(n.file, extRec + BR_ID, n.bigBlocks[0]);
-    CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.DUPLICATE_BLOCK_ID,
+    CheckAssert.onlyError(
+        CheckAssert.check(n.file),
+        Finding.Kind.DUPLICATE_BLOCK_ID,
         Math.max(extRec, inlineRecord(n.big, 0)) + BR_ID);
   }
 
@@ -36,7 +41,9 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   public void generationStampAboveTheCounter() throws Exception {
     long rec = inlineRecord(n.small, 0);
     RegionDamage.putLong(n.file, rec + BR_GENSTAMP, 1101);
-    Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
+    Finding f =
+        CheckAssert.onlyError(
+            CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
     assertTrue(f.message(), f.message().contains("SB_GENSTAMP_V2 1100"));
   }
 
@@ -44,8 +51,10 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   public void generationStampCounterLoweredBelowABlock() throws Exception {
     RegionDamage.putLong(n.file, SB_GENSTAMP_V2, 1049); // writing.log's blocks carry 1050 and 1100
     CheckReport r = CheckAssert.check(n.file);
-    CheckAssert.find(r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 0) + BR_GENSTAMP);
-    CheckAssert.find(r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 1) + BR_GENSTAMP);
+    CheckAssert.find(
+        r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 0) + BR_GENSTAMP);
+    CheckAssert.find(
+        r, Finding.Kind.GENSTAMP_ABOVE_COUNTER, inlineRecord(n.writing, 1) + BR_GENSTAMP);
     assertEquals(r.format(), 2, r.count(Finding.Severity.ERROR));
   }
 
@@ -53,7 +62,8 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
   public void sequentialBlockIdAboveTheCounter() throws Exception {
     long rec = inlineRecord(n.small, 0);
     RegionDamage.putLong(n.file, rec + BR_ID, SampleNamespace.BLOCK_BASE + 42);
-    CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.BLOCK_ID_ABOVE_COUNTER, rec + BR_ID);
+    CheckAssert.onlyError(
+        CheckAssert.check(n.file), Finding.Kind.BLOCK_ID_ABOVE_COUNTER, rec + BR_ID);
   }
 
   @Test
@@ -63,7 +73,9 @@ public class RegionCheckBlockTest extends SampleNamespaceFixture {
     RegionDamage.putLong(n.file, rec + BR_GENSTAMP, 999); // below the V1 limit 1000: legacy
     assertEquals(CheckAssert.check(n.file).format(), 0, CheckAssert.check(n.file).exitCode());
     RegionDamage.putLong(n.file, SB_GENSTAMP_V1, 998);
-    Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
+    Finding f =
+        CheckAssert.onlyError(
+            CheckAssert.check(n.file), Finding.Kind.GENSTAMP_ABOVE_COUNTER, rec + BR_GENSTAMP);
     assertTrue(f.message(), f.message().contains("SB_GENSTAMP_V1 998"));
   }
 }

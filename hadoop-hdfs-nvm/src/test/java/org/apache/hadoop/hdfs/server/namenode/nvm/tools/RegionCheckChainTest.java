@@ -9,8 +9,8 @@ import org.junit.Test;
 
 /**
  * Damaged NAME_EXT / BLOCK_EXT chains: broken, cyclic, shared, or of the wrong length, each an
- * ERROR at the link or field that is wrong. Pages a broken chain no longer reaches are
- * RECOVERABLE leftovers.
+ * ERROR at the link or field that is wrong. Pages a broken chain no longer reaches are RECOVERABLE
+ * leftovers.
  */
 public class RegionCheckChainTest extends SampleNamespaceFixture {
   @Before
@@ -38,7 +38,8 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
     assertTrue(f.message(), f.message().contains("a LIVE FILE page, not a LIVE NAME_EXT page"));
     // the two name pages nothing links any more are what recovery would reclaim
     for (long p : n.longNameExtPages) {
-      assertEquals(Finding.Severity.RECOVERABLE,
+      assertEquals(
+          Finding.Severity.RECOVERABLE,
           CheckAssert.find(r, Finding.Kind.UNREFERENCED_EXTENSION, p).severity());
     }
   }
@@ -46,8 +47,11 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
   @Test
   public void nameChainEndsEarly() throws Exception {
     RegionDamage.putLong(n.file, n.longNameExtPages[0] + EXT_NEXT, 0);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.longNameExtPages[0] + EXT_NEXT);
-    assertTrue(f.message(), f.message().contains("ends after 1 page(s) with 28 name bytes still to cover"));
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.longNameExtPages[0] + EXT_NEXT);
+    assertTrue(
+        f.message(),
+        f.message().contains("ends after 1 page(s) with 28 name bytes still to cover"));
   }
 
   @Test
@@ -65,21 +69,25 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
   @Test
   public void blockChainShorterThanTheCount() throws Exception {
     RegionDamage.putLong(n.file, n.big + FI_BLOCK_COUNT, 40);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.bigExtPages[2] + EXT_NEXT);
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.CHAIN_LENGTH, n.bigExtPages[2] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("17 block records still to cover"));
   }
 
   /**
-   * Found by the oracle (RegionMutationTest): the count is a u64, so with the top bit set it
-   * asks for more records than any chain holds; recovery refuses it at the same link.
+   * Found by the oracle (RegionMutationTest): the count is a u64, so with the top bit set it asks
+   * for more records than any chain holds; recovery refuses it at the same link.
    */
   @Test
   public void blockCountWithTheTopBitSet() throws Exception {
-    RegionDamage.putLong(n.file, n.big + FI_BLOCK_COUNT, Long.MIN_VALUE | SampleNamespace.BIG_BLOCKS);
+    RegionDamage.putLong(
+        n.file, n.big + FI_BLOCK_COUNT, Long.MIN_VALUE | SampleNamespace.BIG_BLOCKS);
     long link = n.bigExtPages[2] + EXT_NEXT;
     CheckReport r = check();
     Finding f = CheckAssert.onlyError(r, Finding.Kind.CHAIN_LENGTH, link);
-    assertTrue(f.message(), f.message().contains("ends after 3 page(s) with 9223372036854775808 block records"));
+    assertTrue(
+        f.message(),
+        f.message().contains("ends after 3 page(s) with 9223372036854775808 block records"));
     assertEquals(r.format(), 1, r.findings().size()); // the chain's pages are linked, not leftovers
     assertEquals(link, CheckAssert.refusedByRecovery(n.file, shm.file("copy")).offset());
   }
@@ -116,7 +124,8 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
   @Test
   public void extensionPageWithAnotherOwner() throws Exception {
     RegionDamage.putLong(n.file, n.bigExtPages[1] + EXT_OWNER_ID, 5);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_OWNER_ID);
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_OWNER_ID);
     assertTrue(f.message(), f.message().contains("carries owner id 5"));
   }
 
@@ -124,7 +133,8 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
   public void extensionPageInvalidated() throws Exception {
     long w = RegionDamage.getLong(n.file, n.bigExtPages[2]);
     RegionDamage.putLong(n.file, n.bigExtPages[2], (w & ~0xffL) | STATE_INVALID);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_NEXT);
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("INVALID BLOCK_EXT"));
   }
 }

@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.junit.Assert.*;
 
 import java.io.File;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
@@ -12,8 +11,7 @@ import org.junit.Test;
 
 /** Regions with nothing wrong check clean, and checking never writes. */
 public class RegionCheckCleanTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   @Test
   public void sampleNamespaceIsConsistentAndClean() throws Exception {
@@ -40,7 +38,8 @@ public class RegionCheckCleanTest {
   @Test
   public void checkingTwiceGivesTheSameReport() throws Exception {
     SampleNamespace n = SampleNamespace.create(shm, "r");
-    RegionDamage.putLong(n.file, n.small + org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.IN_PARENT_ID, 99);
+    RegionDamage.putLong(
+        n.file, n.small + org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.IN_PARENT_ID, 99);
     assertEquals(RegionCheck.run(n.file).format(), RegionCheck.run(n.file).format());
   }
 

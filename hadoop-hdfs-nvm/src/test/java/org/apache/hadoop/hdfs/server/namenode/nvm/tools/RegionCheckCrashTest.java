@@ -1,12 +1,11 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
-import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
 import java.util.List;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.CrashHook;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
@@ -17,8 +16,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
 /**
- * Real crash images (the native crash hook): what a crash leaves is RECOVERABLE, the checker's
- * view of it is what recovery makes of it, and a damaged undo record is refused.
+ * Real crash images (the native crash hook): what a crash leaves is RECOVERABLE, the checker's view
+ * of it is what recovery makes of it, and a damaged undo record is refused.
  */
 public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
@@ -26,7 +25,10 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     void run(InodeStore s) throws NvmException;
   }
 
-  /** Runs {@code op} on a copy of the sample with a crash at barrier {@code barrier}; returns the image. */
+  /**
+   * Runs {@code op} on a copy of the sample with a crash at barrier {@code barrier}; returns the
+   * image.
+   */
   private File crashImage(String name, long barrier, String kind, Op op) throws Exception {
     File work = RegionDamage.copy(n.file, shm.file(name));
     String prefix = shm.file(name + ".crash").getPath();
@@ -54,7 +56,9 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     List<String> before = NamespaceDump.lines(n.file);
     // barrier 3 of an undo-logged rename: record armed, new values written in place
     File image = crashImage("rename", 3, ".present", s -> rename(s, n.small, n.tmp, "moved", 9000));
-    assertNotEquals("the image holds the rename's in-place writes", RegionDamage.sha256(n.file),
+    assertNotEquals(
+        "the image holds the rename's in-place writes",
+        RegionDamage.sha256(n.file),
         RegionDamage.sha256(image));
     CheckReport r = CheckAssert.check(image);
     Finding f = CheckAssert.find(r, Finding.Kind.UNDO_ARMED, UNDO_STATE);
@@ -75,7 +79,9 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
     assertEquals(2, CheckAssert.check(image).exitCode());
     RegionDamage.flipBit(image, UNDO_PAYLOAD + 20, 3);
     Finding f = CheckAssert.onlyError(CheckAssert.check(image), Finding.Kind.REFUSED, UNDO_CRC);
-    assertTrue(f.message(), f.message().contains("NVM_ECORRUPT") && f.message().contains("checksum mismatch"));
+    assertTrue(
+        f.message(),
+        f.message().contains("NVM_ECORRUPT") && f.message().contains("checksum mismatch"));
   }
 
   @Test
@@ -96,7 +102,8 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
       assertEquals(Finding.Severity.RECOVERABLE, f.severity());
       assertTrue(f.message(), f.message().contains("at page " + n.alice + ", which was deleted"));
     }
-    assertEquals(r.format(), 4, r.findings().size()); // their extension and string pages are covered
+    assertEquals(
+        r.format(), 4, r.findings().size()); // their extension and string pages are covered
     assertEquals(2, r.exitCode());
     File rec = recovered(image);
     assertEquals(0, CheckAssert.check(rec).exitCode());
@@ -109,9 +116,12 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   @Test
   public void extensionPagesWrittenButNeverLinkedAreRecoverable() throws Exception {
-    String longName = SampleNamespace.LONG_NAME + SampleNamespace.LONG_NAME; // 600 bytes: 3 NAME_EXT pages
-    // barrier 1: the new name's pages are written (LIVE, out of place), the undo record is not armed yet
-    File image = crashImage("rename", 1, ".present", s -> rename(s, n.small, n.tmp, longName, 9000));
+    String longName =
+        SampleNamespace.LONG_NAME + SampleNamespace.LONG_NAME; // 600 bytes: 3 NAME_EXT pages
+    // barrier 1: the new name's pages are written (LIVE, out of place), the undo record is not
+    // armed yet
+    File image =
+        crashImage("rename", 1, ".present", s -> rename(s, n.small, n.tmp, longName, 9000));
     CheckReport r = CheckAssert.check(image);
     assertEquals(r.format(), 3, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
     assertEquals(r.format(), 3, r.findings().size());
@@ -121,8 +131,14 @@ public class RegionCheckCrashTest extends SampleNamespaceFixture {
 
   @Test
   public void pendingPagesAreFreeSpaceThatRecoveryLeavesAlone() throws Exception {
-    File image = crashImage("create", 1, ".present",
-        s -> createInode(s, n.tmp, InodeAttrs.file("never").times(1, 1).owner("hdfs", "supergroup")));
+    File image =
+        crashImage(
+            "create",
+            1,
+            ".present",
+            s ->
+                createInode(
+                    s, n.tmp, InodeAttrs.file("never").times(1, 1).owner("hdfs", "supergroup")));
     CheckReport r = CheckAssert.check(image);
     assertTrue(r.format(), r.findings().isEmpty());
     assertEquals(0, r.exitCode());

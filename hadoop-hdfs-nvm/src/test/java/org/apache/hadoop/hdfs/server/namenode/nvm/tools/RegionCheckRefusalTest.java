@@ -5,7 +5,6 @@ import static org.junit.Assert.*;
 
 import java.io.File;
 import java.nio.file.Files;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
@@ -18,8 +17,7 @@ import org.junit.Test;
  * field that failed, exit code 1, the file unchanged.
  */
 public class RegionCheckRefusalTest {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   private SampleNamespace sample() throws Exception {
     return SampleNamespace.create(shm, "r");
@@ -114,7 +112,8 @@ public class RegionCheckRefusalTest {
   public void armedUndoRecordWithABadChecksumIsRefusedAtTheCrc() throws Exception {
     File f = sample().file;
     RegionDamage.putLong(f, UNDO_STATE, 7);
-    RegionDamage.write(f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
+    RegionDamage.write(
+        f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
     RegionDamage.write(f, UNDO_PAYLOAD, new byte[24]); // whose CRC is not 0
     Finding x = refused(f, "NVM_ECORRUPT", UNDO_CRC);
     assertTrue(x.message(), x.message().contains("checksum mismatch"));
@@ -124,7 +123,8 @@ public class RegionCheckRefusalTest {
   public void undoEntryPastThePayloadIsRefusedAtTheEntryCount() throws Exception {
     File f = sample().file;
     RegionDamage.putLong(f, UNDO_STATE, 7); // an empty payload (its CRC is 0) that claims one entry
-    RegionDamage.write(f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC
+    RegionDamage.write(
+        f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC
     Finding x = refused(f, "NVM_ECORRUPT", UNDO_ENTRY_COUNT);
     assertTrue(x.message(), x.message().contains("runs past the payload"));
   }

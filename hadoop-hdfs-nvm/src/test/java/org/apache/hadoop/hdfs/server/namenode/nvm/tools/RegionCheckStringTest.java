@@ -1,13 +1,12 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
-import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
@@ -34,7 +33,9 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
     long noSuchId = 99;
     perm = (perm & ~(0xffffffL << PERM_GROUP_SHIFT)) | (noSuchId << PERM_GROUP_SHIFT);
     RegionDamage.putLong(n.file, n.tmp + IN_PERM, perm);
-    Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.DANGLING_STRING_REF, n.tmp + IN_PERM);
+    Finding f =
+        CheckAssert.onlyError(
+            CheckAssert.check(n.file), Finding.Kind.DANGLING_STRING_REF, n.tmp + IN_PERM);
     assertTrue(f.message(), f.message().contains("group string id 99"));
   }
 
@@ -45,7 +46,8 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
     CheckReport r = CheckAssert.check(n.file);
     CheckAssert.onlyError(r, Finding.Kind.BAD_UC_WORD, n.writing + FI_UC);
     // the machine's string is now used by nobody
-    CheckAssert.find(r, Finding.Kind.UNREFERENCED_STRING, RegionDamage.stringPage(n.file, "10.0.0.7"));
+    CheckAssert.find(
+        r, Finding.Kind.UNREFERENCED_STRING, RegionDamage.stringPage(n.file, "10.0.0.7"));
   }
 
   @Test
@@ -83,13 +85,17 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
     assertEquals(r.format(), 3, r.count(Finding.Severity.ERROR)); // ids 5, 6, 7
   }
 
-  /** Writes a LIVE STRING page with {@code id} and {@code text} into a never-used page; returns it. */
+  /**
+   * Writes a LIVE STRING page with {@code id} and {@code text} into a never-used page; returns it.
+   */
   private long forgeString(long id, String text) throws Exception {
     long page = DATA_OFFSET + (long) PAGE_SIZE * 200; // above the sample's high-water mark
     assertEquals(0, RegionDamage.getLong(n.file, page));
     byte[] t = text.getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(PAGE_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(PG_STATE, stateWord(KIND_STRING, STATE_LIVE)).putLong(ST_ID, id).putLong(ST_LEN, t.length);
+    b.putLong(PG_STATE, stateWord(KIND_STRING, STATE_LIVE))
+        .putLong(ST_ID, id)
+        .putLong(ST_LEN, t.length);
     b.position(ST_BYTES);
     b.put(t);
     RegionDamage.write(n.file, page, b.array());
@@ -100,7 +106,9 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
   public void secondPageForAStringIdWithOtherText() throws Exception {
     long bobId = RegionDamage.getLong(n.file, RegionDamage.stringPage(n.file, "bob") + ST_ID);
     long forged = forgeString(bobId, "mallory");
-    Finding f = CheckAssert.onlyError(CheckAssert.check(n.file), Finding.Kind.BAD_STRING_PAGE, forged + ST_ID);
+    Finding f =
+        CheckAssert.onlyError(
+            CheckAssert.check(n.file), Finding.Kind.BAD_STRING_PAGE, forged + ST_ID);
     assertTrue(f.message(), f.message().contains("different text"));
   }
 

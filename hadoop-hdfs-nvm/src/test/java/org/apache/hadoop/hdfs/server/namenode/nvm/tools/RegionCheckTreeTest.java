@@ -8,11 +8,13 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
-/** Damage to state words, parent links, ids and names: each reported as an ERROR at the damaged field. */
+/**
+ * Damage to state words, parent links, ids and names: each reported as an ERROR at the damaged
+ * field.
+ */
 public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   private CheckReport check() throws Exception {
@@ -57,7 +59,8 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   /** One past the last page whose state word is not zero. */
   private long highWater() throws Exception {
-    ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(n.file.toPath())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b =
+        ByteBuffer.wrap(Files.readAllBytes(n.file.toPath())).order(ByteOrder.LITTLE_ENDIAN);
     long hw = 0;
     for (int i = 0; DATA_OFFSET + (i + 1L) * PAGE_SIZE <= b.capacity(); i++) {
       hw = b.getLong(DATA_OFFSET + i * PAGE_SIZE) != 0 ? i + 1 : hw;
@@ -79,21 +82,26 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
   @Test
   public void parentPageOnAFile() throws Exception {
     RegionDamage.putLong(n.file, n.small + IN_PARENT_PAGE, n.big);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("a LIVE FILE page"));
   }
 
   @Test
   public void parentPageOnAnotherDirectoryWhileTheParentIsElsewhere() throws Exception {
     RegionDamage.putLong(n.file, n.small + IN_PARENT_PAGE, n.tmp);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
-    assertTrue(f.message(), f.message().contains("directory " + n.id(n.alice) + " is attached at page " + n.alice));
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.small + IN_PARENT_PAGE);
+    assertTrue(
+        f.message(),
+        f.message().contains("directory " + n.id(n.alice) + " is attached at page " + n.alice));
   }
 
   @Test
   public void parentPageOutsideTheDataArea() throws Exception {
     RegionDamage.putLong(n.file, n.tmp + IN_PARENT_PAGE, 12345);
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.tmp + IN_PARENT_PAGE);
+    Finding f =
+        CheckAssert.onlyError(check(), Finding.Kind.BROKEN_PARENT_LINK, n.tmp + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("not a page of the data area"));
   }
 
@@ -102,7 +110,9 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
     RegionDamage.putLong(n.file, n.user + IN_PARENT_PAGE, n.alice);
     RegionDamage.putLong(n.file, n.user + IN_PARENT_ID, n.id(n.alice));
     CheckReport r = check();
-    Finding f = CheckAssert.onlyError(r, Finding.Kind.PARENT_CYCLE, Math.min(n.user, n.alice) + IN_PARENT_PAGE);
+    Finding f =
+        CheckAssert.onlyError(
+            r, Finding.Kind.PARENT_CYCLE, Math.min(n.user, n.alice) + IN_PARENT_PAGE);
     assertTrue(f.message(), f.message().contains("the 5 inode(s) below it"));
   }
 
@@ -123,15 +133,20 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
   public void rootWithAnotherId() throws Exception {
     RegionDamage.putLong(n.file, n.root + IN_ID, ROOT_INODE_ID - 1);
     CheckReport r = check();
-    assertEquals(Finding.Severity.ERROR, CheckAssert.find(r, Finding.Kind.BAD_ROOT, n.root + IN_ID).severity());
+    assertEquals(
+        Finding.Severity.ERROR,
+        CheckAssert.find(r, Finding.Kind.BAD_ROOT, n.root + IN_ID).severity());
     assertEquals(1, r.exitCode());
   }
 
   @Test
   public void duplicateNameUnderOneDirectory() throws Exception {
     putName(n.big, "small.txt");
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.DUPLICATE_NAME, Math.max(n.small, n.big) + IN_NAME_LEN);
-    assertTrue(f.message(), f.message().contains("/user/alice has two children named \"small.txt\""));
+    Finding f =
+        CheckAssert.onlyError(
+            check(), Finding.Kind.DUPLICATE_NAME, Math.max(n.small, n.big) + IN_NAME_LEN);
+    assertTrue(
+        f.message(), f.message().contains("/user/alice has two children named \"small.txt\""));
   }
 
   @Test
@@ -160,7 +175,9 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
     putName(n.user, "");
     CheckReport r = check();
     for (long page : new long[] {n.small, n.tmp, n.user}) {
-      assertEquals(Finding.Severity.ERROR, CheckAssert.find(r, Finding.Kind.BAD_NAME, page + IN_NAME_LEN).severity());
+      assertEquals(
+          Finding.Severity.ERROR,
+          CheckAssert.find(r, Finding.Kind.BAD_NAME, page + IN_NAME_LEN).severity());
     }
   }
 
@@ -178,13 +195,16 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
     RegionDamage.putLong(n.file, n.root + IN_NAME_LEN, 1L << 21);
     Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_NAME, n.root + IN_NAME_LEN);
     assertTrue(f.message(), f.message().contains("name length 2097152 is over NAME_MAX"));
-    assertEquals(n.root + IN_NAME_LEN, CheckAssert.refusedByRecovery(n.file, shm.file("copy")).offset());
+    assertEquals(
+        n.root + IN_NAME_LEN, CheckAssert.refusedByRecovery(n.file, shm.file("copy")).offset());
   }
 
   @Test
   public void duplicateInodeId() throws Exception {
     RegionDamage.putLong(n.file, n.tmp + IN_ID, n.id(n.small));
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.DUPLICATE_INODE_ID, Math.max(n.tmp, n.small) + IN_ID);
+    Finding f =
+        CheckAssert.onlyError(
+            check(), Finding.Kind.DUPLICATE_INODE_ID, Math.max(n.tmp, n.small) + IN_ID);
     assertTrue(f.message(), f.message().contains("page " + Math.min(n.tmp, n.small)));
   }
 

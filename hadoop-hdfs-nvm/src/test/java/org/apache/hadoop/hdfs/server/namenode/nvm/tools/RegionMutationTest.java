@@ -6,28 +6,27 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.Random;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.Test;
 
 /**
- * Random damage to a real region (seeded, bounded: {@code -Dnvm.mutants=N}, default 300;
- * {@code -Dnvm.mutants.seed=S}): bit flips, random words and small integers written over the
- * header, superblock, undo record and the used pages. For every mutant the checker is the
- * oracle of the native open ({@link RegionOracle}): consistent per the checker &rArr;
- * {@code Region.open} accepts; refused by {@code Region.open} &rArr; the checker reports an
- * ERROR. Whatever the damage, the Java readers never throw anything but their reported errors:
- * the checker always returns a report; dump and stat either succeed or throw IOException, and
- * a region the checker calls consistent can be dumped. This is the Java half of make fuzz (the
- * native half is libFuzzer over recovery; {@link FuzzCorpusOracleTest} runs the same oracle
- * over its corpus).
+ * Random damage to a real region (seeded, bounded: {@code -Dnvm.mutants=N}, default 300; {@code
+ * -Dnvm.mutants.seed=S}): bit flips, random words and small integers written over the header,
+ * superblock, undo record and the used pages. For every mutant the checker is the oracle of the
+ * native open ({@link RegionOracle}): consistent per the checker &rArr; {@code Region.open}
+ * accepts; refused by {@code Region.open} &rArr; the checker reports an ERROR. Whatever the damage,
+ * the Java readers never throw anything but their reported errors: the checker always returns a
+ * report; dump and stat either succeed or throw IOException, and a region the checker calls
+ * consistent can be dumped. This is the Java half of make fuzz (the native half is libFuzzer over
+ * recovery; {@link FuzzCorpusOracleTest} runs the same oracle over its corpus).
  */
 public class RegionMutationTest extends SampleNamespaceFixture {
   private static final long SEED = Long.getLong("nvm.mutants.seed", 20261122L);
   private static final int MUTANTS = Integer.getInteger("nvm.mutants", 300);
 
   @Test
-  public void damagedRegionsAreReportedNeverTrustedAndTheCheckerIsTheOracleOfTheOpen() throws Exception {
+  public void damagedRegionsAreReportedNeverTrustedAndTheCheckerIsTheOracleOfTheOpen()
+      throws Exception {
     byte[] pristine = Files.readAllBytes(n.file.toPath());
     int used = usedBytes(pristine);
     Random rnd = new Random(SEED);
@@ -52,7 +51,8 @@ public class RegionMutationTest extends SampleNamespaceFixture {
           throw new AssertionError(ctx + ": consistent per the checker, yet the dump failed", e);
         }
       } catch (RuntimeException e) {
-        throw new AssertionError(ctx + ": dump or stat threw instead of reporting:\n" + report.format(), e);
+        throw new AssertionError(
+            ctx + ": dump or stat threw instead of reporting:\n" + report.format(), e);
       }
     }
     System.out.println(oracle.summary("mutants (seed " + SEED + ")"));
@@ -62,7 +62,9 @@ public class RegionMutationTest extends SampleNamespaceFixture {
   private static int usedBytes(byte[] b) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     int end = RegionLayout.DATA_OFFSET;
-    for (int p = RegionLayout.DATA_OFFSET; p + RegionLayout.PAGE_SIZE <= b.length; p += RegionLayout.PAGE_SIZE) {
+    for (int p = RegionLayout.DATA_OFFSET;
+        p + RegionLayout.PAGE_SIZE <= b.length;
+        p += RegionLayout.PAGE_SIZE) {
       if (bb.getLong(p) != 0) {
         end = p + RegionLayout.PAGE_SIZE;
       }
@@ -85,7 +87,10 @@ public class RegionMutationTest extends SampleNamespaceFixture {
         return "word@" + off + "=" + w;
       default:
         off &= ~7;
-        long small = rnd.nextInt(2) == 0 ? rnd.nextInt(64) : RegionLayout.DATA_OFFSET + rnd.nextInt(used) / 256 * 256L;
+        long small =
+            rnd.nextInt(2) == 0
+                ? rnd.nextInt(64)
+                : RegionLayout.DATA_OFFSET + rnd.nextInt(used) / 256 * 256L;
         bb.putLong(off, small);
         return "int@" + off + "=" + small;
     }

@@ -4,7 +4,6 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
 import java.io.File;
-
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
@@ -32,7 +31,9 @@ public class RegionStatTest extends SampleNamespaceFixture {
     StatReport s = RegionStat.run(n.file);
     assertEquals(hash, RegionDamage.sha256(n.file));
     assertEquals(SampleNamespace.REGION_SIZE, s.regionSize());
-    assertEquals((SampleNamespace.REGION_SIZE - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE, s.pagesTotal());
+    assertEquals(
+        (SampleNamespace.REGION_SIZE - RegionLayout.DATA_OFFSET) / RegionLayout.PAGE_SIZE,
+        s.pagesTotal());
     assertEquals(4, s.dirs()); // /, /user, /user/alice, /tmp
     assertEquals(4, s.files());
     assertEquals(8, s.liveInodes());

@@ -6,8 +6,7 @@ import org.junit.Rule;
 
 /** Base of the tools tests: a fresh {@link SampleNamespace} region "r" on tmpfs for each test. */
 public abstract class SampleNamespaceFixture {
-  @Rule
-  public ShmDir shm = new ShmDir();
+  @Rule public ShmDir shm = new ShmDir();
 
   protected SampleNamespace n;
 
