@@ -30,7 +30,7 @@ build: deps
 
 # The suite's Python tests (ratios and targets), then the C tests (ctest) and Java tests (JUnit),
 # driven by Maven.
-test: deps
+test: deps format-check
 	python3 -B -m unittest discover -s benchmarks/suite -p 'test_*.py'
 	$(MVN) install
 
