@@ -125,6 +125,15 @@ final class NvmImportScan {
               + ". Change it with the stock NameNode first");
     }
     inodes++;
+    InodeLine line =
+        InodeLine.of(
+            path,
+            n.getId(),
+            n.getFsPermissionShort(),
+            n.getUserName(),
+            n.getGroupName(),
+            n.getModificationTime(),
+            n.getAccessTime());
     strings.add(n.getUserName());
     strings.add(n.getGroupName());
     if (n.isDirectory()) {
@@ -132,14 +141,7 @@ final class NvmImportScan {
       INodeDirectory d = n.asDirectory();
       long[] q = InodeEncoder.quotas(d);
       lines.add(
-          InodeLine.directory(
-              path,
-              n.getId(),
-              n.getFsPermissionShort(),
-              n.getUserName(),
-              n.getGroupName(),
-              n.getModificationTime(),
-              n.getAccessTime(),
+          line.directory(
               q[0],
               q[1],
               Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT),
@@ -165,14 +167,7 @@ final class NvmImportScan {
       blockIds[blockCount++] = b[i];
     }
     lines.add(
-        InodeLine.file(
-            path,
-            n.getId(),
-            n.getFsPermissionShort(),
-            n.getUserName(),
-            n.getGroupName(),
-            n.getModificationTime(),
-            n.getAccessTime(),
+        line.file(
             f.getFileReplication(),
             f.getPreferredBlockSize(),
             f.getLocalStoragePolicyID(),

@@ -74,41 +74,35 @@ final class Attachment {
     int live = census.liveInodes.size();
     if (root == 0) {
       if (live > 0) {
-        problems.add(
-            new Finding(
-                Finding.Kind.BAD_ROOT,
-                SB_ROOT_PAGE,
-                "the superblock has no root page (0) but "
-                    + live
-                    + " live inode pages exist; recovery would reclaim every one of them"));
+        badRootPointer(
+            problems,
+            "the superblock has no root page (0) but "
+                + live
+                + " live inode pages exist; recovery would reclaim every one of them");
       }
       return 0;
     }
     if (image.pageIndex(root) < 0) {
-      problems.add(
-          new Finding(
-              Finding.Kind.BAD_ROOT,
-              SB_ROOT_PAGE,
-              "the superblock's root page "
-                  + root
-                  + " is not a page of the data area; recovery refuses the region ("
-                  + live
-                  + " live inode pages unreachable)"));
+      badRootPointer(
+          problems,
+          "the superblock's root page "
+              + root
+              + " is not a page of the data area; recovery refuses the region ("
+              + live
+              + " live inode pages unreachable)");
       return 0;
     }
     long w = image.stateWord(root);
     if (w != stateWord(KIND_DIR, STATE_LIVE)) {
-      problems.add(
-          new Finding(
-              Finding.Kind.BAD_ROOT,
-              SB_ROOT_PAGE,
-              "the superblock's root page "
-                  + root
-                  + " is "
-                  + PageState.describe(w)
-                  + ", not a LIVE DIR page; recovery refuses the region ("
-                  + live
-                  + " live inode pages unreachable)"));
+      badRootPointer(
+          problems,
+          "the superblock's root page "
+              + root
+              + " is "
+              + PageState.describe(w)
+              + ", not a LIVE DIR page; recovery refuses the region ("
+              + live
+              + " live inode pages unreachable)");
       return 0;
     }
     long id = image.getLong(root + IN_ID);
@@ -156,5 +150,10 @@ final class Attachment {
       }
     }
     return lo;
+  }
+
+  /** A finding at the superblock's root pointer. */
+  private static void badRootPointer(List<Finding> problems, String why) {
+    problems.add(new Finding(Finding.Kind.BAD_ROOT, SB_ROOT_PAGE, why));
   }
 }

@@ -7,22 +7,38 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
  * (docs/offline-tools.md); a null string is "none".
  */
 public final class InodeLine {
-  private InodeLine() {}
+  private final String path;
+  private final long id;
+  private final int mode;
+  private final String owner;
+  private final String group;
+  private final long mtime;
+  private final long atime;
+
+  private InodeLine(
+      String path, long id, int mode, String owner, String group, long mtime, long atime) {
+    this.path = path;
+    this.id = id;
+    this.mode = mode;
+    this.owner = owner;
+    this.group = group;
+    this.mtime = mtime;
+    this.atime = atime;
+  }
+
+  /** The fields every inode has; {@link #directory} or {@link #file} adds the rest. */
+  public static InodeLine of(
+      String path, long id, int mode, String owner, String group, long mtime, long atime) {
+    return new InodeLine(path, id, mode, owner, group, mtime, atime);
+  }
+
+  private InodeRecord record(boolean directory) {
+    return new InodeRecord(path, id, directory, mode, owner, group, mtime, atime);
+  }
 
   /** A directory line; {@code typeQuota} in DI_TYPE_QUOTA order (RAM_DISK, SSD, DISK, ARCHIVE). */
-  public static String directory(
-      String path,
-      long id,
-      int mode,
-      String owner,
-      String group,
-      long mtime,
-      long atime,
-      long nsQuota,
-      long dsQuota,
-      long[] typeQuota,
-      int storagePolicy) {
-    InodeRecord r = new InodeRecord(path, id, true, mode, owner, group, mtime, atime);
+  public String directory(long nsQuota, long dsQuota, long[] typeQuota, int storagePolicy) {
+    InodeRecord r = record(true);
     r.nsQuota = nsQuota;
     r.dsQuota = dsQuota;
     System.arraycopy(typeQuota, 0, r.typeQuota, 0, r.typeQuota.length);
@@ -34,21 +50,14 @@ public final class InodeLine {
    * A file line; {@code clientName}/{@code clientMachine} null for a complete file; {@code blocks}
    * as triples (id, numBytes, generation stamp).
    */
-  public static String file(
-      String path,
-      long id,
-      int mode,
-      String owner,
-      String group,
-      long mtime,
-      long atime,
+  public String file(
       int replication,
       long preferredBlockSize,
       int storagePolicy,
       String clientName,
       String clientMachine,
       long[] blocks) {
-    InodeRecord r = new InodeRecord(path, id, false, mode, owner, group, mtime, atime);
+    InodeRecord r = record(false);
     r.replication = replication;
     r.preferredBlockSize = preferredBlockSize;
     r.storagePolicy = storagePolicy;

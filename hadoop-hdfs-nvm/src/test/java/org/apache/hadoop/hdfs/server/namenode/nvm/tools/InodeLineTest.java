@@ -20,68 +20,34 @@ public class InodeLineTest extends SampleNamespaceFixture {
   public void linesFromValuesEqualTheDumpOfTheRegionHoldingThem() throws Exception {
     List<String> dump = NamespaceDump.lines(n.file);
     String user =
-        InodeLine.directory(
-            "/user",
-            n.id(n.user),
-            0755,
-            "hdfs",
-            "supergroup",
-            2000,
-            2001,
-            100,
-            1L << 30,
-            new long[] {-1, 5000, -1, -1},
-            7);
+        InodeLine.of("/user", n.id(n.user), 0755, "hdfs", "supergroup", 2000, 2001)
+            .directory(100, 1L << 30, new long[] {-1, 5000, -1, -1}, 7);
     long b = SampleNamespace.BLOCK_BASE;
     String writing =
-        InodeLine.file(
-            "/user/alice/writing.log",
-            n.id(n.writing),
-            0644,
-            "bob",
-            "staff",
-            7000,
-            7001,
-            3,
-            128L << 20,
-            0,
-            "DFSClient_NONMAPREDUCE_1",
-            "10.0.0.7",
-            new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
+        InodeLine.of("/user/alice/writing.log", n.id(n.writing), 0644, "bob", "staff", 7000, 7001)
+            .file(
+                3,
+                128L << 20,
+                0,
+                "DFSClient_NONMAPREDUCE_1",
+                "10.0.0.7",
+                new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
     String big =
-        InodeLine.file(
-            "/user/alice/big.bin",
-            n.id(n.big),
-            0640,
-            "alice",
-            "staff",
-            5000,
-            5001,
-            2,
-            64L << 20,
-            5,
-            null,
-            null,
-            n.bigBlocks);
+        InodeLine.of("/user/alice/big.bin", n.id(n.big), 0640, "alice", "staff", 5000, 5001)
+            .file(2, 64L << 20, 5, null, null, n.bigBlocks);
     assertTrue(user + " not in " + dump, dump.contains(user));
     assertTrue(writing + " not in " + dump, dump.contains(writing));
     assertTrue(big + " not in " + dump, dump.contains(big));
     // a value that differs gives a line the dump does not have
     String other =
-        InodeLine.file(
-            "/user/alice/writing.log",
-            n.id(n.writing),
-            0644,
-            "bob",
-            "staff",
-            7000,
-            7001,
-            3,
-            128L << 20,
-            0,
-            null,
-            null,
-            new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
+        InodeLine.of("/user/alice/writing.log", n.id(n.writing), 0644, "bob", "staff", 7000, 7001)
+            .file(
+                3,
+                128L << 20,
+                0,
+                null,
+                null,
+                new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
     assertTrue(!dump.contains(other));
   }
 
