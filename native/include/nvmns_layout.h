@@ -84,6 +84,7 @@
   X(KIND_NAME_EXT, 3)                                                                              \
   X(KIND_BLOCK_EXT, 4)                                                                             \
   X(KIND_STRING, 5)                                                                                \
+  X(KIND_STRING_EXT, 6)                                                                            \
   X(PAGE_MAGIC_SHIFT, 32)                                                                          \
   /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                 \
   X(IN_ID, 8)                                                                                      \
@@ -96,7 +97,7 @@
   X(IN_NAME_EXT, 64)    /* u64, first KIND_NAME_EXT page, 0 = none */                              \
   X(IN_NAME_INLINE, 72) /* first NAME_INLINE_MAX bytes of the name */                              \
   X(NAME_INLINE_MAX, 48)                                                                           \
-  X(NAME_MAX, 1024)                                                                                \
+  X(NAME_MAX, 65535)                                                                               \
   X(PERM_MODE_BITS, 16)                                                                            \
   X(PERM_GROUP_SHIFT, 16)                                                                          \
   X(PERM_OWNER_SHIFT, 40)                                                                          \
@@ -133,6 +134,7 @@
   X(ST_ID, 8)                                                                                      \
   X(ST_LEN, 16)                                                                                    \
   X(ST_BYTES, 24)                                                                                  \
+  X(ST_EXT, 24) /* u64, first STRING_EXT page if ST_LEN > STRING_MAX */                            \
   X(STRING_MAX, 232)                                                                               \
   /* ---- well-known values ---- */                                                                \
   X(ROOT_INODE_ID, 16385)

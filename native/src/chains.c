@@ -1,26 +1,28 @@
 /*
  * chains.c — recovery steps 4 and 5: extension chains, names and string
- * references of attached inodes. Read only; marks kept pages in r->used_bits.
+ * references of attached inodes, and the chains of the strings they refer to.
+ * Read only; marks kept pages in r->used_bits.
  */
 #include <stdlib.h>
 
 #include "nvm_internal.h"
 
 struct chain {
-  uint64_t inode_off, owner;
+  uint64_t owner_off, owner; /* the owner's page (an inode's or a string's) and its id */
   uint64_t link; /* the word pointing at the page being checked: the inode's link or the previous
                     EXT_NEXT */
   unsigned kind;
   uint64_t needed, per_page; /* bytes or records still to cover; max per page */
-  const char *what;
+  const char *what;          /* "name", "block" (an inode's chains) or "string" */
 };
 
 /* Reported at `at`: the link to the bad page, or the page's own field (owner id, count). */
 static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, uint64_t page_off,
                       const char *why) {
-  return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of inode %llu (page %llu): page %llu %s",
-                     r->path, c->what, (unsigned long long)c->owner,
-                     (unsigned long long)c->inode_off, (unsigned long long)page_off, why);
+  return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of %s %llu (page %llu): page %llu %s", r->path,
+                     c->what, c->kind == NVM_KIND_STRING_EXT ? "string" : "inode",
+                     (unsigned long long)c->owner, (unsigned long long)c->owner_off,
+                     (unsigned long long)page_off, why);
 }
 
 /* One page of a chain: in the data area, live, right kind and owner, sane
@@ -41,7 +43,7 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
   return NVM_OK;
 }
 
-/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word. */
+/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word, or the string's ST_EXT word. */
 static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
   uint64_t off = nvm_ld64(r, first_link), count = 0;
   c->link = first_link;
@@ -60,7 +62,8 @@ static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
 }
 
 /* A name no HDFS operation writes: empty (except the root's), ".", "..", or
- * holding '/' or NUL. Called after the name chain was verified. */
+ * holding '/' (a NUL byte is a valid name byte: the stock NameNode accepts it).
+ * Called after the name chain was verified. */
 static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
   if (is_root) return NVM_OK;
   uint8_t first2[2] = {0, 0};
@@ -70,7 +73,7 @@ static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
   uint64_t ext = nvm_ld64(r, off + NVM_IN_NAME_EXT);
   while (!why && seen < len) {
     for (uint64_t i = 0; i < chunk && !why; i++, seen++) {
-      if (p[i] == '/' || p[i] == 0) why = p[i] ? "contains '/'" : "contains a NUL byte";
+      if (p[i] == '/') why = "contains '/'";
       if (seen < 2) first2[seen] = p[i];
     }
     if (seen < len) { /* next extension page (the chain was verified) */
@@ -127,8 +130,17 @@ static int cmp_str(const void *a, const void *b) {
   return x->page < y->page ? -1 : x->page > y->page;
 }
 
-/* Mark the lowest live page holding string id; 0 if there is none. */
-static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
+/* The chain of a string longer than STRING_MAX, walked when its page is first kept. */
+static int string_chain(nvm_region *r, uint64_t id, uint32_t page) {
+  uint64_t off = nvm_page_off(page), len = nvm_ld64(r, off + NVM_ST_LEN);
+  if (len <= NVM_STRING_MAX) return NVM_OK;
+  struct chain c = {off, id, 0, NVM_KIND_STRING_EXT, len, NVM_NAME_EXT_MAX, "string"};
+  return walk_chain(r, &c, off + NVM_ST_EXT);
+}
+
+/* Keep the lowest live page holding string id (and its chain, the first time);
+ * *found = 0 if there is none. */
+static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id, int *found) {
   uint64_t lo = 0, hi = s->nstrs;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
@@ -137,9 +149,10 @@ static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id) {
     else
       hi = mid;
   }
-  if (lo == s->nstrs || s->strs[lo].id != id) return 0;
+  *found = lo < s->nstrs && s->strs[lo].id == id;
+  if (!*found || nvm_bit_get(r->used_bits, s->strs[lo].page)) return NVM_OK;
   nvm_bit_set(r->used_bits, s->strs[lo].page);
-  return 1;
+  return string_chain(r, id, s->strs[lo].page);
 }
 
 static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page) {
@@ -151,14 +164,18 @@ static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page)
     ids[2] = uc & 0xffffffffu;
     ids[3] = uc >> NVM_FI_UC_MACHINE_SHIFT;
   }
-  for (int k = 0; k < 4; k++)
-    if (ids[k] && !mark_string(r, s, ids[k]))
+  for (int k = 0; k < 4; k++) {
+    if (!ids[k]) continue;
+    int found, rc = mark_string(r, s, ids[k], &found);
+    if (rc) return rc;
+    if (!found)
       return nvm_fail_at(
           NVM_ECORRUPT,
           off + (k < 2 ? NVM_IN_PERM : NVM_FI_UC), /* owner, group | client, machine */
           "%s: inode %llu (page %llu) refers to string id %llu, which has no live string page",
           r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off,
           (unsigned long long)ids[k]);
+  }
   return NVM_OK;
 }
 

@@ -139,9 +139,10 @@ _Static_assert(NVM_KIND_SHIFT + 8 <= NVM_PAGE_MAGIC_SHIFT,
 _Static_assert(NVM_PAGE_MAGIC_SHIFT == 32 && NVM_PAGE_MAGIC <= 0xffffffffULL,
                "the page magic fills the top 32 bits");
 _Static_assert(NVM_KIND_DIR > 0 && NVM_KIND_FILE > 0 && NVM_KIND_NAME_EXT > 0 &&
-                   NVM_KIND_BLOCK_EXT > 0 && NVM_KIND_STRING > 0 && NVM_KIND_DIR <= 0xff &&
-                   NVM_KIND_FILE <= 0xff && NVM_KIND_NAME_EXT <= 0xff &&
-                   NVM_KIND_BLOCK_EXT <= 0xff && NVM_KIND_STRING <= 0xff,
+                   NVM_KIND_BLOCK_EXT > 0 && NVM_KIND_STRING > 0 && NVM_KIND_STRING_EXT > 0 &&
+                   NVM_KIND_DIR <= 0xff && NVM_KIND_FILE <= 0xff && NVM_KIND_NAME_EXT <= 0xff &&
+                   NVM_KIND_BLOCK_EXT <= 0xff && NVM_KIND_STRING <= 0xff &&
+                   NVM_KIND_STRING_EXT <= 0xff,
                "page kinds are non-zero and fit the kind byte");
 
 /* ---- inode page ---- */
@@ -209,6 +210,11 @@ _Static_assert(NVM_ST_ID == NVM_PG_STATE + 8 && NVM_ST_LEN == NVM_ST_ID + 8 &&
                "string page: state, id, length, bytes");
 _Static_assert(NVM_STRING_MAX == NVM_PAGE_SIZE - NVM_ST_BYTES,
                "STRING_MAX is the rest of a string page");
+_Static_assert(NVM_ST_EXT == NVM_ST_BYTES && NVM_ALIGNED8(NVM_ST_EXT),
+               "a chained string's link overlays the first word of its (unused) inline bytes");
+_Static_assert(
+    NVM_NAME_MAX == 65535,
+    "names fit the two length bytes of the NameNode's child index (ChildIndex.MAX_NAME)");
 
 /* ---- enumerated lists: values distinct (a duplicate would make OR differ from SUM) ---- */
 #define NVM_X_BIT(name, value, meaning) | (1ULL << (value))

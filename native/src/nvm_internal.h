@@ -120,7 +120,7 @@ struct nvm_scan {
   uint32_t *inodes;
   uint64_t ninodes, icap; /* LIVE DIR/FILE pages, page order */
   uint32_t *exts;
-  uint64_t nexts, ecap; /* LIVE NAME_EXT/BLOCK_EXT pages */
+  uint64_t nexts, ecap; /* LIVE NAME_EXT/BLOCK_EXT/STRING_EXT pages */
   uint32_t *spages;
   uint64_t nstrs, scap; /* LIVE STRING pages, page order */
   struct nvm_str *strs; /* (id, page) sorted by id */

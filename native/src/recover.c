@@ -31,7 +31,8 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
     case NVM_KIND_DIR:
     case NVM_KIND_FILE: return push32(r, &s->inodes, &s->ninodes, &s->icap, i);
     case NVM_KIND_NAME_EXT:
-    case NVM_KIND_BLOCK_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
+    case NVM_KIND_BLOCK_EXT:
+    case NVM_KIND_STRING_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
     case NVM_KIND_STRING: return push32(r, &s->spages, &s->nstrs, &s->scap, i);
     default:
       return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),

@@ -6,8 +6,11 @@
  *   namelen     a name length over NAME_MAX
  *   dupid       two attached inodes with the same id (ids dense: found by the id bitmap)
  *   dupid_sparse  the same, ids far apart (found by sorting them)
- *   slash, dotdot, nul_ext  names no HDFS operation writes ('/', "..", a NUL
- *               byte in a name-extension page)
+ *   slash, dotdot, slash_ext  names no HDFS operation writes ('/', "..", a '/'
+ *               byte in a name-extension page; a NUL byte is a valid name byte)
+ *   str_owner   a referenced string's STRING_EXT page with a wrong owner id
+ *   str_short   a referenced string longer than its chain
+ *   str_kind    a referenced string's link to a page of another kind
  *   root        the superblock root page is not a live directory
  *   link        a file's block chain link names an offset inside a page
  *   word        a page's state word without the page magic */
@@ -40,7 +43,7 @@ int main(int argc, char **argv) {
     at = f + NVM_IN_PERM;
   } else if (!strcmp(argv[1], "namelen")) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, NVM_NAME_MAX + 1);
-    needle = "name length 1025";
+    needle = "name length 65536";
     at = f + NVM_IN_NAME_LEN;
   } else if (!strcmp(argv[1], "dupid")) {
     uint64_t dup = tu_make_dir(r, R + 1, root, R, "dup");
@@ -62,7 +65,7 @@ int main(int argc, char **argv) {
     tb_add64(&b, NVM_F_NAME, f + NVM_IN_NAME_LEN, 2);
     needle = "is \".\" or \"..\"";
     at = f + NVM_IN_NAME_LEN;
-  } else if (!strcmp(argv[1], "nul_ext")) {
+  } else if (!strcmp(argv[1], "slash_ext")) {
     char longname[120];
     memset(longname, 'q', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
@@ -70,9 +73,29 @@ int main(int argc, char **argv) {
     uint64_t lf = tu_make_inode(r, &lin);
     uint64_t ext = tu_ld64(r, lf + NVM_IN_NAME_EXT);
     tb_add64(&b, NVM_F_NAME, ext + NVM_EXT_PAYLOAD + 8,
-             0x7171717100717171ull); /* a NUL in the extension */
-    needle = "contains a NUL byte";
+             0x717171712f717171ull); /* a '/' in the extension */
+    needle = "contains '/'";
     at = lf + NVM_IN_NAME_LEN;
+  } else if (!strncmp(argv[1], "str_", 4)) {
+    char text[500];
+    memset(text, 'u', sizeof text);
+    uint64_t sp = tu_make_string_n(r, 7, text, sizeof text); /* a chain of 3 pages */
+    uint64_t e1 = tu_ld64(r, sp + NVM_ST_EXT),
+             e3 = tu_ld64(r, tu_ld64(r, e1 + NVM_EXT_NEXT) + NVM_EXT_NEXT);
+    tb_add64(&b, NVM_F_PERM, f + NVM_IN_PERM, 0644 | 7ull << NVM_PERM_OWNER_SHIFT);
+    if (!strcmp(argv[1], "str_owner")) {
+      at = e1 + NVM_EXT_OWNER_ID;
+      tb_add64(&b, NVM_F_EXT_LINK, at, 8);
+      needle = "string chain of string 7";
+    } else if (!strcmp(argv[1], "str_short")) {
+      tb_add64(&b, NVM_F_STRING, sp + NVM_ST_LEN, sizeof text + 1);
+      at = e3 + NVM_EXT_NEXT;
+      needle = "ends before covering the data";
+    } else {
+      at = sp + NVM_ST_EXT;
+      tb_add64(&b, NVM_F_EXT_LINK, at, f);
+      needle = "is not a live extension page of the right kind";
+    }
   } else if (!strcmp(argv[1], "root")) {
     tb_add64(&b, NVM_F_COUNTER, NVM_SB_ROOT_PAGE, f);
     needle = "is not a live directory";

@@ -179,10 +179,10 @@ void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t 
 
 static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* Extension pages for `total` units starting at unit `first`; returns the
- * offset of the first one (chained in the order of offs). */
+/* Extension pages for `total` units (bytes from `bytes`, or block records), chained in the
+ * order of offs. */
 static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t *offs,
-                      uint64_t npages, uint64_t total, uint64_t per_page, const char *name) {
+                      uint64_t npages, uint64_t total, uint64_t per_page, const char *bytes) {
   uint8_t page[NVM_PAGE_SIZE];
   for (uint64_t p = 0; p < npages; p++) {
     uint64_t count = total - p * per_page < per_page ? total - p * per_page : per_page;
@@ -191,8 +191,8 @@ static void ext_pages(tu_batch *b, unsigned kind, uint64_t owner, const uint64_t
     put64(page, NVM_EXT_OWNER_ID, owner);
     put64(page, NVM_EXT_NEXT, p + 1 < npages ? offs[p + 1] : 0);
     put64(page, NVM_EXT_COUNT, count);
-    if (kind == NVM_KIND_NAME_EXT) {
-      memcpy(page + NVM_EXT_PAYLOAD, name + NVM_NAME_INLINE_MAX + p * per_page, count);
+    if (kind != NVM_KIND_BLOCK_EXT) {
+      memcpy(page + NVM_EXT_PAYLOAD, bytes + p * per_page, count);
     } else {
       for (uint64_t i = 0; i < count; i++)
         put64(page, NVM_EXT_PAYLOAD + (int)(i * NVM_BLOCK_RECORD_SIZE),
@@ -213,7 +213,8 @@ uint64_t tu_make_inode(nvm_region *r, const tu_inode *in) {
   CHECK_OK(nvm_reserve_pages(r, (uint32_t)(1 + nn + nb), offs));
   tu_batch b;
   tb_init(&b);
-  ext_pages(&b, NVM_KIND_NAME_EXT, in->id, offs + 1, nn, name_units, NVM_NAME_EXT_MAX, in->name);
+  ext_pages(&b, NVM_KIND_NAME_EXT, in->id, offs + 1, nn, name_units, NVM_NAME_EXT_MAX,
+            in->name + (nn ? NVM_NAME_INLINE_MAX : 0));
   ext_pages(&b, NVM_KIND_BLOCK_EXT, in->id, offs + 1 + nn, nb, blk_units, NVM_BLOCKS_EXT_MAX, NULL);
   uint8_t page[NVM_PAGE_SIZE];
   tu_inode_image(page, in, NVM_STATE_LIVE, nn ? offs[1] : 0, nb ? offs[1 + nn] : 0);
@@ -232,18 +233,29 @@ uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t p
 }
 
 uint64_t tu_make_string(nvm_region *r, uint64_t id, const char *s) {
-  uint64_t off;
-  CHECK_OK(nvm_reserve_pages(r, 1, &off));
+  return tu_make_string_n(r, id, s, strlen(s));
+}
+
+uint64_t tu_make_string_n(nvm_region *r, uint64_t id, const void *s, uint64_t len) {
+  uint64_t nexts = len > NVM_STRING_MAX ? div_up(len, NVM_NAME_EXT_MAX) : 0;
+  uint64_t *offs = calloc(1 + nexts, sizeof *offs);
+  CHECK_OK(nvm_reserve_pages(r, (uint32_t)(1 + nexts), offs));
+  tu_batch b;
+  tb_init(&b);
+  ext_pages(&b, NVM_KIND_STRING_EXT, id, offs + 1, nexts, len, NVM_NAME_EXT_MAX, s);
   uint8_t page[NVM_PAGE_SIZE] = {0};
   put64(page, NVM_PG_STATE, NVM_STATE_WORD(NVM_KIND_STRING, NVM_STATE_LIVE));
   put64(page, NVM_ST_ID, id);
-  put64(page, NVM_ST_LEN, strlen(s));
-  memcpy(page + NVM_ST_BYTES, s, strlen(s));
-  tu_batch b;
-  tb_init(&b);
-  tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, off, page, NVM_PAGE_SIZE);
+  put64(page, NVM_ST_LEN, len);
+  if (nexts)
+    put64(page, NVM_ST_EXT, offs[1]);
+  else
+    memcpy(page + NVM_ST_BYTES, s, len);
+  tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, offs[0], page, NVM_PAGE_SIZE);
   CHECK_OK(tb_apply(r, &b));
   tb_free(&b);
+  uint64_t off = offs[0];
+  free(offs);
   return off;
 }
 

@@ -129,6 +129,7 @@ public final class RegionLayout {
   public static final int KIND_NAME_EXT = 3;
   public static final int KIND_BLOCK_EXT = 4;
   public static final int KIND_STRING = 5;
+  public static final int KIND_STRING_EXT = 6;
   public static final int PAGE_MAGIC_SHIFT = 32;
 
   // ---- inode page (KIND_DIR, KIND_FILE) ----
@@ -151,7 +152,7 @@ public final class RegionLayout {
   public static final int IN_NAME_INLINE = 72;
 
   public static final int NAME_INLINE_MAX = 48;
-  public static final int NAME_MAX = 1024;
+  public static final int NAME_MAX = 65535;
   public static final int PERM_MODE_BITS = 16;
   public static final int PERM_GROUP_SHIFT = 16;
   public static final int PERM_OWNER_SHIFT = 40;
@@ -208,6 +209,10 @@ public final class RegionLayout {
   public static final int ST_ID = 8;
   public static final int ST_LEN = 16;
   public static final int ST_BYTES = 24;
+
+  /** u64, first STRING_EXT page if ST_LEN &gt; STRING_MAX (overlays ST_BYTES) */
+  public static final int ST_EXT = 24;
+
   public static final int STRING_MAX = 232;
 
   // ---- well-known values ----
