@@ -253,8 +253,12 @@ void nvm_recovery_report(const nvm_region *r, nvm_recovery *out);
  * directory; a directory's files are not contiguous). The array belongs to the
  * handle. */
 const uint64_t *nvm_recovered_inodes(const nvm_region *r, uint64_t *count);
-/* Live string page offsets, in page order. */
+/* Live string page offsets, in id order. */
 const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count);
+/* Parallel to nvm_recovered_strings: how many references (owner, group, client
+ * name, client machine of live inodes) each string has; every kept string has
+ * at least one. */
+const uint64_t *nvm_recovered_string_refs(const nvm_region *r, uint64_t *count);
 
 /* ---- persist barriers and the test-only crash hook ---- */
 uint64_t nvm_barrier_count(const nvm_region *r);

@@ -140,7 +140,7 @@ static int string_chain(nvm_region *r, uint64_t id, uint32_t page) {
 
 /* Keep the lowest live page holding string id (and its chain, the first time);
  * *found = 0 if there is none. */
-static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id, int *found) {
+static int mark_string(nvm_region *r, struct nvm_scan *s, uint64_t id, int *found) {
   uint64_t lo = 0, hi = s->nstrs;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
@@ -150,12 +150,14 @@ static int mark_string(nvm_region *r, const struct nvm_scan *s, uint64_t id, int
       hi = mid;
   }
   *found = lo < s->nstrs && s->strs[lo].id == id;
-  if (!*found || nvm_bit_get(r->used_bits, s->strs[lo].page)) return NVM_OK;
+  if (!*found) return NVM_OK;
+  s->strs[lo].refs++;
+  if (nvm_bit_get(r->used_bits, s->strs[lo].page)) return NVM_OK;
   nvm_bit_set(r->used_bits, s->strs[lo].page);
   return string_chain(r, id, s->strs[lo].page);
 }
 
-static int inode_strings(nvm_region *r, const struct nvm_scan *s, uint32_t page) {
+static int inode_strings(nvm_region *r, struct nvm_scan *s, uint32_t page) {
   uint64_t off = nvm_page_off(page), perm = nvm_ld64(r, off + NVM_IN_PERM), ids[4] = {0};
   ids[0] = perm >> NVM_PERM_OWNER_SHIFT;
   ids[1] = (perm >> NVM_PERM_GROUP_SHIFT) & NVM_PERM_STRING_ID_MAX;
@@ -187,6 +189,7 @@ int nvm_check_strings(nvm_region *r, struct nvm_scan *s) {
   for (uint64_t i = 0; i < s->nstrs; i++) {
     s->strs[i].page = s->spages[i];
     s->strs[i].id = nvm_ld64(r, nvm_page_off(s->spages[i]) + NVM_ST_ID);
+    s->strs[i].refs = 0;
   }
   qsort(s->strs, s->nstrs, sizeof *s->strs, cmp_str);
   for (uint64_t i = 0; i < s->norder; i++) {

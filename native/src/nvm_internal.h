@@ -62,6 +62,7 @@ struct nvm_region {
   uint64_t *inodes;
   uint64_t ninodes;
   uint64_t *strings;
+  uint64_t *string_refs; /* parallel to strings: references from live inodes */
   uint64_t nstrings;
 };
 
@@ -115,6 +116,7 @@ int nvm_scan_limit_cover(nvm_region *r, uint64_t high_water);
 struct nvm_str {
   uint64_t id;
   uint32_t page;
+  uint64_t refs; /* references from attached inodes (counted on the kept page of an id) */
 };
 struct nvm_scan {
   uint32_t *inodes;

@@ -86,12 +86,16 @@ static int reclaim_all(nvm_region *r, const struct nvm_scan *s) {
 static int build_results(nvm_region *r, const struct nvm_scan *s) {
   r->inodes = malloc((s->norder ? s->norder : 1) * sizeof *r->inodes);
   r->strings = malloc((s->nstrs ? s->nstrs : 1) * sizeof *r->strings);
-  if (!r->inodes || !r->strings) return nvm_fail(NVM_EIO, "%s: recovery out of memory", r->path);
+  r->string_refs = malloc((s->nstrs ? s->nstrs : 1) * sizeof *r->string_refs);
+  if (!r->inodes || !r->strings || !r->string_refs)
+    return nvm_fail(NVM_EIO, "%s: recovery out of memory", r->path);
   for (uint64_t i = 0; i < s->norder; i++) r->inodes[i] = nvm_page_off(s->order[i]);
   r->ninodes = s->norder;
-  for (uint64_t i = 0; i < s->nstrs; i++)
-    if (nvm_bit_get(r->used_bits, s->spages[i]))
-      r->strings[r->nstrings++] = nvm_page_off(s->spages[i]);
+  for (uint64_t i = 0; i < s->nstrs; i++) { /* s->strs by id: a kept page is the one counted */
+    if (!nvm_bit_get(r->used_bits, s->strs[i].page)) continue;
+    r->strings[r->nstrings] = nvm_page_off(s->strs[i].page);
+    r->string_refs[r->nstrings++] = s->strs[i].refs;
+  }
   r->pages_used = 0;
   for (uint64_t i = 0; i < s->high_water; i++) r->pages_used += nvm_bit_get(r->used_bits, i);
   r->high_water = s->high_water;

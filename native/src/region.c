@@ -42,6 +42,7 @@ static int region_destroy(nvm_region *r) {
   nvm_hook_free(r);
   free(r->inodes);
   free(r->strings);
+  free(r->string_refs);
   pthread_mutex_destroy(&r->lock);
   free(r->path);
   free(r);
@@ -353,4 +354,9 @@ const uint64_t *nvm_recovered_inodes(const nvm_region *r, uint64_t *count) {
 const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count) {
   *count = r->nstrings;
   return r->strings;
+}
+
+const uint64_t *nvm_recovered_string_refs(const nvm_region *r, uint64_t *count) {
+  *count = r->nstrings;
+  return r->string_refs;
 }

@@ -53,6 +53,10 @@ int main(void) {
   CHECK(rec.ext_reclaimed == 2); /* the unreferenced string's chain */
   CHECK(tu_ld64(r, sx) == NVM_STATE_WORD(NVM_KIND_STRING, NVM_STATE_INVALID));
   CHECK(chain_pages(r, su) == 45 && tu_ld64(r, su + NVM_ST_LEN) == sizeof user);
+  uint64_t n;
+  const uint64_t *so = nvm_recovered_strings(r, &n), *refs = nvm_recovered_string_refs(r, &n);
+  CHECK(n == 2 && so[0] == su && so[1] == sg);
+  CHECK(refs[0] == 3 && refs[1] == 3); /* owner and group of the three inodes under the root */
   tu_close(r);
 
   /* a second open finds nothing to reclaim: the chains are kept pages */

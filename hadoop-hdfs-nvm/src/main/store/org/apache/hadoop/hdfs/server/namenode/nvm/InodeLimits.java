@@ -11,18 +11,20 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
  * anything else (the import's scan) ask the same questions here without a region.
  */
 public final class InodeLimits {
+  /** Largest preferred block size: the 48 bits of the file header (PageCodec's packing). */
+  public static final long BLOCK_SIZE_MAX = PageCodec.BLOCK_SIZE_MAX;
+
+  /** Largest replication: the 12 bits of the file header. */
+  public static final int REPLICATION_MAX = PageCodec.REPLICATION_MAX;
+
   private InodeLimits() {}
 
   /**
    * Throws the NvmException {@link Txn#create} would throw for these attributes (name, mode, file
-   * header, under-construction pair, string lengths) without touching a region.
+   * header, under-construction pair) without touching a region.
    */
   public static void validate(InodeAttrs a) throws NvmException {
     checkAttrs(a);
-    StringTable.check(a.owner);
-    StringTable.check(a.group);
-    StringTable.check(a.clientName);
-    StringTable.check(a.clientMachine);
   }
 
   /**

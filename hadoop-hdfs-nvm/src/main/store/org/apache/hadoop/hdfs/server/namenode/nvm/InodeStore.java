@@ -83,8 +83,35 @@ public final class InodeStore implements AutoCloseable {
     return strings.get(inode(page).clientMachineId());
   }
 
+  /**
+   * Frees every idle string (one without references; they are kept for reuse, see {@link
+   * StringTable}) in one batch. Returns the strings freed.
+   */
+  public int reclaimIdleStrings() throws NvmException {
+    int n = strings.idleCount();
+    if (n > 0) {
+      try (Txn t = begin()) {
+        strings.requestSweep();
+        t.commit();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Closes the region; a writable one first frees its idle strings, so that a clean stop leaves
+   * nothing for recovery to reclaim. If that batch cannot be applied (a dead handle, an I/O error),
+   * the strings stay for the next recovery to reclaim, and the region is closed anyway.
+   */
   @Override
   public void close() throws NvmException {
+    if (!region.isReadOnly() && !region.isClosed() && current == null && !region.debugCrashed()) {
+      try {
+        reclaimIdleStrings();
+      } catch (NvmException e) {
+        // recovery reclaims unreferenced strings: nothing is lost
+      }
+    }
     region.close();
   }
 
@@ -121,8 +148,6 @@ public final class InodeStore implements AutoCloseable {
       throw new NvmException(ErrorCode.EEXIST, region.file() + " already has a root directory");
     }
     InodeLimits.checkMode(mode);
-    StringTable.check(owner);
-    StringTable.check(group);
     try (Txn t = begin()) {
       long page = t.createRoot(mtime, mode, owner, group);
       t.commit();

@@ -74,6 +74,8 @@ final class NvmNative {
 
   static native long[] recoveredStrings(long handle);
 
+  static native long[] recoveredStringRefs(long handle);
+
   static native long barrierCount(long handle);
 
   /** Test only: arm (n &gt;= 1) or disarm (n == 0) the simulated crash. */

@@ -189,15 +189,34 @@ public final class PageCodec {
         .array();
   }
 
-  /** A STRING page image in state PENDING. */
-  static byte[] string(long id, byte[] utf8) {
+  /**
+   * A STRING page image in state PENDING: the bytes inline, or for a string longer than STRING_MAX
+   * only the link to its first STRING_EXT page ({@code firstExt}).
+   */
+  static byte[] string(long id, byte[] utf8, long firstExt) {
     ByteBuffer b = page();
     b.putLong(PG_STATE, stateWord(KIND_STRING, STATE_PENDING));
     b.putLong(ST_ID, id);
     b.putLong(ST_LEN, utf8.length);
-    b.position(ST_BYTES);
-    b.put(utf8);
+    if (utf8.length > STRING_MAX) {
+      b.putLong(ST_EXT, firstExt);
+    } else {
+      b.position(ST_BYTES);
+      b.put(utf8);
+    }
     return b.array();
+  }
+
+  /** A STRING_EXT page image (LIVE) holding utf8[off, off+len) of string {@code ownerId}. */
+  static byte[] stringExt(long ownerId, long next, byte[] utf8, int off, int len) {
+    ByteBuffer b = extPage(KIND_STRING_EXT, ownerId, next, len);
+    b.put(utf8, off, len);
+    return b.array();
+  }
+
+  /** STRING_EXT pages holding a chained string of {@code len} bytes (all of them in the chain). */
+  static int byteExtPages(long len) {
+    return (int) ((len + NAME_EXT_MAX - 1) / NAME_EXT_MAX);
   }
 
   static byte[] longs(long... v) {

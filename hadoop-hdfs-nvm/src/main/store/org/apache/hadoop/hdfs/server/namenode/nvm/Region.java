@@ -296,11 +296,21 @@ public final class Region implements AutoCloseable {
     return NvmNative.recoveredInodes(h);
   }
 
-  /** Live string page offsets found at open, in page order. */
+  /** Live string page offsets found at open, in id order. */
   public long[] recoveredStrings() {
     long h = h();
     stats.jniCall();
     return NvmNative.recoveredStrings(h);
+  }
+
+  /**
+   * Parallel to {@link #recoveredStrings()}: the references (owner, group, client name, client
+   * machine of live inodes) each string had at open.
+   */
+  public long[] recoveredStringRefs() {
+    long h = h();
+    stats.jniCall();
+    return NvmNative.recoveredStringRefs(h);
   }
 
   /** Native calls, persists and persist latencies of this handle (for the metrics source). */

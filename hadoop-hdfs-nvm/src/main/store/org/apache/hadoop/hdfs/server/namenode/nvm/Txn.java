@@ -56,6 +56,7 @@ public final class Txn implements AutoCloseable {
         batch.putLong(SB_LAST_INODE_ID, lastInodeId, Field.COUNTER);
       }
       strings.stageCounter(batch);
+      strings.stageFrees(batch); // strings whose last reference this batch drops
       if (!batch.isEmpty()) {
         region.apply(batch);
       }
@@ -94,23 +95,40 @@ public final class Txn implements AutoCloseable {
 
   // ---- words
 
-  /** Stages an 8-byte store. */
+  /**
+   * Stages an 8-byte store. Not for the perm and UC words: they hold string references, which
+   * {@link #setPermission} and {@link #setUnderConstruction} count.
+   */
   public void putWord(long target, long value, Field field) {
     check();
+    notAStringReference(field);
     batch.putLong(target, value, field);
   }
 
-  /** Stages an 8-byte store only if the committed value differs. */
+  /** Stages an 8-byte store only if the committed value differs (not the perm or UC word). */
   public void updateWord(long target, long value, Field field) {
     check();
+    notAStringReference(field);
+    stageIfChanged(target, value, field);
+  }
+
+  private void stageIfChanged(long target, long value, Field field) {
     if (region.getLong(target) != value) {
       batch.putLong(target, value, field);
+    }
+  }
+
+  private static void notAStringReference(Field field) {
+    if (field == Field.PERM || field == Field.UC) {
+      throw new IllegalArgumentException(
+          field + " holds string references: stage it with setPermission/setUnderConstruction");
     }
   }
 
   /** Stages a store of several adjacent fields inside one page (undo-logged as one range). */
   void putBytes(long target, byte[] data, Field field) {
     check();
+    notAStringReference(field);
     batch.putBytes(target, data, field);
   }
 
@@ -131,13 +149,14 @@ public final class Txn implements AutoCloseable {
 
   // ---- strings
 
-  private long stringId(String s) throws NvmException {
-    return s == null ? 0 : strings.idFor(s, batch, res);
+  /** One more reference to {@code s} (a new string is staged); its id, 0 for null. */
+  private long ref(String s) throws NvmException {
+    return s == null ? 0 : strings.ref(s, batch, res);
   }
 
   /** Owner and group ids share the perm word with 24 bits each. */
-  private long permStringId(String s) throws NvmException {
-    long id = stringId(s);
+  private long permRef(String s) throws NvmException {
+    long id = ref(s);
     if (id > PERM_STRING_ID_MAX) {
       throw invalid(
           "string id " + id + " for '" + s + "' does not fit the 24-bit owner/group field");
@@ -156,7 +175,7 @@ public final class Txn implements AutoCloseable {
     long page = res.next();
     InodeAttrs a =
         InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
-    long perm = PageCodec.perm(mode, permStringId(group), permStringId(owner));
+    long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
     batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
@@ -179,10 +198,10 @@ public final class Txn implements AutoCloseable {
       throw invalid("inode id " + id);
     }
     long page = res.next();
-    long perm = PageCodec.perm(a.mode, permStringId(a.group), permStringId(a.owner));
+    long perm = PageCodec.perm(a.mode, permRef(a.group), permRef(a.owner));
     long uc = 0;
     if (!a.directory && a.clientName != null) {
-      uc = PageCodec.uc(stringId(a.clientName), stringId(a.clientMachine));
+      uc = PageCodec.uc(ref(a.clientName), ref(a.clientMachine));
     }
     long firstExt = stageNameExt(id, a.name);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards.
@@ -208,12 +227,17 @@ public final class Txn implements AutoCloseable {
     check();
     InodeView v = store.requireInode(page);
     InodeLimits.checkMode(mode);
-    StringTable.check(owner);
-    StringTable.check(group);
     long perm = v.permWord();
-    long o = owner == null ? PageCodec.permOwner(perm) : permStringId(owner);
-    long g = group == null ? PageCodec.permGroup(perm) : permStringId(group);
-    updateWord(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
+    long o = PageCodec.permOwner(perm), g = PageCodec.permGroup(perm);
+    if (owner != null) {
+      strings.unref(o);
+      o = permRef(owner);
+    }
+    if (group != null) {
+      strings.unref(g);
+      g = permRef(group);
+    }
+    stageIfChanged(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
   }
 
   public void setFileHeader(long page, long blockSize, int replication, int policy)
@@ -232,10 +256,11 @@ public final class Txn implements AutoCloseable {
     if ((client == null) != (machine == null)) {
       throw invalid("an under-construction file needs both client name and client machine");
     }
-    StringTable.check(client);
-    StringTable.check(machine);
-    long uc = client == null ? 0 : PageCodec.uc(stringId(client), stringId(machine));
-    updateWord(page + FI_UC, uc, Field.UC);
+    long old = store.inode(page).ucWord();
+    strings.unref(PageCodec.ucClient(old));
+    strings.unref(PageCodec.ucMachine(old));
+    long uc = client == null ? 0 : PageCodec.uc(ref(client), ref(machine));
+    stageIfChanged(page + FI_UC, uc, Field.UC);
   }
 
   public void setQuota(long page, long nsQuota, long dsQuota) throws NvmException {
@@ -376,7 +401,7 @@ public final class Txn implements AutoCloseable {
     invalidate(root);
     for (long p : subtree) {
       batch.free(p);
-      freeExtPages(store.inode(p));
+      release(store.inode(p));
     }
     inodeDelta -= 1 + subtree.length;
   }
@@ -400,7 +425,7 @@ public final class Txn implements AutoCloseable {
         invalidate(v);
       } else {
         batch.free(pages[i]);
-        freeExtPages(v);
+        release(v);
       }
     }
     inodeDelta -= n;
@@ -410,7 +435,7 @@ public final class Txn implements AutoCloseable {
     batch.putLong(
         root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
     batch.free(root.page());
-    freeExtPages(root);
+    release(root);
   }
 
   // ---- extension chains
@@ -436,8 +461,18 @@ public final class Txn implements AutoCloseable {
     return n == 0 ? 0 : pages[0];
   }
 
-  /** FREEs an inode page's extension pages (name and block chains). */
-  private void freeExtPages(InodeView v) {
+  /**
+   * What a removed inode held besides its page: its extension pages (name and block chains) are
+   * FREEd, its string references dropped.
+   */
+  private void release(InodeView v) {
+    long perm = v.permWord();
+    strings.unref(PageCodec.permOwner(perm));
+    strings.unref(PageCodec.permGroup(perm));
+    if (v.isFile()) {
+      strings.unref(PageCodec.ucClient(v.ucWord()));
+      strings.unref(PageCodec.ucMachine(v.ucWord()));
+    }
     for (long p : v.nameExtPages()) {
       batch.free(p);
     }

@@ -225,41 +225,6 @@ public class RefusalTest {
   }
 
   @Test
-  public void stringTooLongIsRefusedBeforeAnythingIsStaged() throws Exception {
-    File f = region();
-    char[] c = new char[RegionLayout.STRING_MAX + 1];
-    Arrays.fill(c, 'u');
-    String big = new String(c);
-    try (InodeStore s = InodeStore.open(Region.open(f, PersistMode.EMULATED))) {
-      RegionUsage u = s.region().usage();
-      long seq = s.region().commitSeq();
-      int strings = s.strings().size();
-      long page = s.region().recoveredInodes()[1];
-      for (int i = 0; i < 3; i++) {
-        try {
-          if (i == 0) {
-            createInode(s, s.rootPage(), InodeAttrs.file("x").owner("fresh-user", big));
-          } else if (i == 1) {
-            setOwner(s, page, big, null);
-          } else {
-            setUnderConstruction(s, page, "client", big);
-          }
-          fail();
-        } catch (NvmException e) {
-          assertEquals(ErrorCode.ETOOLONG, e.code());
-        }
-      }
-      assertEquals(u, s.region().usage());
-      assertEquals(seq, s.region().commitSeq());
-      assertEquals(strings, s.strings().size());
-      assertEquals(0, s.strings().lookup("fresh-user"));
-      // 232 bytes is fine
-      setOwner(s, page, big.substring(1), null);
-      assertEquals(big.substring(1), s.owner(page));
-    }
-  }
-
-  @Test
   public void badNamesAndTargetsAreRefusedAsInvalid() throws Exception {
     File f = region();
     try (InodeStore s = InodeStore.open(Region.open(f, PersistMode.EMULATED))) {

@@ -105,6 +105,18 @@ public final class RegionDamage {
   }
 
   /** SHA-256 of the file's content, in hex. */
+  /**
+   * Points the owner of the inode at {@code page} at the existing string {@code newOwner}, by a raw
+   * write: the region then holds the old owner's string with no reference, as a crash between the
+   * commit that dropped its last reference and the FREE of its page leaves it.
+   */
+  public static void dropStringReference(File f, long page, String newOwner) throws IOException {
+    long id = getLong(f, stringPage(f, newOwner) + RegionLayout.ST_ID);
+    long perm = getLong(f, page + RegionLayout.IN_PERM);
+    long keep = (1L << RegionLayout.PERM_OWNER_SHIFT) - 1;
+    putLong(f, page + RegionLayout.IN_PERM, (perm & keep) | id << RegionLayout.PERM_OWNER_SHIFT);
+  }
+
   public static String sha256(File f) throws IOException {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f.toPath()));

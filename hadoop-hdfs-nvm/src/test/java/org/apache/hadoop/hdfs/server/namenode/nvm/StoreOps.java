@@ -93,8 +93,6 @@ public final class StoreOps {
   public static void setOwner(InodeStore s, long page, String owner, String group)
       throws NvmException {
     InodeView v = s.requireInode(page);
-    StringTable.check(owner);
-    StringTable.check(group);
     mutate(s, t -> t.setPermission(page, v.mode(), owner, group));
   }
 
@@ -328,7 +326,7 @@ public final class StoreOps {
 
   public static void clearUnderConstruction(InodeStore s, long page) throws NvmException {
     s.requireFile(page);
-    putWord(s, page + FI_UC, 0, Field.UC);
+    mutate(s, t -> t.setUnderConstruction(page, null, null));
   }
 
   // ------------------------------------------------------------------ superblock counters

@@ -7,7 +7,6 @@ import static org.junit.Assert.*;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.junit.Test;
 
@@ -52,9 +51,7 @@ public class RegionCheckStringTest extends SampleNamespaceFixture {
 
   @Test
   public void stringNobodyUsesIsRecoverableAndRecoveryReclaimsIt() throws Exception {
-    try (InodeStore s = shm.reopen("r")) {
-      setOwner(s, n.writing, "carol", null); // bob owned only writing.log
-    }
+    RegionDamage.dropStringReference(n.file, n.writing, "alice"); // bob owned only writing.log
     long bob = RegionDamage.stringPage(n.file, "bob");
     CheckReport r = CheckAssert.check(n.file);
     Finding f = CheckAssert.find(r, Finding.Kind.UNREFERENCED_STRING, bob);

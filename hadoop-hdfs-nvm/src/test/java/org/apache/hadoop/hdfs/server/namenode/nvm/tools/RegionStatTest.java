@@ -66,10 +66,10 @@ public class RegionStatTest extends SampleNamespaceFixture {
     assertEquals(3, s.dirs());
     assertEquals(0, s.files());
     assertEquals(0, s.blocks());
-    // alice + 4 files + 2 name + 3 block extension pages were freed; strings stay until recovery
-    assertEquals(10, s.invalidPages());
-    // alice, staff, bob, client, machine: only the deleted inodes used them
-    assertEquals(5, s.reclaimablePages());
+    // alice + 4 files + 2 name + 3 block extension pages were freed, and with them the strings
+    // only the deleted inodes used: alice, staff, bob, client, machine
+    assertEquals(15, s.invalidPages());
+    assertEquals(0, s.reclaimablePages());
     RegionUsage u = nativeUsage(n.file);
     assertEquals(u.pagesUsed(), s.pagesUsed());
     assertEquals(u.highWater(), s.highWater());
