@@ -25,8 +25,10 @@ import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMethods;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.token.Token;
 
 /**
@@ -61,25 +63,30 @@ class NvmRpcServer extends NameNodeRpcServer {
       long blockSize,
       CryptoProtocolVersion[] supportedVersions)
       throws IOException {
+    NvmInputLimits.checkBlockSize("create", src, blockSize);
+    NvmInputLimits.checkReplication("create", src, replication);
     space.check(
         "create",
         src,
         (createParent ? NvmSpaceGuard.pathPages(src) : NvmSpaceGuard.lastPages(src))
-            + NvmSpaceGuard.STRING_PAGES);
+            + space.newStringPages(clientName, clientMachine(), remoteUser()));
     return super.create(
         src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
   }
 
   @Override
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
-    space.check("mkdirs", src, NvmSpaceGuard.pathPages(src) + NvmSpaceGuard.STRING_PAGES);
+    space.check("mkdirs", src, NvmSpaceGuard.pathPages(src) + space.newStringPages(remoteUser()));
     return super.mkdirs(src, masked, createParent);
   }
 
   @Override
   public LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
       throws IOException {
-    space.check("append to", src, NvmSpaceGuard.STRING_PAGES + NvmSpaceGuard.BLOCK_LIST_PAGES);
+    space.check(
+        "append to",
+        src,
+        space.newStringPages(clientName, clientMachine()) + NvmSpaceGuard.BLOCK_LIST_PAGES);
     return super.append(src, clientName, flag);
   }
 
@@ -110,8 +117,28 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public void setOwner(String src, String username, String groupname) throws IOException {
-    space.check("set the owner of", src, 2);
+    space.check("set the owner of", src, space.newStringPages(username, groupname));
     super.setOwner(src, username, groupname);
+  }
+
+  @Override
+  public boolean setReplication(String src, short replication) throws IOException {
+    NvmInputLimits.checkReplication("set the replication of", src, replication);
+    return super.setReplication(src, replication);
+  }
+
+  /** The user a new inode gets as its owner: the caller's short name. */
+  private static String remoteUser() throws IOException {
+    return NameNode.getRemoteUser().getShortUserName();
+  }
+
+  /** The client machine the namesystem records for a lease (as the stock RPC server finds it). */
+  private static String clientMachine() {
+    String m = NamenodeWebHdfsMethods.getRemoteAddress();
+    if (m == null) {
+      m = Server.getRemoteAddress();
+    }
+    return m == null ? "" : m;
   }
 
   /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */

@@ -1,9 +1,13 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
@@ -23,8 +27,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
  * add to the slack, so it only errs low, and the next reading finds what they freed.
  */
 final class NvmSpaceGuard {
-  /** Interned strings an operation may add: client name, client machine, owner, group. */
-  static final int STRING_PAGES = 4;
+  static final Log LOG = LogFactory.getLog(NvmSpaceGuard.class);
 
   /** A rewritten block list may take a new extension chain before the old one is freed. */
   static final int BLOCK_LIST_PAGES = 16;
@@ -99,12 +102,16 @@ final class NvmSpaceGuard {
     if (slack.addAndGet(-pages) >= 0) {
       return;
     }
-    FSImage image = fsn.getFSImage();
-    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).writeThrough() == null) {
+    InodeStore store = store();
+    if (store == null) {
       return; // not loaded yet: the namesystem refuses operations itself then
     }
-    Region region = ((NvmFSImage) image).writeThrough().store().region();
+    Region region = store.region();
     RegionUsage u = region.usage();
+    if (!fits(u, pages) && store.strings().idleCount() > 0) {
+      reclaimIdleStrings(store);
+      u = region.usage();
+    }
     long available = u.pagesFree() + u.pagesReserved();
     if (available - pages >= reserve) {
       slack.set(available - reserve - pages);
@@ -128,5 +135,52 @@ final class NvmSpaceGuard {
             what,
             path,
             pages));
+  }
+
+  private boolean fits(RegionUsage u, long pages) {
+    return u.pagesFree() + u.pagesReserved() - pages >= reserve;
+  }
+
+  /** The region's store once the namespace is loaded, else null. */
+  private InodeStore store() {
+    FSImage image = fsn.getFSImage();
+    if (!(image instanceof NvmFSImage) || ((NvmFSImage) image).writeThrough() == null) {
+      return null;
+    }
+    return ((NvmFSImage) image).writeThrough().store();
+  }
+
+  /**
+   * Pages the strings among {@code candidates} that the region does not hold yet would take (a
+   * client name, machine, owner or group an operation may add; null ones are skipped). Read without
+   * the namesystem lock: a string added meanwhile is counted once too many, never too few of those
+   * known at the last commit.
+   */
+  long newStringPages(String... candidates) {
+    InodeStore store = store();
+    if (store == null) {
+      return 0;
+    }
+    long n = 0;
+    for (String s : candidates) {
+      n += store.strings().pagesNeeded(s);
+    }
+    return n;
+  }
+
+  /**
+   * Strings no inode refers to any more are kept for reuse (StringTable); before an operation is
+   * refused for space they are freed, under the namesystem's write lock like every write.
+   */
+  private void reclaimIdleStrings(InodeStore store) {
+    fsn.writeLock();
+    try {
+      int n = store.reclaimIdleStrings();
+      LOG.info("NVM region nearly full: freed " + n + " strings no inode refers to");
+    } catch (NvmException e) {
+      LOG.warn("NVM region nearly full: could not free the idle strings: " + e.getMessage());
+    } finally {
+      fsn.writeUnlock();
+    }
   }
 }
