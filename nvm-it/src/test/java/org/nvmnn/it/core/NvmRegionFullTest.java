@@ -112,4 +112,43 @@ public class NvmRegionFullTest {
     }
     assertArrayEquals(data, back);
   }
+
+  /**
+   * The room check counts the pages an operation can really take (issue 23, finding 6): after the
+   * region refused a create and k files were deleted, k creates of the same kind succeed, also when
+   * they come from a new client whose name needs a string page (the idle name of the client that
+   * left is freed for it).
+   */
+  @Test(timeout = 300_000)
+  public void afterKDeletesKCreatesOfTheSameKindSucceed() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "1m");
+    conf.setLong(NvmConfigKeys.NVM_RESERVED_PAGES_KEY, 64);
+    cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
+    DistributedFileSystem a = cluster.getFileSystem();
+    String regionPath = NvmTestAccess.region(cluster.getNameNode()).file().getPath();
+    int created = 0;
+    IOException refusal = null;
+    while (refusal == null && created < 10_000) {
+      try {
+        a.create(new Path("/fill/f" + created)).close();
+        created++;
+      } catch (IOException e) {
+        refusal = e;
+      }
+    }
+    assertTrue("10000 files fit into a 1 MiB region", refusal != null);
+    assertRegionFull(refusal, regionPath);
+    int k = 10;
+    for (int i = 0; i < k; i++) {
+      assertTrue(a.delete(new Path("/fill/f" + i), false));
+    }
+    a.close(); // client A leaves
+    try (DistributedFileSystem b =
+        (DistributedFileSystem) org.apache.hadoop.fs.FileSystem.newInstance(a.getUri(), conf)) {
+      for (int i = 0; i < k; i++) {
+        b.create(new Path("/fill/b" + i)).close(); // a refusal fails the test
+      }
+    }
+  }
 }
