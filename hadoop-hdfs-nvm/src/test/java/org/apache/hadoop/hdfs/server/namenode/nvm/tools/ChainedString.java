@@ -17,9 +17,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
  * A string longer than STRING_MAX written by raw file writes, as region-format.md §5.4 lays it out:
  * a LIVE STRING page whose ST_EXT word links a chain of LIVE STRING_EXT pages (owner id = the
  * string id, NAME_EXT_MAX bytes each but the last), the rest of the STRING page zero. The pages are
- * taken from never-used pages of a region written by the store (the store cannot write such a
- * string yet), and {@code SB_LAST_STRING_ID} is raised to cover the id. {@link #referAsOwner} makes
- * an inode refer to it.
+ * taken from never-used pages of a region written by the store, at page indexes the test chooses,
+ * so that a test can then damage the chain, duplicate an id or leave the string unreferenced
+ * (strings the store writes itself: RegionCheckStringChainTest); {@code SB_LAST_STRING_ID} is
+ * raised to cover the id. {@link #referAsOwner} makes an inode refer to it.
  */
 final class ChainedString {
   /**

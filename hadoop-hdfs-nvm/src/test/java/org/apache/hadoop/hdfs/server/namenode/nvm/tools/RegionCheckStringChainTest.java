@@ -1,8 +1,11 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
+import java.io.File;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.codehaus.jackson.JsonNode;
@@ -11,8 +14,9 @@ import org.junit.Test;
 
 /**
  * Strings longer than STRING_MAX (region-format.md §5.4): a STRING page whose ST_EXT links a chain
- * of STRING_EXT pages. A sound chain is consistent and dump shows the whole text; the chain of a
- * string nobody refers to is a leftover recovery reclaims. Checker only ({@link
+ * of STRING_EXT pages, written by the store or, for what the store does not write, by raw writes
+ * ({@link ChainedString}). A sound chain is consistent and dump shows the whole text; the chain of
+ * a string nobody refers to is a leftover recovery reclaims. Checker only ({@link
  * StringChainOracleTest} holds the native open to the same verdicts; {@link
  * RegionCheckStringChainDamageTest} has the broken chains).
  */
@@ -48,6 +52,57 @@ public class RegionCheckStringChainTest extends SampleNamespaceFixture {
     assertTrue(st.format(), st.format().contains("\nliveStringExtPages: 3\n"));
     JsonNode j = new ObjectMapper().readTree(st.json());
     assertEquals(3, j.get("liveStringExtPages").getLongValue());
+  }
+
+  /**
+   * Strings the store wrote (StringTable): the layout ChainedString writes by hand, read back in
+   * full. 10,000 bytes take 45 STRING_EXT pages, 600 take 3, 1,510 (a client name of 500 CJK
+   * characters) take 7.
+   */
+  @Test
+  public void chainsWrittenByTheStoreAreConsistentAndDumpedInFull() throws Exception {
+    String owner = RegionCheckNameTest.repeat('u', 10_000);
+    String client = "DFSClient_" + RegionCheckNameTest.repeat('\u6587', 500);
+    try (InodeStore s = shm.reopen("r")) {
+      createInode(
+          s,
+          n.tmp,
+          InodeAttrs.file("long")
+              .times(9000, 9001)
+              .owner(owner, ChainedString.TEXT)
+              .underConstruction(client, "10.0.0.7"));
+    }
+    CheckReport r = check();
+    assertEquals(r.format(), 0, r.exitCode());
+    String line = NamespaceDump.lines(n.file).get(2);
+    assertTrue(line, line.startsWith("/tmp/long id="));
+    assertTrue(
+        line,
+        line.contains(
+            " owner=" + owner + " group=" + TextEscape.value(ChainedString.TEXT) + " mtime="));
+    assertTrue(line, line.contains(" uc=" + client + "@10.0.0.7 "));
+    assertEquals(45 + 3 + 7, RegionStat.run(n.file).liveStringExtPages());
+  }
+
+  /**
+   * A string without references that the store keeps for reuse (idle) is, in a crash image, a
+   * leftover recovery reclaims with its chain; a clean close frees it.
+   */
+  @Test
+  public void idleChainedStringInACrashImageIsALeftover() throws Exception {
+    File image = shm.file("image");
+    try (InodeStore s = shm.reopen("r")) {
+      long f = createInode(s, n.tmp, InodeAttrs.file("f").owner(ChainedString.TEXT, "staff"));
+      setOwner(s, f, "alice", null); // ChainedString.TEXT: no reference left, kept idle
+      RegionDamage.copy(n.file, image); // what a crash now would leave
+    }
+    CheckReport r = CheckAssert.check(image);
+    assertEquals(r.format(), 2, r.exitCode());
+    assertEquals(r.format(), 1, CheckAssert.count(r, Finding.Kind.UNREFERENCED_STRING));
+    assertEquals(r.format(), 3, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
+    assertEquals(r.format(), 4, r.findings().size());
+    assertTrue(r.format(), r.format().contains("\"CN=etl service,aaa"));
+    assertEquals(check().format(), 0, check().exitCode()); // the clean close swept it
   }
 
   @Test

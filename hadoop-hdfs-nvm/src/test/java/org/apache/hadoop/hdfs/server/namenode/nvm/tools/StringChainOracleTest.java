@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
@@ -18,6 +19,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
+import org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps;
 import org.junit.Rule;
 import org.junit.Test;
 
@@ -74,6 +76,36 @@ public class StringChainOracleTest {
     for (long p : owner.ext) {
       assertEquals(STATE_LIVE, RegionDamage.getLong(n.file, p) & STATE_MASK);
     }
+  }
+
+  /**
+   * Chains the store wrote, and a crash image holding an idle chained string (the store keeps a
+   * string without references for reuse): accepted; the image's string and chain are reclaimed.
+   */
+  @Test
+  public void chainsTheStoreWroteAndItsIdleLeftovers() throws Exception {
+    SampleNamespace n = SampleNamespace.create(shm, "r");
+    File image = shm.file("image");
+    try (InodeStore s = shm.reopen("r")) {
+      long f =
+          StoreOps.createInode(
+              s,
+              n.tmp,
+              InodeAttrs.file("long")
+                  .owner(RegionCheckNameTest.repeat('u', 10_000), ChainedString.TEXT)
+                  .underConstruction(ChainedString.FULL_TEXT, "10.0.0.7"));
+      StoreOps.setOwner(s, f, "alice", null); // the 10,000 u's: idle
+      RegionDamage.copy(n.file, image);
+    }
+    judgeClean(n.file, "chains the store wrote");
+    CheckReport r = oracle.judge(image, shm.file("copy"), "an idle chained string");
+    assertEquals(r.format(), 2, r.exitCode());
+    assertEquals(r.format(), 45, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
+    try (Region region = Region.open(image, PersistMode.EMULATED)) {
+      assertEquals(1, region.recovery().stringsReclaimed());
+      assertEquals(45, region.recovery().extReclaimed());
+    }
+    assertEquals(0, CheckAssert.check(image).exitCode());
   }
 
   @Test
