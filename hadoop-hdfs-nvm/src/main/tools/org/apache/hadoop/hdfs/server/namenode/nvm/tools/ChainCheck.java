@@ -5,15 +5,18 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * The NAME_EXT and BLOCK_EXT chains of attached inodes ({@link ExtChain}; any violation makes
- * recovery refuse the region), and LIVE extension pages no inode links: crash leftovers of a batch
- * that wrote them out of place but never linked them; recovery reclaims them. Pages of detached
- * inodes are not reported again: the finding about the detached inode covers them.
+ * The NAME_EXT and BLOCK_EXT chains of attached inodes and the STRING_EXT chains of the strings
+ * they refer to ({@link ExtChain}; any violation makes recovery refuse the region), and LIVE
+ * extension pages no kept owner links: crash leftovers of a batch that wrote them out of place but
+ * never linked them, or the chain of a string no inode refers to any more; recovery reclaims them.
+ * Pages of detached inodes and of the strings only they refer to are not reported again: the
+ * finding about the detached inode covers them.
  */
 final class ChainCheck {
   private ChainCheck() {}
 
   static void run(RegionModel m, List<Finding> out) {
+    StringRefs refs = m.stringRefs();
     ChainOwners owners = new ChainOwners();
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
@@ -22,6 +25,7 @@ final class ChainCheck {
         owners.follow(inode, false);
       }
     }
+    refs.followKept(m, owners);
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
       if (inode.nameLength() >= 0
@@ -30,6 +34,12 @@ final class ChainCheck {
       }
       if (inode.isFile()) {
         report(ExtChain.blocks(inode, owners), out);
+      }
+    }
+    for (int i = 0; i < m.census.liveStrings.size(); i++) {
+      long sp = m.census.liveStrings.get(i);
+      if (refs.isKept(sp) && ChainSpec.isChainedString(m.image, sp)) {
+        report(ExtChain.string(m.image, sp, owners), out);
       }
     }
     ChainOwners detached = new ChainOwners();
@@ -42,9 +52,11 @@ final class ChainCheck {
         }
       }
     }
+    refs.followDetachedOnly(m, detached);
     for (int i = 0; i < m.census.liveExts.size(); i++) {
       long page = m.census.liveExts.get(i);
       if (!owners.isLinked(page) && !detached.isLinked(page)) {
+        boolean string = kindOf(m.image.stateWord(page)) == KIND_STRING_EXT;
         out.add(
             new Finding(
                 Finding.Kind.UNREFERENCED_EXTENSION,
@@ -53,9 +65,11 @@ final class ChainCheck {
                     + PageState.kindName(kindOf(m.image.stateWord(page)))
                     + " page "
                     + page
-                    + " (owner id "
+                    + (string ? " (string id " : " (owner id ")
                     + m.image.getLong(page + EXT_OWNER_ID)
-                    + ") is linked from no inode; recovery reclaims it"));
+                    + ") is linked from no "
+                    + (string ? "string an inode refers to" : "inode")
+                    + "; recovery reclaims it"));
       }
     }
   }

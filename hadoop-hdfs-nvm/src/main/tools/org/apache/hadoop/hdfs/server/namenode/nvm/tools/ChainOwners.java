@@ -7,31 +7,41 @@ import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * How many attached inodes link each extension page, found by following every chain's links without
- * judging them (stopping at a page that is not a LIVE extension page of the chain's kind, at a
- * repeat, or once the units past the inline part are covered). A page linked by two chains is
- * shared; a LIVE extension page no chain links is one recovery reclaims.
+ * How many owners (attached inodes, strings they refer to) link each extension page, found by
+ * following every chain's links without judging them (stopping at a page that is not a LIVE
+ * extension page of the chain's kind, at a repeat, or once the units the chain needs are covered).
+ * A page linked by two chains is shared; a LIVE extension page no chain links is one recovery
+ * reclaims.
  */
 final class ChainOwners {
   private final LongLongMap links = new LongLongMap(1024);
 
   void follow(InodePage inode, boolean names) {
-    RegionImage image = inode.image;
-    int kind = names ? KIND_NAME_EXT : KIND_BLOCK_EXT;
-    long perPage = names ? NAME_EXT_MAX : BLOCKS_EXT_MAX;
-    long needed = ExtChain.needed(inode, names);
-    long off = image.getLong(ExtChain.firstLink(inode, names));
+    follow(ChainSpec.of(inode, names));
+  }
+
+  /** The STRING_EXT chain of the string on {@code stringPage}, if it is chained. */
+  void followString(RegionImage image, long stringPage) {
+    if (ChainSpec.isChainedString(image, stringPage)) {
+      follow(ChainSpec.ofString(image, stringPage));
+    }
+  }
+
+  private void follow(ChainSpec s) {
+    RegionImage image = s.image;
+    long needed = s.needed;
+    long off = image.getLong(s.firstLink);
     Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     while (needed != 0
         && off != 0
-        && image.pageIndex(off) >= 0 // needed is unsigned (ExtChain.needed)
-        && image.stateWord(off) == stateWord(kind, STATE_LIVE)
+        && image.pageIndex(off) >= 0 // needed is unsigned (ChainSpec.needed)
+        && image.stateWord(off) == stateWord(s.kind, STATE_LIVE)
         && seen.add(off)) {
       long n = links.get(off);
       links.put(off, n == LongLongMap.MISSING ? 1 : n + 1);
       // A bad count still advances by one page, so a broken chain cannot loop here.
       long count = image.getLong(off + EXT_COUNT);
-      long step = count == 0 ? 1 : Long.compareUnsigned(count, perPage) > 0 ? perPage : count;
+      long step = count == 0 ? 1 : Long.compareUnsigned(count, s.perPage) > 0 ? s.perPage : count;
       needed = Long.compareUnsigned(needed, step) > 0 ? needed - step : 0;
       off = image.getLong(off + EXT_NEXT);
     }

@@ -6,11 +6,12 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The NAME_EXT or BLOCK_EXT chain of one inode, walked with the rules recovery applies
- * (native/src/chains.c): every page a LIVE extension page of the right kind, carrying the owner's
- * id, holding 1..per-page units and no more than still needed, reached once; the chain covers
- * exactly the units past the inline part. The walk stops at the first violation, which it keeps as
- * {@link #problem()}; the pages before it are usable.
+ * One extension chain (an inode's NAME_EXT or BLOCK_EXT chain, or a chained string's STRING_EXT
+ * chain), walked with the rules recovery applies (native/src/chains.c): every page a LIVE extension
+ * page of the right kind, carrying the owner's id, holding 1..per-page units and no more than still
+ * needed, reached once; the chain covers exactly the units its {@link ChainSpec} needs. The walk
+ * stops at the first violation, which it keeps as {@link #problem()}; the pages before it are
+ * usable.
  */
 final class ExtChain {
   private final LongList pages = new LongList();
@@ -35,135 +36,124 @@ final class ExtChain {
   }
 
   static ExtChain names(InodePage inode, ChainOwners owners) {
-    return walk(inode, true, owners);
+    return walk(ChainSpec.of(inode, true), owners);
   }
 
   static ExtChain blocks(InodePage inode, ChainOwners owners) {
-    return walk(inode, false, owners);
+    return walk(ChainSpec.of(inode, false), owners);
+  }
+
+  /** The STRING_EXT chain of a chained string ({@link ChainSpec#isChainedString}). */
+  static ExtChain string(RegionImage image, long stringPage, ChainOwners owners) {
+    return walk(ChainSpec.ofString(image, stringPage), owners);
   }
 
   /**
-   * Units past the inline part: name bytes past 48, or block records past 4. Unsigned, as recovery
-   * reads the u64 length and count: a count with the top bit set needs more records than any chain
-   * holds, it is not negative.
-   */
-  static long needed(InodePage inode, boolean names) {
-    long total = names ? inode.nameLength() : inode.blockCount();
-    long inline = names ? NAME_INLINE_MAX : BLOCKS_INLINE_MAX;
-    return Long.compareUnsigned(total, inline) > 0 ? total - inline : 0;
-  }
-
-  static long firstLink(InodePage inode, boolean names) {
-    return inode.page + (names ? IN_NAME_EXT : FI_BLOCK_EXT);
-  }
-
-  /**
-   * @param owners which inodes link each extension page, to tell a shared page from a wrong owner;
+   * @param owners which owners link each extension page, to tell a shared page from a wrong owner;
    *     may be null
    */
-  private static ExtChain walk(InodePage inode, boolean names, ChainOwners owners) {
+  static ExtChain walk(ChainSpec s, ChainOwners owners) {
     ExtChain c = new ExtChain();
-    RegionImage image = inode.image;
-    int kind = names ? KIND_NAME_EXT : KIND_BLOCK_EXT;
-    long perPage = names ? NAME_EXT_MAX : BLOCKS_EXT_MAX;
-    String what = names ? "name" : "block";
-    String unit = names ? "name bytes" : "block records";
-    long needed = needed(inode, names);
-    long link = firstLink(inode, names);
+    RegionImage image = s.image;
+    long needed = s.needed;
+    long link = s.firstLink;
     long off = image.getLong(link);
     Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     if (needed == 0 && off != 0) {
       return c.fail(
-          inode,
+          s,
           Finding.Kind.CHAIN_LENGTH,
           link,
           "needs no "
-              + PageState.kindName(kind)
+              + PageState.kindName(s.kind)
               + " page ("
-              + what
+              + s.what
               + " length/count "
-              + (names ? inode.nameLength() : inode.blockCount())
+              + s.total
               + ") but links page "
               + off);
     }
     while (needed != 0) { // unsigned
       if (off == 0) {
         return c.fail(
-            inode,
+            s,
             Finding.Kind.CHAIN_LENGTH,
             link,
-            what
+            s.what
                 + " chain ends after "
                 + c.size()
                 + " page(s) with "
                 + Long.toUnsignedString(needed)
                 + " "
-                + unit
+                + s.unit
                 + " still to cover");
       }
       if (image.pageIndex(off) < 0) {
         return c.fail(
-            inode,
+            s,
             Finding.Kind.BROKEN_CHAIN,
             link,
-            what + " chain links offset " + off + ", which is not a page of the data area");
+            s.what + " chain links offset " + off + ", which is not a page of the data area");
       }
       long w = image.stateWord(off);
-      if (w != stateWord(kind, STATE_LIVE)) {
+      if (w != stateWord(s.kind, STATE_LIVE)) {
         return c.fail(
-            inode,
+            s,
             Finding.Kind.BROKEN_CHAIN,
             link,
-            what
+            s.what
                 + " chain links page "
                 + off
                 + ", which is "
                 + PageState.describe(w)
                 + ", not a LIVE "
-                + PageState.kindName(kind)
+                + PageState.kindName(s.kind)
                 + " page");
       }
       if (!seen.add(off)) {
         return c.fail(
-            inode,
+            s,
             Finding.Kind.CYCLIC_CHAIN,
             link,
-            what + " chain links page " + off + " a second time: the chain is cyclic");
+            s.what + " chain links page " + off + " a second time: the chain is cyclic");
       }
       long owner = image.getLong(off + EXT_OWNER_ID);
-      if (owner != inode.id()) {
+      if (owner != s.ownerId) {
         if (owners != null && owners.isShared(off)) {
           return c.fail(
-              inode,
+              s,
               Finding.Kind.SHARED_CHAIN,
               link,
-              what
+              s.what
                   + " chain links page "
                   + off
-                  + ", which belongs to inode "
+                  + ", which belongs to "
+                  + (s.kind == KIND_STRING_EXT ? "string id " : "inode ")
                   + owner
-                  + " and is linked from another inode's chain too: shared");
+                  + " and is linked from another "
+                  + (s.kind == KIND_STRING_EXT ? "string" : "inode")
+                  + "'s chain too: shared");
         }
         return c.fail(
-            inode,
+            s,
             Finding.Kind.BROKEN_CHAIN,
             off + EXT_OWNER_ID,
-            what + " chain page " + off + " carries owner id " + owner + ", not " + inode.id());
+            s.what + " chain page " + off + " carries owner id " + owner + ", not " + s.ownerId);
       }
       long count = image.getLong(off + EXT_COUNT);
-      long most = Long.compareUnsigned(needed, perPage) < 0 ? needed : perPage;
+      long most = Long.compareUnsigned(needed, s.perPage) < 0 ? needed : s.perPage;
       if (count == 0 || Long.compareUnsigned(count, most) > 0) {
         return c.fail(
-            inode,
+            s,
             Finding.Kind.CHAIN_LENGTH,
             off + EXT_COUNT,
-            what
+            s.what
                 + " chain page "
                 + off
                 + " says it holds "
                 + Long.toUnsignedString(count)
                 + " "
-                + unit
+                + s.unit
                 + "; expected 1.."
                 + most);
       }
@@ -175,22 +165,16 @@ final class ExtChain {
     }
     if (off != 0) {
       return c.fail(
-          inode,
+          s,
           Finding.Kind.CHAIN_LENGTH,
           link,
-          what
-              + " chain links page "
-              + off
-              + " after the last page the "
-              + (names ? "name" : "block list")
-              + " needs");
+          s.what + " chain links page " + off + " after the last page the " + s.whole + " needs");
     }
     return c;
   }
 
-  private ExtChain fail(InodePage inode, Finding.Kind kind, long offset, String message) {
-    problem =
-        new Finding(kind, offset, "inode " + inode.id() + " (page " + inode.page + "): " + message);
+  private ExtChain fail(ChainSpec s, Finding.Kind kind, long offset, String message) {
+    problem = new Finding(kind, offset, s.owner + ": " + message);
     return this;
   }
 }

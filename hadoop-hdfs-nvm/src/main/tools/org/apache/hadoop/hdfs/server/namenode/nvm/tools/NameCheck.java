@@ -8,11 +8,12 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Names of attached inodes: 1..NAME_MAX bytes, no '/' or NUL, not "." or "..", and unique among the
- * children of one directory. Recovery refuses a length over NAME_MAX (the root's too: the format
- * stores no longer name) and the other bad names; the NameNode would refuse to start on a duplicate
- * name. The root's name is otherwise not used (it is empty). Names whose chain is broken are left
- * to {@link ChainCheck}.
+ * Names of attached inodes: 1..NAME_MAX bytes, no '/' (any other byte, NUL included, is a valid
+ * name byte: the stock NameNode accepts it), not "." or "..", and unique among the children of one
+ * directory. Recovery refuses a length over NAME_MAX (the root's too: the format stores no longer
+ * name) and the other bad names; the NameNode would refuse to start on a duplicate name. The root's
+ * name is otherwise not used (it is empty). Names whose chain is broken are left to {@link
+ * ChainCheck}.
  */
 final class NameCheck {
   private static final class Child {
@@ -73,8 +74,8 @@ final class NameCheck {
       why = "is \"" + StringPages.decode(name) + "\"";
     } else {
       for (int k = 0; k < name.length && why == null; k++) {
-        if (name[k] == '/' || name[k] == 0) {
-          why = "contains " + (name[k] == 0 ? "NUL" : "'/'") + " at byte " + k;
+        if (name[k] == '/') {
+          why = "contains '/' at byte " + k;
         }
       }
     }

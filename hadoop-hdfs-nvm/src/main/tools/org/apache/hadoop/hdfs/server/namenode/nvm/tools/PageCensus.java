@@ -40,6 +40,7 @@ final class PageCensus {
   long liveFiles;
   long liveNameExts;
   long liveBlockExts;
+  long liveStringExts;
 
   private PageCensus(int pageCount, int scanLimit) {
     this.pageCount = pageCount;
@@ -98,6 +99,10 @@ final class PageCensus {
         break;
       case KIND_BLOCK_EXT:
         liveBlockExts++;
+        liveExts.add(page);
+        break;
+      case KIND_STRING_EXT:
+        liveStringExts++;
         liveExts.add(page);
         break;
       case KIND_STRING:

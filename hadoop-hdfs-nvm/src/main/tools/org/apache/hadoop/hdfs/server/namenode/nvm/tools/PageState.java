@@ -17,7 +17,17 @@ final class PageState {
   }
 
   static boolean isKnownKind(int kind) {
-    return kind >= KIND_DIR && kind <= KIND_STRING;
+    switch (kind) {
+      case KIND_DIR:
+      case KIND_FILE:
+      case KIND_NAME_EXT:
+      case KIND_BLOCK_EXT:
+      case KIND_STRING:
+      case KIND_STRING_EXT:
+        return true;
+      default:
+        return false;
+    }
   }
 
   static String kindName(int kind) {
@@ -32,6 +42,8 @@ final class PageState {
         return "BLOCK_EXT";
       case KIND_STRING:
         return "STRING";
+      case KIND_STRING_EXT:
+        return "STRING_EXT";
       default:
         return "kind " + kind;
     }

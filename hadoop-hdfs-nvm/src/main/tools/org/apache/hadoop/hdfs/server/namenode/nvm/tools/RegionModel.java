@@ -12,6 +12,8 @@ final class RegionModel {
   final Attachment tree;
   final StringPages strings;
 
+  private StringRefs stringRefs;
+
   private RegionModel(RegionImage image) {
     this.image = image;
     this.census = PageCensus.scan(image);
@@ -25,5 +27,13 @@ final class RegionModel {
 
   InodePage inode(long page) {
     return new InodePage(image, page);
+  }
+
+  /** The STRING pages attached and detached inodes refer to (computed on first use). */
+  StringRefs stringRefs() {
+    if (stringRefs == null) {
+      stringRefs = StringRefs.of(this);
+    }
+    return stringRefs;
   }
 }

@@ -4,7 +4,6 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.io.File;
 import java.io.IOException;
-import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /** Space use of a region, read-only ({@link StatReport} says what each number counts). */
@@ -31,17 +30,15 @@ public final class RegionStat {
     s.liveNameExtPages = c.liveNameExts;
     s.liveBlockExtPages = c.liveBlockExts;
     s.liveStringPages = c.liveStrings.size();
+    s.liveStringExtPages = c.liveStringExts;
     s.pendingPages = c.pending;
     s.invalidPages = c.invalid;
     s.malformedPages = c.malformed.size() + c.unknownKind.size();
     s.undoArmed = m.image.undo().isArmed();
     ChainOwners owners = new ChainOwners();
-    LongLongMap strings = new LongLongMap(64);
     for (long page : m.tree.order) {
       InodePage p = m.inode(page);
       owners.follow(p, true);
-      keepString(m, strings, p.ownerId());
-      keepString(m, strings, p.groupId());
       if (p.isDirectory()) {
         s.dirs++;
         continue;
@@ -50,28 +47,21 @@ public final class RegionStat {
       owners.follow(p, false);
       if (p.word(FI_UC) != 0) {
         s.filesUnderConstruction++;
-        keepString(m, strings, p.clientId());
-        keepString(m, strings, p.clientMachineId());
       }
       for (long rec : p.blockRecordOffsets(ExtChain.blocks(p, null))) {
         s.blocks++;
         s.blockBytes += m.image.getLong(rec + BR_NUM_BYTES);
       }
     }
+    StringRefs refs = m.stringRefs();
+    refs.followKept(m, owners);
     long linkedExts = 0;
     for (int i = 0; i < c.liveExts.size(); i++) {
       linkedExts += owners.isLinked(c.liveExts.get(i)) ? 1 : 0;
     }
-    s.pagesUsed = m.tree.order.length + linkedExts + strings.size();
+    s.pagesUsed = m.tree.order.length + linkedExts + refs.keptCount();
     s.reclaimablePages =
         c.liveInodes.size() + c.liveExts.size() + c.liveStrings.size() - s.pagesUsed;
     return s;
-  }
-
-  private static void keepString(RegionModel m, LongLongMap kept, long id) {
-    long page = m.strings.page(id);
-    if (page != 0) {
-      kept.put(page, 1);
-    }
   }
 }

@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * Space use of a region, as the next read-write open would account it: a page is used if recovery
  * keeps it (an attached inode, a page of one of their extension chains, a string one of them refers
- * to). Pages recovery would reclaim are counted by kind and as {@link #reclaimablePages()}, not as
- * used.
+ * to and the pages of its STRING_EXT chain). Pages recovery would reclaim are counted by kind and
+ * as {@link #reclaimablePages()}, not as used.
  */
 public final class StatReport {
   final String region;
@@ -22,6 +22,7 @@ public final class StatReport {
   long liveNameExtPages;
   long liveBlockExtPages;
   long liveStringPages;
+  long liveStringExtPages;
   long pendingPages;
   long invalidPages;
   long malformedPages;
@@ -90,6 +91,10 @@ public final class StatReport {
 
   public long liveStringPages() {
     return liveStringPages;
+  }
+
+  public long liveStringExtPages() {
+    return liveStringExtPages;
   }
 
   public long pendingPages() {
@@ -164,6 +169,7 @@ public final class StatReport {
     v.put("liveNameExtPages", liveNameExtPages);
     v.put("liveBlockExtPages", liveBlockExtPages);
     v.put("liveStringPages", liveStringPages);
+    v.put("liveStringExtPages", liveStringExtPages);
     v.put("pendingPages", pendingPages);
     v.put("invalidPages", invalidPages);
     v.put("malformedPages", malformedPages);

@@ -8,10 +8,15 @@ import java.util.Map;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * The LIVE STRING pages by id. Where two pages carry one id, the lower page is the one a reference
- * resolves to, as in recovery (native/src/chains.c, mark_string).
+ * The LIVE STRING pages by id, and their texts. Where two pages carry one id, the lower page is the
+ * one a reference resolves to, as in recovery (native/src/chains.c, mark_string). A string of up to
+ * STRING_MAX bytes is inside its page; a longer one is read through its STRING_EXT chain
+ * (region-format.md §5.4), and only if the chain is sound.
  */
 final class StringPages {
+  /** Longest text the tools read into memory (a Java array); the format has no such limit. */
+  private static final long READ_MAX = Integer.MAX_VALUE - 16;
+
   private final RegionImage image;
   private final LongLongMap byId;
 
@@ -41,20 +46,37 @@ final class StringPages {
     return p == LongLongMap.MISSING ? 0 : p;
   }
 
-  /** The stored length if it is within STRING_MAX, else -1. */
-  int length(long page) {
-    long len = image.getLong(page + ST_LEN);
-    return len >= 0 && len <= STRING_MAX ? (int) len : -1;
-  }
-
   static String decode(byte[] utf8) {
     return new String(utf8, StandardCharsets.UTF_8);
   }
 
-  /** The text on {@code page}, or null if its length is over STRING_MAX. */
+  /**
+   * The bytes of the string on {@code page}: inline, or gathered from its STRING_EXT chain; null if
+   * the chain is broken (the checker reports it where it matters: for a string an inode refers to).
+   */
+  byte[] bytesAt(long page) {
+    long len = image.getLong(page + ST_LEN);
+    if (!ChainSpec.isChainedString(image, page)) {
+      return image.getBytes(page + ST_BYTES, (int) len);
+    }
+    ExtChain chain = ExtChain.string(image, page, null);
+    if (chain.problem() != null || len > READ_MAX) { // a sound chain holds len bytes: len >= 0
+      return null;
+    }
+    byte[] b = new byte[(int) len];
+    int done = 0;
+    for (int i = 0; i < chain.size(); i++) {
+      int n = (int) chain.count(i);
+      System.arraycopy(image.getBytes(chain.page(i) + EXT_PAYLOAD, n), 0, b, done, n);
+      done += n;
+    }
+    return b;
+  }
+
+  /** The text on {@code page}, or null if it cannot be read ({@link #bytesAt}). */
   String textAt(long page) {
-    int len = length(page);
-    return len < 0 ? null : decode(image.getBytes(page + ST_BYTES, len));
+    byte[] b = bytesAt(page);
+    return b == null ? null : decode(b);
   }
 
   /** The text of string {@code id}; null for 0 (none) and when no usable page holds it. */
@@ -66,5 +88,12 @@ final class StringPages {
       texts.put(id, s);
     }
     return s;
+  }
+
+  /** A text for a message: quoted, and cut after 64 characters (a string may be megabytes). */
+  static String quote(String text) {
+    return text.length() <= 64
+        ? "\"" + text + "\""
+        : "\"" + text.substring(0, 64) + "\"... (" + text.length() + " characters)";
   }
 }

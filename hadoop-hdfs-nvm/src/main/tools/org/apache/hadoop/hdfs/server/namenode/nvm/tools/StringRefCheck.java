@@ -2,29 +2,25 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
  * String references of attached inodes (owner and group in the perm word; client name and machine
  * in a file's UC word) and the STRING pages themselves. A reference without a LIVE STRING page
- * makes recovery refuse the region. A referenced page with a length over STRING_MAX, an id above
- * SB_LAST_STRING_ID, or a second page with the same id but other text would be trusted as it is
- * (recovery reads neither length nor counter, and keeps the lower page of an id). A LIVE STRING
- * page no inode refers to is reclaimed by recovery; one that only detached inodes refer to is
- * covered by the finding about them.
+ * makes recovery refuse the region (so does a broken STRING_EXT chain of a referenced string:
+ * {@link ChainCheck}). A referenced page with an id above SB_LAST_STRING_ID, or a second page with
+ * the same id but other text, would be trusted as it is (recovery reads no counter, and keeps the
+ * lower page of an id). A LIVE STRING page no inode refers to is reclaimed by recovery, with its
+ * chain; one that only detached inodes refer to is covered by the finding about them.
  */
 final class StringRefCheck {
   private final RegionModel m;
-
-  /** String pages attached inodes refer to -&gt; 1. */
-  private final LongLongMap referenced = new LongLongMap(64);
-
-  /** String pages only detached inodes refer to -&gt; 1. */
-  private final LongLongMap detachedRefs = new LongLongMap(64);
+  private final StringRefs refs;
 
   private StringRefCheck(RegionModel m) {
     this.m = m;
+    this.refs = m.stringRefs();
   }
 
   static void run(RegionModel m, List<Finding> out) {
@@ -55,36 +51,13 @@ final class StringRefCheck {
         ref(page, page + FI_UC, "client machine", machine, out);
       }
     }
-    detachedReferences();
     long lastId = m.image.counter(SB_LAST_STRING_ID);
     for (int i = 0; i < m.census.liveStrings.size(); i++) {
       long sp = m.census.liveStrings.get(i);
-      if (referenced.containsKey(sp)) {
+      if (refs.isKept(sp)) {
         referencedPage(sp, lastId, out);
-      } else if (!detachedRefs.containsKey(sp)) {
+      } else if (!refs.isDetachedRef(sp)) {
         unreferencedPage(sp, out);
-      }
-    }
-  }
-
-  private void detachedReferences() {
-    for (int i = 0; i < m.census.liveInodes.size(); i++) {
-      long page = m.census.liveInodes.get(i);
-      if (m.tree.isAttached(m.image, page)) {
-        continue;
-      }
-      InodePage inode = m.inode(page);
-      long[] ids = {
-        inode.ownerId(),
-        inode.groupId(),
-        inode.isFile() ? inode.clientId() : 0,
-        inode.isFile() ? inode.clientMachineId() : 0
-      };
-      for (long id : ids) {
-        long sp = m.strings.page(id);
-        if (sp != 0) {
-          detachedRefs.put(sp, 1);
-        }
       }
     }
   }
@@ -105,29 +78,11 @@ final class StringRefCheck {
                   + " string id "
                   + id
                   + " has no LIVE STRING page; recovery refuses the region"));
-    } else {
-      referenced.put(sp, 1);
     }
   }
 
   private void referencedPage(long sp, long lastId, List<Finding> out) {
     long id = m.image.getLong(sp + ST_ID);
-    long len = m.image.getLong(sp + ST_LEN);
-    if (m.strings.length(sp) < 0) {
-      out.add(
-          new Finding(
-              Finding.Kind.BAD_STRING_PAGE,
-              sp + ST_LEN,
-              "STRING page "
-                  + sp
-                  + " (id "
-                  + id
-                  + ") has length "
-                  + len
-                  + ", over STRING_MAX "
-                  + STRING_MAX
-                  + "; the NameNode cannot load it"));
-    }
     if (Long.compareUnsigned(id, lastId) > 0) {
       out.add(
           new Finding(
@@ -146,10 +101,7 @@ final class StringRefCheck {
     long id = m.image.getLong(sp + ST_ID);
     long kept = m.strings.page(id);
     String text = m.strings.textAt(sp);
-    if (kept != 0
-        && kept != sp
-        && referenced.containsKey(kept)
-        && !sameText(text, m.strings.textAt(kept))) {
+    if (kept != 0 && kept != sp && refs.isKept(kept) && differentText(sp, kept)) {
       out.add(
           new Finding(
               Finding.Kind.BAD_STRING_PAGE,
@@ -172,11 +124,21 @@ final class StringRefCheck {
                 + sp
                 + " (id "
                 + id
-                + (text == null ? "" : ", \"" + text + "\"")
-                + ") is referred to by no inode; recovery reclaims it"));
+                + (text == null ? "" : ", " + StringPages.quote(text))
+                + ") is referred to by no inode; recovery reclaims it"
+                + (ChainSpec.isChainedString(m.image, sp) ? ", with its STRING_EXT chain" : "")));
   }
 
-  private static boolean sameText(String a, String b) {
-    return a == null ? b == null : a.equals(b);
+  /**
+   * The two pages hold other strings: other lengths, or other bytes where both can be read (a page
+   * whose chain is broken cannot be compared byte by byte).
+   */
+  private boolean differentText(long a, long b) {
+    if (m.image.getLong(a + ST_LEN) != m.image.getLong(b + ST_LEN)) {
+      return true;
+    }
+    byte[] x = m.strings.bytesAt(a);
+    byte[] y = m.strings.bytesAt(b);
+    return x != null && y != null && !Arrays.equals(x, y);
   }
 }

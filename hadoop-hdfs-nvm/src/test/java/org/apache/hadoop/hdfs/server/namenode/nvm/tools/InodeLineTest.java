@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.junit.Test;
 
 /**
@@ -49,6 +50,33 @@ public class InodeLineTest extends SampleNamespaceFixture {
                 null,
                 new long[] {b + 40, 128L << 20, 1050, b + 41, 0, 1100});
     assertTrue(!dump.contains(other));
+  }
+
+  /**
+   * A string longer than STRING_MAX (read through its STRING_EXT chain) and names with a NUL byte
+   * or of 2000 bytes give the same line from values as from the region.
+   */
+  @Test
+  public void longStringsAndNamesGiveTheSameLines() throws Exception {
+    String[] names = {"a\0b", RegionCheckNameTest.repeat('n', 2000)};
+    long[] pages = new long[names.length];
+    try (InodeStore s = shm.reopen("r")) {
+      for (int i = 0; i < names.length; i++) {
+        pages[i] = RegionCheckNameTest.createInTmp(n, s, names[i]);
+      }
+    }
+    StringChainDamage.setUp(n); // ChainedString.TEXT: the owner of /tmp (its mtime is now 9000)
+    List<String> dump = NamespaceDump.lines(n.file);
+    String tmp =
+        InodeLine.of("/tmp", n.id(n.tmp), 01777, ChainedString.TEXT, "supergroup", 9000, 8001)
+            .directory(-1, -1, new long[] {-1, -1, -1, -1}, 0);
+    assertTrue(tmp + " not in " + dump, dump.contains(tmp));
+    for (int i = 0; i < names.length; i++) {
+      String file =
+          InodeLine.of("/tmp/" + names[i], n.id(pages[i]), 0, "hdfs", "supergroup", 9000, 9001)
+              .file(0, 0, 0, null, null, new long[0]);
+      assertTrue(file + " not in " + dump, dump.contains(file));
+    }
   }
 
   @Test

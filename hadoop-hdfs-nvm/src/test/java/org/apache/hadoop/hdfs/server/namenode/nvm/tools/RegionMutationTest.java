@@ -59,7 +59,7 @@ public class RegionMutationTest extends SampleNamespaceFixture {
   }
 
   /** Header, superblock, undo record and every page up to the last used one. */
-  private static int usedBytes(byte[] b) {
+  static int usedBytes(byte[] b) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     int end = RegionLayout.DATA_OFFSET;
     for (int p = RegionLayout.DATA_OFFSET;
@@ -72,7 +72,7 @@ public class RegionMutationTest extends SampleNamespaceFixture {
     return end;
   }
 
-  private static String mutate(byte[] b, int used, Random rnd) {
+  static String mutate(byte[] b, int used, Random rnd) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     int off = rnd.nextInt(used);
     switch (rnd.nextInt(3)) {

@@ -1,0 +1,108 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+/**
+ * What one extension chain must be (region-format.md §5.3): its owner (an inode for NAME_EXT and
+ * BLOCK_EXT, a string for STRING_EXT) and the owner's id every page carries, the page kind, the
+ * units one page holds, the units the chain must cover, and the word that links its first page.
+ * {@link ExtChain} judges a chain against it, {@link ChainOwners} follows one without judging.
+ */
+final class ChainSpec {
+  final RegionImage image;
+
+  /** "inode 16390 (page 17152)" or "string id 7 (STRING page 18176)", for messages. */
+  final String owner;
+
+  final long ownerId;
+  final int kind;
+  final long perPage;
+
+  /** "name", "block" or "string": the chain in messages. */
+  final String what;
+
+  /** "name bytes", "block records" or "string bytes". */
+  final String unit;
+
+  /** What the chain covers, for "after the last page the ... needs": "name", "block list", … */
+  final String whole;
+
+  /** The owner's length or count as stored (u64). */
+  final long total;
+
+  /** Units the chain must cover (u64): past the inline part, or a chained string's length. */
+  final long needed;
+
+  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT or ST_EXT. */
+  final long firstLink;
+
+  private ChainSpec(
+      RegionImage image,
+      String owner,
+      long ownerId,
+      int kind,
+      long perPage,
+      String[] words,
+      long total,
+      long needed,
+      long firstLink) {
+    this.image = image;
+    this.owner = owner;
+    this.ownerId = ownerId;
+    this.kind = kind;
+    this.perPage = perPage;
+    this.what = words[0];
+    this.unit = words[1];
+    this.whole = words[2];
+    this.total = total;
+    this.needed = needed;
+    this.firstLink = firstLink;
+  }
+
+  /** The NAME_EXT ({@code names}) or BLOCK_EXT chain of an inode. */
+  static ChainSpec of(InodePage inode, boolean names) {
+    long total = names ? inode.nameLength() : inode.blockCount();
+    long inline = names ? NAME_INLINE_MAX : BLOCKS_INLINE_MAX;
+    return new ChainSpec(
+        inode.image,
+        "inode " + inode.id() + " (page " + inode.page + ")",
+        inode.id(),
+        names ? KIND_NAME_EXT : KIND_BLOCK_EXT,
+        names ? NAME_EXT_MAX : BLOCKS_EXT_MAX,
+        names
+            ? new String[] {"name", "name bytes", "name"}
+            : new String[] {"block", "block records", "block list"},
+        total,
+        // unsigned, as recovery reads the u64 length and count: a count with the top bit set needs
+        // more records than any chain holds, it is not negative
+        Long.compareUnsigned(total, inline) > 0 ? total - inline : 0,
+        inode.page + (names ? IN_NAME_EXT : FI_BLOCK_EXT));
+  }
+
+  /**
+   * Whether the string on STRING page {@code page} is chained: its length (u64, compared unsigned
+   * as recovery does) is over STRING_MAX, so ST_EXT links a STRING_EXT chain holding all its bytes.
+   */
+  static boolean isChainedString(RegionImage image, long page) {
+    return Long.compareUnsigned(image.getLong(page + ST_LEN), STRING_MAX) > 0;
+  }
+
+  /**
+   * The STRING_EXT chain of the string on STRING page {@code page}; only meaningful if {@link
+   * #isChainedString} (an inline string has no link: ST_EXT overlays its bytes).
+   */
+  static ChainSpec ofString(RegionImage image, long page) {
+    long id = image.getLong(page + ST_ID);
+    long len = image.getLong(page + ST_LEN);
+    return new ChainSpec(
+        image,
+        "string id " + id + " (STRING page " + page + ")",
+        id,
+        KIND_STRING_EXT,
+        NAME_EXT_MAX,
+        new String[] {"string", "string bytes", "string"},
+        len,
+        len,
+        page + ST_EXT);
+  }
+}
