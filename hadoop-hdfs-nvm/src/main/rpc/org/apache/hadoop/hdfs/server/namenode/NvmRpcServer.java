@@ -63,8 +63,6 @@ class NvmRpcServer extends NameNodeRpcServer {
       long blockSize,
       CryptoProtocolVersion[] supportedVersions)
       throws IOException {
-    NvmInputLimits.checkBlockSize("create", src, blockSize);
-    NvmInputLimits.checkReplication("create", src, replication);
     space.check(
         "create",
         src,
@@ -119,12 +117,6 @@ class NvmRpcServer extends NameNodeRpcServer {
   public void setOwner(String src, String username, String groupname) throws IOException {
     space.check("set the owner of", src, space.newStringPages(username, groupname));
     super.setOwner(src, username, groupname);
-  }
-
-  @Override
-  public boolean setReplication(String src, short replication) throws IOException {
-    NvmInputLimits.checkReplication("set the replication of", src, replication);
-    return super.setReplication(src, replication);
   }
 
   /** The user a new inode gets as its owner: the caller's short name. */

@@ -11,12 +11,6 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
  * anything else (the import's scan) ask the same questions here without a region.
  */
 public final class InodeLimits {
-  /** Largest preferred block size: the 48 bits of the file header (PageCodec's packing). */
-  public static final long BLOCK_SIZE_MAX = PageCodec.BLOCK_SIZE_MAX;
-
-  /** Largest replication: the 12 bits of the file header. */
-  public static final int REPLICATION_MAX = PageCodec.REPLICATION_MAX;
-
   private InodeLimits() {}
 
   /**
