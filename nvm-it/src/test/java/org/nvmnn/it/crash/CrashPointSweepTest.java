@@ -336,6 +336,12 @@ public class CrashPointSweepTest {
         () -> nn.rename2("/s/tree/f2", "/s/streamed", Options.Rename.OVERWRITE));
     sweep("setPermission", () -> nn.setPermission("/s/a/f1", new FsPermission((short) 0600)));
     sweep("setOwner", () -> nn.setOwner("/s/a/f1", "someone", "somegroup"));
+    sweep(
+        "setOwner to a 1000-character user (a STRING_EXT chain)",
+        () -> nn.setOwner("/s/a/f1", new String(new char[1000]).replace('\0', 'u'), null));
+    sweep(
+        "free the idle strings (clean stop, nearly full region)",
+        () -> assertTrue(NvmTestAccess.reclaimIdleStrings(cluster.getNameNode()) >= 1));
     sweep("setTimes", () -> nn.setTimes("/s/a/f1", 1234567890000L, 1234567891000L));
     sweep("setReplication", () -> assertTrue(nn.setReplication("/s/a/f1", (short) 3)));
     sweep("setQuota", () -> nn.setQuota("/s/b", 1000, 1L << 30, null));

@@ -64,6 +64,20 @@ public final class NvmTestAccess {
     return nn.getNamesystem().getFSImage().getStorage().getMostRecentCheckpointTxId();
   }
 
+  /**
+   * Frees the strings no inode refers to any more (kept for reuse), as a clean stop or a nearly
+   * full region does: one batch, under the namesystem's write lock. Returns how many.
+   */
+  public static int reclaimIdleStrings(NameNode nn) throws java.io.IOException {
+    FSNamesystem fsn = nn.getNamesystem();
+    fsn.writeLock();
+    try {
+      return writeThrough(nn).store().reclaimIdleStrings();
+    } finally {
+      fsn.writeUnlock();
+    }
+  }
+
   /** Runs {@code hook} on the region the import wrote, before it verifies it (null: none). */
   public static void beforeImportVerifies(Consumer<File> hook) {
     NvmImport.beforeVerify = hook;
