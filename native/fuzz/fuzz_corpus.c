@@ -30,13 +30,16 @@ static void emit_file(const char *region, const char *what) {
   free(img);
 }
 
-/* root, dirs, a file with a block chain and a long name, strings, an open file */
+/* root, dirs, a file with a block chain and a long name, strings (one chained), an open file */
 static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   uint64_t root = tu_make_dir(r, R, 0, 0, "");
   tu_set_root(r, root);
   tu_make_string(r, 1, "hdfs");
   tu_make_string(r, 2, "supergroup");
-  tu_make_string(r, 3, "DFSClient_1");
+  char client[300]; /* longer than STRING_MAX: a STRING_EXT chain of two pages */
+  memset(client, 'c', sizeof client);
+  memcpy(client, "DFSClient_", 10);
+  tu_make_string_n(r, 3, client, sizeof client);
   tu_make_string(r, 4, "127.0.0.1");
   uint64_t d = tu_make_dir(r, R + 1, root, R, "user");
   uint64_t sub = tu_make_dir(r, R + 2, d, R + 1, "data");
