@@ -61,9 +61,12 @@
   X(SB_LAST_BLOCK_ID, 4136)                                                                        \
   X(SB_COMMIT_SEQ, 4144)                                                                           \
   X(SB_LAST_STRING_ID, 4152)                                                                       \
-  X(SB_ROOT_PAGE, 4160)  /* offset of the root directory page, 0 = none */                         \
-  X(SB_LAST_TXID, 4168)  /* NameNode transaction id high-water mark */                             \
-  X(SB_SCAN_LIMIT, 4176) /* u64: low 32 = page limit, high 32 = ~limit */                          \
+  X(SB_ROOT_PAGE, 4160)        /* offset of the root directory page, 0 = none */                   \
+  X(SB_LAST_TXID, 4168)        /* NameNode transaction id high-water mark */                       \
+  X(SB_SCAN_LIMIT, 4176)       /* u64: low 32 = page limit, high 32 = ~limit */                    \
+  X(SB_FEATURES, 4184)         /* u64: low 32 = feature bits, high 32 = their complement */        \
+  X(FEATURE_PAGE_CHECKSUMS, 1) /* LIVE pages carry a CRC-32C, counters a check */                  \
+  X(SB_COUNTER_BITS, 48)       /* a counter's value bits; the 16 above are its check */            \
   /* ---- undo log (one record, at most one transaction in flight) ---- */                         \
   X(UNDO_STATE, 8192)         /* u64: 0 = empty, else commit seq of the txn */                     \
   X(UNDO_ENTRY_COUNT, 8200)   /* u32 */                                                            \

@@ -80,15 +80,13 @@ static uint64_t lower_bound(const uint64_t *keys, uint64_t n, uint64_t parent) {
 }
 
 static int root_page(nvm_region *r, uint32_t *root) {
-  uint64_t off = nvm_ld64(r, NVM_SB_ROOT_PAGE), idx;
+  uint64_t off = nvm_sb_get(r, NVM_SB_ROOT_PAGE), idx;
   if (!nvm_is_page_off(r, off, &idx))
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE,
                        "%s: superblock root page %llu is not a data page", r->path,
                        (unsigned long long)off);
   uint64_t word = nvm_ld64(r, off);
-  if (word !=
-      NVM_STATE_WORD(NVM_KIND_DIR,
-                     NVM_STATE_LIVE)) /* the pointer or the page: the pointer, as the checker */
+  if (!nvm_is_live(word, NVM_KIND_DIR)) /* the pointer or the page: the pointer, as the checker */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_ROOT_PAGE,
                        "%s: root page %llu is not a live directory (state word 0x%016llx)", r->path,
                        (unsigned long long)off, (unsigned long long)word);
@@ -159,7 +157,7 @@ static int check_unique_ids(nvm_region *r, const struct nvm_scan *s) {
 }
 
 int nvm_attach_tree(nvm_region *r, struct nvm_scan *s) {
-  if (nvm_ld64(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* empty namespace */
+  if (nvm_sb_get(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* empty namespace */
   uint32_t root = 0;
   int rc = root_page(r, &root);
   if (rc) return rc;

@@ -30,7 +30,7 @@ static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, u
 static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64_t *count) {
   uint64_t idx;
   if (!nvm_is_page_off(r, off, &idx)) return chain_fail(r, c, c->link, off, "is not a data page");
-  if (nvm_ld64(r, off) != NVM_STATE_WORD(c->kind, NVM_STATE_LIVE))
+  if (!nvm_is_live(nvm_ld64(r, off), c->kind))
     return chain_fail(r, c, c->link, off, "is not a live extension page of the right kind");
   if (nvm_ld64(r, off + NVM_EXT_OWNER_ID) != c->owner)
     return chain_fail(r, c, off + NVM_EXT_OWNER_ID, off, "has a wrong owner id");

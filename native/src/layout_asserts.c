@@ -70,6 +70,14 @@ _Static_assert(NVM_SB_SCAN_LIMIT >= NVM_SB_LAST_TXID + 8,
                "the scan limit lies outside the batch-writable counters");
 _Static_assert(NVM_SB_SCAN_LIMIT + 8 <= NVM_SUPERBLOCK_OFFSET + NVM_SUPERBLOCK_SIZE,
                "the scan limit lies in the superblock");
+_Static_assert(NVM_SB_FEATURES == NVM_SB_SCAN_LIMIT + 8 && NVM_ALIGNED8(NVM_SB_FEATURES) &&
+                   NVM_SB_FEATURES + 8 <= NVM_SUPERBLOCK_OFFSET + NVM_SUPERBLOCK_SIZE,
+               "the feature word follows the scan limit inside the superblock");
+_Static_assert(NVM_SB_COUNTER_BITS + 16 == 64,
+               "a counter word is its value and a 16-bit check (region-format.md §11)");
+_Static_assert(NVM_PAGE_MAGIC_SHIFT == 32 && NVM_KIND_SHIFT + 8 <= 16,
+               "a LIVE page's checksum takes the top half of its state word; state and kind the "
+               "low 16 bits");
 
 /* ---- undo record ---- */
 _Static_assert(NVM_UNDO_STATE == NVM_UNDO_OFFSET, "the undo record starts with its state word");

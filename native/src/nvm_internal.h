@@ -41,6 +41,8 @@ struct nvm_region {
   int pmem_mapped;      /* mapped by pmem_map_file (else plain mmap) */
   pthread_mutex_t lock; /* serialises apply / reserve / release */
 
+  int checksums; /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
+
   /* persistence */
   uint64_t barriers;
   int flush_errno; /* sticky msync failure, reported by the next drain */
@@ -105,6 +107,26 @@ void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len);
 int nvm_undo_check(const nvm_region *r);
 int nvm_undo_rollback(nvm_region *r, uint64_t *entries);
 int nvm_recover(nvm_region *r);
+
+/* checksum.c: page checksums and counter checks (region-format.md §11) */
+uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low);
+/* The state word for a page whose low half is `low`: a LIVE page's carries its checksum
+ * (over its current bytes), any other the page magic. */
+uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low);
+/* Store (and flush) the page's sealed state word, keeping its low half. */
+void nvm_seal(nvm_region *r, uint64_t page);
+int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word);
+uint64_t nvm_counter_word(uint64_t off, uint64_t value);
+uint64_t nvm_sb_get(const nvm_region *r, uint64_t off); /* a counter's value */
+int nvm_counter_ok(const nvm_region *r, uint64_t off);
+int nvm_check_counters(const nvm_region *r);
+uint64_t nvm_features_word(uint32_t features);
+int nvm_read_features(nvm_region *r);
+int nvm_upgrade_checksums(nvm_region *r);
+/* A LIVE page of this kind? (The top half is its checksum, verified by recovery's scan.) */
+static inline int nvm_is_live(uint64_t word, unsigned kind) {
+  return (word & 0xffffffffull) == (NVM_STATE_WORD(kind, NVM_STATE_LIVE) & 0xffffffffull);
+}
 
 /* scanlimit.c: the persisted bound of recovery's page scan (region-format.md §3). */
 #define NVM_SCAN_LIMIT_STEP 16384u /* pages (4 MiB) added per raise */

@@ -23,7 +23,7 @@ static uint64_t ld(const nvm_region *r, uint32_t page, uint64_t field) {
 static int detached_parent(const nvm_region *r, uint64_t poff, uint64_t pid, uint32_t *out) {
   uint64_t idx;
   if (!nvm_is_page_off(r, poff, &idx) || nvm_bit_get(r->used_bits, idx)) return 0;
-  if (nvm_ld64(r, poff) != NVM_STATE_WORD(NVM_KIND_DIR, NVM_STATE_LIVE)) return 0;
+  if (!nvm_is_live(nvm_ld64(r, poff), NVM_KIND_DIR)) return 0;
   if (nvm_ld64(r, poff + NVM_IN_ID) != pid) return 0;
   *out = (uint32_t)idx;
   return 1;
@@ -42,13 +42,14 @@ static uint64_t bad_link_field(const nvm_region *r, uint64_t poff, uint64_t pid)
   uint64_t idx;
   if (!nvm_is_page_off(r, poff, &idx)) return NVM_IN_PARENT_PAGE;
   uint64_t word = nvm_ld64(r, poff);
-  int dir = NVM_MAGIC_OF(word) == NVM_PAGE_MAGIC && NVM_KIND_OF(word) == NVM_KIND_DIR;
+  int dir = (NVM_MAGIC_OF(word) == NVM_PAGE_MAGIC || nvm_is_live(word, NVM_KIND_DIR)) &&
+            NVM_KIND_OF(word) == NVM_KIND_DIR;
   return dir && nvm_ld64(r, poff + NVM_IN_ID) != pid ? NVM_IN_PARENT_ID : NVM_IN_PARENT_PAGE;
 }
 
 int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s) {
-  if (nvm_ld64(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* no tree yet (as nvm_attach_tree) */
-  uint8_t *ok = calloc((r->page_count + 7) / 8 + 1, 1);  /* pages already judged leftovers */
+  if (nvm_sb_get(r, NVM_SB_ROOT_PAGE) == 0) return NVM_OK; /* no tree yet (as nvm_attach_tree) */
+  uint8_t *ok = calloc((r->page_count + 7) / 8 + 1, 1);    /* pages already judged leftovers */
   if (!ok) return nvm_fail(NVM_EIO, "%s: recovery out of memory", r->path);
   int rc = NVM_OK;
   for (uint64_t i = 0; rc == NVM_OK && i < s->ninodes; i++) {

@@ -46,12 +46,24 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
     uint64_t word = nvm_ld64(r, nvm_page_off(i));
     if (word == 0) continue; /* never used */
     s->high_water = i + 1;
-    if (NVM_MAGIC_OF(word) != NVM_PAGE_MAGIC || NVM_STATE_OF(word) > NVM_STATE_INVALID)
+    unsigned state = NVM_STATE_OF(word);
+    /* bits 16..31 are zero; a page that is not LIVE carries the magic, a LIVE one its
+     * checksum (region-format.md §11; the magic too in a region without checksums) */
+    if ((word & 0xffff0000ull) || state > NVM_STATE_INVALID ||
+        (state != NVM_STATE_LIVE && NVM_MAGIC_OF(word) != NVM_PAGE_MAGIC))
       return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
                          "%s: page at offset %llu has a bad state word 0x%016llx", r->path,
                          (unsigned long long)nvm_page_off(i), (unsigned long long)word);
-    if (NVM_STATE_OF(word) == NVM_STATE_PENDING) s->pending++;
-    if (NVM_STATE_OF(word) != NVM_STATE_LIVE) continue;
+    if (state == NVM_STATE_PENDING) s->pending++;
+    if (state != NVM_STATE_LIVE) continue;
+    if (!nvm_live_checksum_ok(r, nvm_page_off(i), word))
+      return nvm_fail_at(
+          NVM_ECORRUPT, nvm_page_off(i),
+          "%s: page at offset %llu (kind %u, id %llu) fails its checksum (stored 0x%08x, "
+          "computed 0x%08x): the page is damaged",
+          r->path, (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word),
+          (unsigned long long)nvm_ld64(r, nvm_page_off(i) + NVM_IN_ID), (unsigned)(word >> 32),
+          nvm_page_crc(r, nvm_page_off(i), (uint32_t)word));
     int rc = scan_live(r, s, (uint32_t)i, word);
     if (rc) return rc;
   }
@@ -120,8 +132,9 @@ static int recover_steps(nvm_region *r, struct nvm_scan *s) {
     if (rc) return rc;
     r->rec.undo_rolled_back = 1;
   }
-  if ((rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) || (rc = nvm_check_orphans(r, s)) ||
-      (rc = nvm_check_chains(r, s)) || (rc = nvm_check_strings(r, s)))
+  if ((rc = nvm_check_counters(r)) || (rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) ||
+      (rc = nvm_check_orphans(r, s)) || (rc = nvm_check_chains(r, s)) ||
+      (rc = nvm_check_strings(r, s)))
     return rc;
   r->rec.pages_scanned = r->scan_limit;
   r->rec.inodes_live = s->norder;

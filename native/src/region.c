@@ -132,9 +132,13 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   *(uint64_t *)(r->base + NVM_SB_MAGIC) = NVM_SUPER_MAGIC;
   r->scan_limit = r->page_count < NVM_SCAN_LIMIT_STEP ? r->page_count : NVM_SCAN_LIMIT_STEP;
   *(uint64_t *)(r->base + NVM_SB_SCAN_LIMIT) = nvm_scan_limit_word(r->scan_limit);
+  /* a new region has the page checksums (region-format.md §11): counters start checked */
+  r->checksums = 1;
+  *(uint64_t *)(r->base + NVM_SB_FEATURES) = nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS);
+  for (uint64_t off = NVM_SB_LAST_INODE_ID; off <= NVM_SB_LAST_TXID; off += 8)
+    *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);
-  nvm_flush(r, r->base + NVM_SB_MAGIC, 8);
-  nvm_flush(r, r->base + NVM_SB_SCAN_LIMIT, 8);
+  nvm_flush(r, r->base + NVM_SB_MAGIC, NVM_SB_FEATURES + 8 - NVM_SB_MAGIC);
   int rc = nvm_drain(r);
   if (rc) return rc;
   __atomic_store_n((uint64_t *)(r->base + NVM_HDR_MAGIC), (uint64_t)NVM_REGION_MAGIC,
@@ -293,11 +297,12 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   if (sb != NVM_SUPER_MAGIC)
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path,
                        (unsigned long long)sb);
-  if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_undo_check(r))) return rc;
+  if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_read_features(r)) || (rc = nvm_undo_check(r)))
+    return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;
-  if ((rc = nvm_alloc_init(r))) return rc;
-  return nvm_recover(r);
+  if ((rc = nvm_alloc_init(r)) || (rc = nvm_recover(r))) return rc;
+  return nvm_upgrade_checksums(r); /* a region from before the feature (§11) */
 }
 
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out) {

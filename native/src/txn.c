@@ -21,7 +21,9 @@ struct batch {
   struct entry *e;
   uint32_t n;
   uint32_t n_inplace;
-  uint64_t undo_bytes; /* payload incl. the SB_COMMIT_SEQ entry */
+  uint64_t undo_bytes; /* payload incl. the SB_COMMIT_SEQ entry and the touched state words */
+  uint64_t *touched;   /* data pages INPLACE entries change: resealed in the batch (§11) */
+  uint32_t ntouched;
 };
 
 static uint32_t rd32(const uint8_t *p) {
@@ -66,6 +68,8 @@ static int check_inplace(const nvm_region *r, uint32_t i, struct entry *e) {
   if (e->target < NVM_DATA_OFFSET) {
     if (!nvm_sb_counter_range(e->target, e->len, 0))
       return bad(i, "INPLACE outside the writable superblock counters", e->target);
+    if (r->checksums && (e->len != 8 || e->target % 8))
+      return bad(i, "a superblock counter is written one aligned word at a time", e->target);
     e->page = UINT64_MAX;
     return NVM_OK;
   }
@@ -129,6 +133,24 @@ static int parse(const uint8_t *buf, size_t len, struct batch *b) {
   return NVM_OK;
 }
 
+/* A page INPLACE entries change: its state word is resealed (and undo-logged) in the
+ * batch. Batches touch few pages: a linear look for duplicates is enough. */
+static int touch(const nvm_region *r, struct batch *b, uint64_t page) {
+  uint64_t off = nvm_page_off(page);
+  for (uint32_t k = 0; k < b->ntouched; k++)
+    if (b->touched[k] == off) return NVM_OK;
+  if ((b->ntouched & (b->ntouched - 1)) == 0) { /* grow at powers of two */
+    uint64_t *t = realloc(b->touched, (b->ntouched ? 2 * b->ntouched : 4) * sizeof *t);
+    if (!t) return nvm_fail(NVM_EIO, "%s: batch: out of memory", r->path);
+    b->touched = t;
+  }
+  b->touched[b->ntouched++] = off;
+  b->undo_bytes += NVM_UNDO_ENTRY_HEADER + 8;
+  return NVM_OK;
+}
+
+static const struct entry *sole_word(const nvm_region *r, const struct batch *b);
+
 /* FREE targets get their used bit cleared while validating so that a page
  * listed twice is caught in O(1); the bits are restored before returning. */
 static int validate_entries(nvm_region *r, struct batch *b, uint32_t *done) {
@@ -141,8 +163,9 @@ static int validate_entries(nvm_region *r, struct batch *b, uint32_t *done) {
     if (e->op != NVM_OP_INPLACE) continue;
     b->n_inplace++;
     b->undo_bytes += NVM_UNDO_ENTRY_HEADER + PAD8(e->len);
+    if (r->checksums && e->target >= NVM_DATA_OFFSET && (rc = touch(r, b, e->page))) return rc;
   }
-  if (b->n_inplace > 1 && b->undo_bytes > NVM_UNDO_PAYLOAD_MAX)
+  if (b->n_inplace > 0 && !sole_word(r, b) && b->undo_bytes > NVM_UNDO_PAYLOAD_MAX)
     return nvm_fail(NVM_EINVAL,
                     "batch too large for the undo record (%llu bytes of undo, at most %d)",
                     (unsigned long long)b->undo_bytes, NVM_UNDO_PAYLOAD_MAX);
@@ -159,21 +182,51 @@ static int validate(nvm_region *r, struct batch *b) {
 
 /* ------------------------------------------------------------------ apply */
 
+/* FRESH data first; a page written LIVE (an extension page) is sealed before it is
+ * flushed, so its checksum reaches media with it (region-format.md §11). */
 static void apply_fresh(nvm_region *r, const struct batch *b) {
   for (uint32_t i = 0; i < b->n; i++) {
     const struct entry *e = &b->e[i];
+    if (e->op == NVM_OP_FRESH) memcpy(r->base + e->target, e->data, e->len);
+  }
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
     if (e->op != NVM_OP_FRESH) continue;
-    memcpy(r->base + e->target, e->data, e->len);
+    if ((e->target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE == 0) {
+      uint64_t w = nvm_sealed_word(r, e->target, (uint32_t)nvm_ld64(r, e->target));
+      memcpy(r->base + e->target, &w, 8);
+    }
     nvm_flush(r, r->base + e->target, e->len);
   }
 }
 
-static const struct entry *sole_word(const struct batch *b) {
+static int is_state_word(uint64_t target) {
+  return target >= NVM_DATA_OFFSET && (target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE == 0;
+}
+
+/* The single aligned word a batch changes in place, if it can be stored alone: any
+ * word without page checksums; with them a page's state word (its checksum is in
+ * the same word) or a superblock counter (its check is), not another page field. */
+static const struct entry *sole_word(const nvm_region *r, const struct batch *b) {
   if (b->n_inplace != 1) return NULL;
-  for (uint32_t i = 0; i < b->n; i++)
-    if (b->e[i].op == NVM_OP_INPLACE)
-      return (b->e[i].len == 8 && b->e[i].target % 8 == 0) ? &b->e[i] : NULL;
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_INPLACE) continue;
+    if (e->len != 8 || e->target % 8) return NULL;
+    return !r->checksums || is_state_word(e->target) || e->target < NVM_DATA_OFFSET ? e : NULL;
+  }
   return NULL;
+}
+
+/* The word an INPLACE word entry stores: a counter with its check, a state word
+ * with the page's seal, anything else as given. */
+static uint64_t stored_word(const nvm_region *r, const struct entry *e) {
+  uint64_t v;
+  memcpy(&v, e->data, 8);
+  if (!r->checksums) return v;
+  if (e->target < NVM_DATA_OFFSET) return nvm_counter_word(e->target, v);
+  if (is_state_word(e->target)) return nvm_sealed_word(r, e->target, (uint32_t)v);
+  return v;
 }
 
 /* One aligned word needs no undo: the store itself is atomic. With FRESH data
@@ -182,7 +235,8 @@ static const struct entry *sole_word(const struct batch *b) {
 static int commit_word(nvm_region *r, const struct entry *e, int has_fresh) {
   int rc = has_fresh ? nvm_drain(r) : NVM_OK;
   if (rc) return rc;
-  nvm_store(r, e->target, e->data, 8);
+  uint64_t w = stored_word(r, e);
+  nvm_store(r, e->target, &w, 8);
   nvm_flush(r, r->base + e->target, 8);
   return nvm_drain(r);
 }
@@ -198,7 +252,8 @@ static uint64_t undo_put(nvm_region *r, uint64_t pos, uint64_t target, uint32_t 
   return pos + NVM_UNDO_ENTRY_HEADER + PAD8(len);
 }
 
-/* Old bytes of every INPLACE range and of SB_COMMIT_SEQ, then count/length/CRC.
+/* Old bytes of every INPLACE range, of the state word of every page they change,
+ * and of SB_COMMIT_SEQ, then count/length/CRC.
  * UNDO_STATE is still 0 here, so a torn record is never acted upon. All old bytes
  * are captured before any INPLACE byte is written, so entries that overlap (a
  * batch may write one word twice) all hold pre-batch values and rollback order
@@ -208,8 +263,10 @@ static void write_undo(nvm_region *r, const struct batch *b) {
   for (uint32_t i = 0; i < b->n; i++)
     if (b->e[i].op == NVM_OP_INPLACE)
       pos = undo_put(r, pos, b->e[i].target, b->e[i].len, b->e[i].field);
+  for (uint32_t k = 0; k < b->ntouched; k++) /* the seals the batch rewrites */
+    pos = undo_put(r, pos, b->touched[k], 8, NVM_F_STATE);
   pos = undo_put(r, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER);
-  uint32_t count = b->n_inplace + 1, bytes = (uint32_t)(pos - NVM_UNDO_PAYLOAD);
+  uint32_t count = b->n_inplace + b->ntouched + 1, bytes = (uint32_t)(pos - NVM_UNDO_PAYLOAD);
   uint32_t crc = nvm_crc32c(0, r->base + NVM_UNDO_PAYLOAD, bytes);
   memcpy(r->base + NVM_UNDO_ENTRY_COUNT, &count, 4);
   memcpy(r->base + NVM_UNDO_PAYLOAD_BYTES, &bytes, 4);
@@ -224,7 +281,7 @@ static int set_undo_state(nvm_region *r, uint64_t v) {
 }
 
 static int commit_undo(nvm_region *r, const struct batch *b) {
-  uint64_t seq = nvm_ld64(r, NVM_SB_COMMIT_SEQ) + 1;
+  uint64_t seq = nvm_sb_get(r, NVM_SB_COMMIT_SEQ) + 1;
   write_undo(r, b);
   int rc = nvm_drain(r);
   if (rc) return rc;
@@ -233,10 +290,17 @@ static int commit_undo(nvm_region *r, const struct batch *b) {
   for (uint32_t i = 0; i < b->n; i++) {
     const struct entry *e = &b->e[i];
     if (e->op != NVM_OP_INPLACE) continue;
-    nvm_store(r, e->target, e->data, e->len);
+    if (e->len == 8 && e->target % 8 == 0) {
+      uint64_t w = stored_word(r, e);
+      nvm_store(r, e->target, &w, 8);
+    } else {
+      nvm_store(r, e->target, e->data, e->len);
+    }
     nvm_flush(r, r->base + e->target, e->len);
   }
-  nvm_store(r, NVM_SB_COMMIT_SEQ, &seq, 8);
+  for (uint32_t k = 0; k < b->ntouched; k++) nvm_seal(r, b->touched[k]); /* after every field */
+  uint64_t seq_word = r->checksums ? nvm_counter_word(NVM_SB_COMMIT_SEQ, seq) : seq;
+  nvm_store(r, NVM_SB_COMMIT_SEQ, &seq_word, 8);
   nvm_flush(r, r->base + NVM_SB_COMMIT_SEQ, 8);
   if ((rc = nvm_drain(r))) return rc;
   /* all new bytes are durable: disarm the record (the commit point) */
@@ -285,7 +349,7 @@ static int apply_batch(nvm_region *r, const struct batch *b) {
   }
   if (has_free && (rc = nvm_free_reserve(r, b->n))) return rc;
   apply_fresh(r, b);
-  const struct entry *w = sole_word(b);
+  const struct entry *w = sole_word(r, b);
   if (w)
     rc = commit_word(r, w, has_fresh);
   else if (b->n_inplace)
@@ -306,6 +370,7 @@ int nvm_apply(nvm_region *r, const void *batch, size_t batch_len) {
   if (rc == NVM_OK) rc = apply_batch(r, &b);
   if (rc == NVM_OK && r->hook.capture) rc = nvm_hook_capture_applied(r);
   free(b.e);
+  free(b.touched);
   pthread_mutex_unlock(&r->lock);
   return rc;
 }

@@ -15,18 +15,18 @@ int main(void) {
   uint64_t root = tu_make_dir(r, NVM_ROOT_INODE_ID, 0, 0, "");
   tu_set_root(r, root);
   uint64_t a = tu_make_dir(r, NVM_ROOT_INODE_ID + 1, root, NVM_ROOT_INODE_ID, "a");
-  uint64_t seq0 = tu_ld64(r, NVM_SB_COMMIT_SEQ);
+  uint64_t seq0 = tu_counter(r, NVM_SB_COMMIT_SEQ);
   tu_batch b;
   tb_init(&b);
 
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_INODE_ID, 12345);
-  CHECK(cost(&b) == 1);                         /* one word, no fresh data: a single barrier */
-  CHECK(tu_ld64(r, NVM_SB_COMMIT_SEQ) == seq0); /* no undo, seq untouched */
+  CHECK(cost(&b) == 1);                            /* one word, no fresh data: a single barrier */
+  CHECK(tu_counter(r, NVM_SB_COMMIT_SEQ) == seq0); /* no undo, seq untouched */
 
   tb_add64(&b, NVM_F_MTIME, root + NVM_IN_MTIME, 77);
   tb_add64(&b, NVM_F_MTIME, a + NVM_IN_MTIME, 78);
   CHECK(cost(&b) == 4);
-  CHECK(tu_ld64(r, NVM_SB_COMMIT_SEQ) == seq0 + 1);
+  CHECK(tu_counter(r, NVM_SB_COMMIT_SEQ) == seq0 + 1);
   CHECK(tu_ld64(r, NVM_UNDO_STATE) == 0);
 
   uint32_t four = 0x01020304;
@@ -46,11 +46,11 @@ int main(void) {
   tb_add64(&b, NVM_F_MTIME, root + NVM_IN_MTIME, 79);
   tb_add(&b, NVM_OP_FREE, NVM_F_PAGE, fresh, NULL, 0);
   CHECK(cost(&b) == 5); /* undo-logged + FREE */
-  CHECK(tu_ld64(r, NVM_SB_COMMIT_SEQ) == seq0 + 3);
+  CHECK(tu_counter(r, NVM_SB_COMMIT_SEQ) == seq0 + 3);
   tu_close(r);
 
   r = tu_open(p);
-  CHECK(tu_ld64(r, NVM_SB_LAST_INODE_ID) == 12345);
+  CHECK(tu_counter(r, NVM_SB_LAST_INODE_ID) == 12345);
   CHECK(tu_ld64(r, root + NVM_IN_MTIME) == 79 && tu_ld64(r, a + NVM_IN_MTIME) == 78);
   CHECK(tu_ld64(r, a + NVM_IN_ATIME) == 5);
   CHECK(NVM_STATE_OF(tu_ld64(r, fresh)) == NVM_STATE_INVALID);

@@ -42,7 +42,7 @@ int main(void) {
   uint64_t nbarriers = nvm_barrier_count(r) - b0;
   CHECK(nbarriers == 4);
   CHECK(!nvm_debug_crashed(r));
-  CHECK(tu_ld64(r, dir + NVM_IN_MTIME) == 4242 && tu_ld64(r, NVM_SB_LAST_TXID) == 77);
+  CHECK(tu_ld64(r, dir + NVM_IN_MTIME) == 4242 && tu_counter(r, NVM_SB_LAST_TXID) == 77);
   CHECK_OK(nvm_debug_capture(r, NULL, &n)); /* disarm */
   CHECK(n == nbarriers);
   /* the state after the whole batch, at its last barrier, equals the live mapping */

@@ -17,7 +17,7 @@ static void roundtrip(const char *name, int mode, int want) {
   tu_close(r);
   CHECK_OK(nvm_region_open(p, mode, 0, &r));
   CHECK(nvm_region_mode(r) == want);
-  CHECK(tu_ld64(r, NVM_SB_LAST_BLOCK_ID) == 4242 && tu_ld64(r, NVM_SB_GENSTAMP_V2) == 1001);
+  CHECK(tu_counter(r, NVM_SB_LAST_BLOCK_ID) == 4242 && tu_counter(r, NVM_SB_GENSTAMP_V2) == 1001);
   printf("  %s -> %s\n", nvm_mode_name(mode), nvm_mode_name(nvm_region_mode(r)));
   tu_close(r);
 }

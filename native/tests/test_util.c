@@ -1,6 +1,8 @@
 /* test_util.c — see test_util.h */
 #include "test_util.h"
 
+#include "nvm_internal.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,6 +98,8 @@ uint64_t tu_ld64(const nvm_region *r, uint64_t off) {
   memcpy(&v, nvm_region_base(r) + off, 8);
   return v;
 }
+
+uint64_t tu_counter(const nvm_region *r, uint64_t off) { return nvm_sb_get(r, off); }
 
 /* ---- batches ---- */
 

@@ -65,6 +65,8 @@ void tu_pwrite(const char *path, uint64_t off, const void *data, size_t len);
 void tu_copy(const char *from, const char *to);
 int tu_same_file(const char *a, const char *b);
 uint64_t tu_ld64(const nvm_region *r, uint64_t off);
+/* the value of a superblock counter (without its check bits, region-format.md §11) */
+uint64_t tu_counter(const nvm_region *r, uint64_t off);
 
 /* batch builder */
 typedef struct tu_batch {

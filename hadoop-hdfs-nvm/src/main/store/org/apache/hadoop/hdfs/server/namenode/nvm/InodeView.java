@@ -31,9 +31,8 @@ public final class InodeView {
 
   public boolean isLive() {
     long w = stateWord();
-    return magicOf(w) == PAGE_MAGIC
-        && stateOf(w) == STATE_LIVE
-        && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
+    // the top half is the page's checksum (region-format.md §11), verified by recovery
+    return stateOf(w) == STATE_LIVE && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
   }
 
   public boolean isDirectory() {

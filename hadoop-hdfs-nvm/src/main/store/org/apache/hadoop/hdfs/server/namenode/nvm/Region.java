@@ -385,40 +385,57 @@ public final class Region implements AutoCloseable {
 
   // ---- superblock counters ----
 
+  /** Whether the region has page checksums and checked counters (region-format.md §11). */
+  public boolean hasPageChecksums() {
+    return (getLong(RegionLayout.SB_FEATURES) & RegionLayout.FEATURE_PAGE_CHECKSUMS) != 0;
+  }
+
+  /**
+   * The value of the superblock counter at {@code sbOffset}: its low SB_COUNTER_BITS bits (the bits
+   * above are its check, verified at open). A region not upgraded yet (opened read-only) may hold
+   * plain values.
+   */
+  public long counter(long sbOffset) {
+    long w = getLong(sbOffset);
+    return hasPageChecksums() || (w >>> RegionLayout.SB_COUNTER_BITS) != 0
+        ? w & ((1L << RegionLayout.SB_COUNTER_BITS) - 1)
+        : w;
+  }
+
   public long lastInodeId() {
-    return getLong(RegionLayout.SB_LAST_INODE_ID);
+    return counter(RegionLayout.SB_LAST_INODE_ID);
   }
 
   public long generationStampV1() {
-    return getLong(RegionLayout.SB_GENSTAMP_V1);
+    return counter(RegionLayout.SB_GENSTAMP_V1);
   }
 
   public long generationStampV2() {
-    return getLong(RegionLayout.SB_GENSTAMP_V2);
+    return counter(RegionLayout.SB_GENSTAMP_V2);
   }
 
   public long generationStampV1Limit() {
-    return getLong(RegionLayout.SB_GENSTAMP_V1_LIMIT);
+    return counter(RegionLayout.SB_GENSTAMP_V1_LIMIT);
   }
 
   public long lastAllocatedBlockId() {
-    return getLong(RegionLayout.SB_LAST_BLOCK_ID);
+    return counter(RegionLayout.SB_LAST_BLOCK_ID);
   }
 
   public long commitSeq() {
-    return getLong(RegionLayout.SB_COMMIT_SEQ);
+    return counter(RegionLayout.SB_COMMIT_SEQ);
   }
 
   public long lastStringId() {
-    return getLong(RegionLayout.SB_LAST_STRING_ID);
+    return counter(RegionLayout.SB_LAST_STRING_ID);
   }
 
   public long rootPage() {
-    return getLong(RegionLayout.SB_ROOT_PAGE);
+    return counter(RegionLayout.SB_ROOT_PAGE);
   }
 
   public long lastTxId() {
-    return getLong(RegionLayout.SB_LAST_TXID);
+    return counter(RegionLayout.SB_LAST_TXID);
   }
 
   /** Unmaps the region; idempotent. Buffers handed out earlier must not be used afterwards. */

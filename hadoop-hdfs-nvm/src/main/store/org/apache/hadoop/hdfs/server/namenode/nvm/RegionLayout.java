@@ -88,6 +88,15 @@ public final class RegionLayout {
   /** Bound of recovery's page scan: low 32 bits the page limit, high 32 bits its complement. */
   public static final int SB_SCAN_LIMIT = 4176;
 
+  /** u64: low 32 bits the region's feature bits, high 32 bits their complement; 0 = none */
+  public static final int SB_FEATURES = 4184;
+
+  /** LIVE pages carry a CRC-32C in their state word, superblock counters a 16-bit check */
+  public static final int FEATURE_PAGE_CHECKSUMS = 1;
+
+  /** Value bits of a superblock counter; the 16 bits above them are its check */
+  public static final int SB_COUNTER_BITS = 48;
+
   // ---- undo log (one record, at most one transaction in flight) ----
   /** u64: 0 = empty, else commit seq of the txn */
   public static final int UNDO_STATE = 8192;

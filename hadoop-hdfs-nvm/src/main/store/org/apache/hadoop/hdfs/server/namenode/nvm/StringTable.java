@@ -110,7 +110,8 @@ public final class StringTable {
     for (long i = 0; i < n; i++) {
       long p = pageOffset(i);
       long w = region.getLong(p);
-      if (magicOf(w) == PAGE_MAGIC && kindOf(w) == KIND_STRING && stateOf(w) == STATE_LIVE) {
+      // a LIVE page's top half is its checksum (or, not upgraded yet, the magic)
+      if ((w & 0xffff0000L) == 0 && kindOf(w) == KIND_STRING && stateOf(w) == STATE_LIVE) {
         if (k == out.length) {
           out = Arrays.copyOf(out, k * 2);
         }

@@ -137,7 +137,7 @@ public final class Txn implements AutoCloseable {
     check();
     if (sbOffset == SB_LAST_INODE_ID) {
       lastInodeId = Math.max(lastInodeId, value);
-    } else if (value > region.getLong(sbOffset)) {
+    } else if (value > region.counter(sbOffset)) {
       batch.putLong(sbOffset, value, Field.COUNTER);
     }
   }

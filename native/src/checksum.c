@@ -1,0 +1,114 @@
+/*
+ * checksum.c — page checksums and superblock counter checks (region-format.md §11).
+ * A LIVE page's state word carries, in its top half, the CRC-32C of the page with
+ * those 4 bytes taken as zero; other pages carry PAGE_MAGIC there. A counter word is
+ * its 48-bit value and, above it, 16 bits of the CRC-32C of (offset, value).
+ */
+#include <string.h>
+
+#include "nvm_internal.h"
+
+#define LOW32 0xffffffffull
+
+/* The checksum of the page at `page` if its state word's low half were `low`. */
+uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low) {
+  static const uint8_t zero[4];
+  uint32_t c = nvm_crc32c(0, &low, 4);
+  c = nvm_crc32c(c, zero, 4);
+  return nvm_crc32c(c, r->base + page + 8, NVM_PAGE_SIZE - 8);
+}
+
+uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low) {
+  if (r->checksums && NVM_STATE_OF(low) == NVM_STATE_LIVE)
+    return (uint64_t)nvm_page_crc(r, page, low) << NVM_PAGE_MAGIC_SHIFT | low;
+  return NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT | low;
+}
+
+void nvm_seal(nvm_region *r, uint64_t page) {
+  uint64_t w = nvm_sealed_word(r, page, (uint32_t)(nvm_ld64(r, page) & LOW32));
+  nvm_store(r, page, &w, 8);
+  nvm_flush(r, r->base + page, 8);
+}
+
+int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word) {
+  uint32_t top = (uint32_t)(word >> NVM_PAGE_MAGIC_SHIFT);
+  if (top == nvm_page_crc(r, page, (uint32_t)(word & LOW32))) return 1;
+  /* a region being upgraded: a page not sealed yet still has the magic */
+  return !r->checksums && top == NVM_PAGE_MAGIC;
+}
+
+static uint64_t counter_check(uint64_t off, uint64_t value) {
+  uint64_t in[2] = {off, value};
+  return nvm_crc32c(0, in, sizeof in) & 0xffffu;
+}
+
+uint64_t nvm_counter_word(uint64_t off, uint64_t value) {
+  value &= (1ull << NVM_SB_COUNTER_BITS) - 1;
+  return value | counter_check(off, value) << NVM_SB_COUNTER_BITS;
+}
+
+uint64_t nvm_sb_get(const nvm_region *r, uint64_t off) {
+  uint64_t w = nvm_ld64(r, off);
+  return r->checksums || w >> NVM_SB_COUNTER_BITS ? w & ((1ull << NVM_SB_COUNTER_BITS) - 1) : w;
+}
+
+int nvm_counter_ok(const nvm_region *r, uint64_t off) {
+  uint64_t w = nvm_ld64(r, off);
+  if (w == nvm_counter_word(off, w)) return 1;
+  /* a region being upgraded: a counter not converted yet holds its plain value */
+  return !r->checksums && w >> NVM_SB_COUNTER_BITS == 0;
+}
+
+int nvm_check_counters(const nvm_region *r) {
+  for (uint64_t off = NVM_SB_LAST_INODE_ID; off <= NVM_SB_LAST_TXID; off += 8)
+    if (!nvm_counter_ok(r, off))
+      return nvm_fail_at(NVM_ECORRUPT, off,
+                         "%s: superblock counter at offset %llu (0x%016llx) fails its check",
+                         r->path, (unsigned long long)off, (unsigned long long)nvm_ld64(r, off));
+  return NVM_OK;
+}
+
+uint64_t nvm_features_word(uint32_t features) {
+  return features ? (uint64_t)(~features & LOW32) << 32 | features : 0;
+}
+
+int nvm_read_features(nvm_region *r) {
+  uint64_t w = nvm_ld64(r, NVM_SB_FEATURES);
+  if (w != nvm_features_word((uint32_t)(w & LOW32)))
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock feature word 0x%016llx does not match its complement",
+                       r->path, (unsigned long long)w);
+  uint32_t f = (uint32_t)(w & LOW32);
+  if (f & ~(uint32_t)NVM_FEATURE_PAGE_CHECKSUMS)
+    return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
+                       "%s: region uses features 0x%x this library does not know", r->path, f);
+  r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
+  return NVM_OK;
+}
+
+/* Seal every kept LIVE page and give every counter its check, then set the feature
+ * (region-format.md §11): each step is durable before the next; a crash leaves a
+ * region without the feature that recovery accepts and the next open finishes. */
+int nvm_upgrade_checksums(nvm_region *r) {
+  if (r->checksums) return NVM_OK;
+  r->checksums = 1; /* nvm_sealed_word computes checksums from here on */
+  for (uint64_t i = 0; i < r->high_water; i++) {
+    uint64_t page = nvm_page_off(i), w = nvm_ld64(r, page);
+    if (NVM_STATE_OF(w) == NVM_STATE_LIVE) nvm_seal(r, page);
+  }
+  int rc = nvm_drain(r);
+  for (uint64_t off = NVM_SB_LAST_INODE_ID; rc == NVM_OK && off <= NVM_SB_LAST_TXID; off += 8) {
+    uint64_t w = nvm_counter_word(off, nvm_ld64(r, off)); /* plain values below 2^48 */
+    nvm_store(r, off, &w, 8);
+    nvm_flush(r, r->base + off, 8);
+  }
+  if (rc == NVM_OK) rc = nvm_drain(r);
+  if (rc == NVM_OK) {
+    uint64_t w = nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS);
+    nvm_store(r, NVM_SB_FEATURES, &w, 8);
+    nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
+    rc = nvm_drain(r);
+  }
+  if (rc) r->checksums = 0;
+  return rc;
+}
