@@ -13,9 +13,14 @@
 #                    miss the cache and materialize files from their pages (docs/slim-namespace.md)
 #   nvm-warm         nvm-emulated with a 4,000,000-file inode cache: every file of a 1M-file
 #                    benchmark stays cached (the "cache warm" case of the read target)
+#   nvm-baseline     nvm-emulated run with ANOTHER build's runtime (NVM_BASELINE_LIB: its
+#                    nvm-dist/target/lib), to measure a code change side by side in one run;
+#                    NNThroughputBenchmark only (docs/benchmarks.md, "Page checksums")
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/cluster-lib.sh"
 
 ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync nvm-cold nvm-warm"
+# nvm-baseline is run only when named in CONFIGS (it needs NVM_BASELINE_LIB)
+KNOWN_CONFIGS="$ALL_CONFIGS nvm-baseline"
 DISK_BASE=${DISK_BASE:-/var/tmp}
 SHM_BASE=${SHM_BASE:-/dev/shm}
 SUITE=${SUITE:-adhoc}
@@ -25,24 +30,28 @@ mkdir -p "$RESULTS/logs"
 [ -s "$RESULTS/results.csv" ] || echo "suite,workload,op,threads,size,config,run,value,unit" > "$RESULTS/results.csv"
 
 # valid_config NAME — exit status 0 for one of the configuration names.
-valid_config() { case " $ALL_CONFIGS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+valid_config() { case " $KNOWN_CONFIGS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 check_configs() {
   local c
   for c in $1; do
-    valid_config "$c" || { echo "unknown configuration '$c'; expected some of: $ALL_CONFIGS" >&2; exit 2; }
+    valid_config "$c" || { echo "unknown configuration '$c'; expected some of: $KNOWN_CONFIGS" >&2; exit 2; }
   done
 }
 
 # bench_conf CFG WORK REGION_GB — a fresh configuration for CFG in WORK/conf (NameNode on loopback,
 # DataNode data dir on the local disk). Sets CFG_ENV_FORCE (PMEM_IS_PMEM_FORCE value),
-# CFG_REGION (region file or empty) and CFG_TMP (directories to remove afterwards, besides WORK).
+# CFG_REGION (region file or empty), CFG_TMP (directories to remove afterwards, besides WORK) and
+# CFG_LIB (the runtime class path directory: NVM_LIB, or NVM_BASELINE_LIB for nvm-baseline).
 # WORK must be on the local disk; tmpfs parts go to a sibling directory under $SHM_BASE.
 bench_conf() {
   local cfg=$1 work=$2 gb=${3:-1} shm name nvm=false
   shm=$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")
-  CFG_TMP=$shm CFG_REGION="" CFG_ENV_FORCE=1
+  CFG_TMP=$shm CFG_REGION="" CFG_ENV_FORCE=1 CFG_LIB=$NVM_LIB
   case $cfg in
+    nvm-baseline)
+      [ -d "${NVM_BASELINE_LIB:-}" ] || { echo "nvm-baseline needs NVM_BASELINE_LIB (another build's nvm-dist/target/lib)" >&2; return 2; }
+      CFG_LIB=$NVM_BASELINE_LIB name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
     stock-disk) name="$work/name" ;;
     stock-tmpfs | stock-nojournal) name="$shm/name" ;;
     nvm-emulated | nvm-cold | nvm-warm) name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
@@ -53,7 +62,7 @@ bench_conf() {
   local site="$work/conf/hdfs-site.xml"
   conf_put "$site" dfs.namenode.nvm.region.size "${gb}g"
   case $cfg in
-    nvm-emulated) conf_put "$site" dfs.namenode.nvm.persist.mode emulated ;;
+    nvm-emulated | nvm-baseline) conf_put "$site" dfs.namenode.nvm.persist.mode emulated ;;
     nvm-cold)
       conf_put "$site" dfs.namenode.nvm.persist.mode emulated
       conf_put "$site" dfs.namenode.nvm.cache.inodes 1000 ;;

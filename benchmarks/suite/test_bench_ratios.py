@@ -35,6 +35,16 @@ class RatiosTest(unittest.TestCase):
         _, _, _, median, lo, hi, n = found[0]
         return median, lo, hi, n
 
+    def test_a_baseline_build_is_compared_with_nvm_emulated_only(self):
+        rows = [nnt("nvm-emulated", 1, 97), nnt("nvm-baseline", 1, 100), nnt("nvm-msync", 1, 10),
+                nnt("stock-disk", 1, 10)]
+        median, _, _, n = self.ratio(rows, "nvm-emulated", "nvm-baseline")
+        self.assertAlmostEqual(0.97, median)
+        self.assertEqual(1, n)
+        g, units = bench_ratios.group(rows)
+        self.assertFalse([r for r in bench_ratios.ratios(g, units)
+                          if r[1] == "nvm-msync" and r[2] == "nvm-baseline"])
+
     def test_rates_are_divided_run_by_run(self):
         # run 1: 4x, run 2: 2x, run 3: 3x; the medians of the values (300 / 100) would also give 3,
         # so the min and max are what show the pairing is by run

@@ -45,7 +45,7 @@ one() {
   # the size is in the kept log's name: the nvm-msync series reruns stock-disk at its own size
   local kept="$op-t$t-n$(size_of "$op")-$cfg-run$run.log" rc=0
   PMEM_IS_PMEM_FORCE=$CFG_ENV_FORCE java -Xms$HEAP -Xmx$HEAP -XX:+UseParallelGC \
-    -Dhadoop.tmp.dir="$work/conf/tmp" -Djava.net.preferIPv4Stack=true -cp "$work/conf:$NVM_LIB/*" \
+    -Dhadoop.tmp.dir="$work/conf/tmp" -Djava.net.preferIPv4Stack=true -cp "$work/conf:$CFG_LIB/*" \
     org.apache.hadoop.hdfs.server.namenode.NNThroughputBenchmark -fs "hdfs://127.0.0.1:0" \
     -D hadoop.tmp.dir="$work/conf/tmp" "${args[@]}" > "$log" 2>&1 || rc=$?
   keep_log "$log" nnthroughput "$kept"

@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.server.namenode.NNStorage.NameNodeDirType;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LastRecovery;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmNamespaceMetrics;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
@@ -126,8 +127,13 @@ class NvmFSImage extends FSImage {
     InodeStore store;
     boolean created = false;
     if (file.exists()) {
-      Region region =
-          Region.open(file, mode); // validation + crash recovery; refuses a bad file untouched
+      Region region;
+      try {
+        region =
+            Region.open(file, mode); // validation + crash recovery; refuses a bad file untouched
+      } catch (NvmException e) {
+        throw NvmRefusalDetail.explain(file, e);
+      }
       RegionIdentity found = region.identity();
       if (!expected.equals(found)) {
         region.close();
