@@ -88,7 +88,7 @@ final class SealCheck {
     switch (kind) {
       case KIND_DIR:
       case KIND_FILE:
-        return what + " (inode " + m.inode(page).id() + ", " + Paths.of(m, page) + ")";
+        return what + " (inode " + m.inode(page).id() + ", " + where(m, page) + ")";
       case KIND_NAME_EXT:
       case KIND_BLOCK_EXT:
         return what + " (of inode " + owner(m, m.image.getLong(page + EXT_OWNER_ID)) + ")";
@@ -99,6 +99,14 @@ final class SealCheck {
       default:
         return what;
     }
+  }
+
+  /** The path of an attached inode; for another, its name and that it is not attached. */
+  private static String where(RegionModel m, long page) {
+    if (m.tree.isAttached(m.image, page)) {
+      return Paths.of(m, page);
+    }
+    return "not attached, named " + StringPages.quote(Paths.name(m.inode(page)));
   }
 
   /** "16390, /a/b" for the id of an attached inode, else the id alone. */
