@@ -41,6 +41,12 @@ public final class MutationBatch {
   /** INPLACE entries that are one aligned 8-byte word. */
   private int inplaceWords;
 
+  /**
+   * INPLACE words that carry their own check in a region with page checksums: a page's state word
+   * (the page's checksum is in it) or a superblock counter (its check is).
+   */
+  private int inplaceSealedWords;
+
   public MutationBatch() {
     this(4096);
   }
@@ -59,6 +65,7 @@ public final class MutationBatch {
     entries = 0;
     inplaceEntries = 0;
     inplaceWords = 0;
+    inplaceSealedWords = 0;
     buf.clear();
     buf.putInt(0, 0).putInt(4, 0);
     buf.position(HEADER);
@@ -81,10 +88,13 @@ public final class MutationBatch {
   /**
    * Whether the native side commits this batch through the undo log (4 barriers): every batch with
    * INPLACE entries except one whose only INPLACE entry is a single aligned 8-byte word, which is
-   * stored atomically (nvmns.h, persist order).
+   * stored atomically (region-format.md §7.2). In a region with page checksums ({@code
+   * pageChecksums}, §11) that word must be a state word or a superblock counter: any other page
+   * field changes its page's checksum too, so the batch is undo-logged.
    */
-  public boolean isUndoLogged() {
-    return inplaceEntries > 1 || (inplaceEntries == 1 && inplaceWords == 0);
+  public boolean isUndoLogged(boolean pageChecksums) {
+    int alone = pageChecksums ? inplaceSealedWords : inplaceWords;
+    return inplaceEntries > 1 || (inplaceEntries == 1 && alone == 0);
   }
 
   /** Bytes of the encoded batch. */
@@ -160,6 +170,12 @@ public final class MutationBatch {
       inplaceEntries++;
       if (len == 8 && (target & 7) == 0) {
         inplaceWords++;
+        boolean stateWord =
+            target >= RegionLayout.DATA_OFFSET
+                && (target - RegionLayout.DATA_OFFSET) % RegionLayout.PAGE_SIZE == 0;
+        if (stateWord || target < RegionLayout.DATA_OFFSET) {
+          inplaceSealedWords++;
+        }
       }
     }
     buf.putInt(0, entries);

@@ -230,7 +230,7 @@ public final class Region implements AutoCloseable {
     }
     applyCalls++;
     stats.jniCall();
-    boolean undoLogged = batch.isUndoLogged();
+    boolean undoLogged = batch.isUndoLogged(hasPageChecksums());
     int bytes = batch.length();
     long t0 = System.nanoTime();
     NvmNative.apply(h, batch.buffer(), bytes);

@@ -234,7 +234,7 @@ public final class RegionLayout {
   /** Bytes "NVMSUPR1" read as a little-endian u64. */
   public static final long SUPER_MAGIC = 0x31525055534d564eL;
 
-  /** Bytes "NVMP": the top 32 bits of every page state word. */
+  /** Bytes "NVMP": the top 32 bits of a state word, except a LIVE page's with page checksums. */
   public static final long PAGE_MAGIC = 0x504d564eL;
 
   /** Page indexes fit in a u32. */
@@ -259,7 +259,10 @@ public final class RegionLayout {
     return (int) ((word >>> KIND_SHIFT) & 0xff);
   }
 
-  /** The top 32 bits of a state word: PAGE_MAGIC on every page that was ever written. */
+  /**
+   * The top 32 bits of a state word: PAGE_MAGIC on every page that was ever written, except a LIVE
+   * page of a region with page checksums, whose checksum is kept there (region-format.md §11).
+   */
   public static long magicOf(long word) {
     return word >>> PAGE_MAGIC_SHIFT;
   }

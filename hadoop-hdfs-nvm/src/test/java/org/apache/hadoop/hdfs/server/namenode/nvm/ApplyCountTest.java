@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.StoreOps.*;
 import static org.junit.Assert.*;
 
@@ -95,19 +96,35 @@ public class ApplyCountTest {
     }
   }
 
+  /**
+   * With page checksums (region-format.md §11) a counter or a state word alone is still one atomic
+   * store and one barrier (its check is in the same word); a page field alone changes its page's
+   * checksum too, so it is undo-logged: four barriers, as a change of two fields.
+   */
   @Test
-  public void singleWordUpdateIsOneBarrierAndUndoLoggedUpdateFour() throws Exception {
+  public void aCounterOrAStateWordAloneIsOneBarrierAPageFieldFour() throws Exception {
     try (InodeStore s = shm.createStore("r", ShmDir.SMALL)) {
+      assertTrue(s.region().hasPageChecksums());
       long f = createInode(s, s.rootPage(), InodeAttrs.file("f"));
-      long b0 = s.region().barrierCount();
-      setMtime(s, f, 9);
-      setTimes(s, f, -1, 12); // only atime: still one word
-      assertEquals(2, s.region().barrierCount() - b0);
-      b0 = s.region().barrierCount();
-      setTimes(s, f, 10, 11);
-      assertEquals(4, s.region().barrierCount() - b0);
+      long g = createInode(s, s.rootPage(), InodeAttrs.file("g"));
+      assertEquals("a counter", 1, barriers(s, () -> setLastTxId(s, 77)));
+      assertEquals(77, s.region().lastTxId());
+      MutationBatch invalidate =
+          new MutationBatch()
+              .putLong(g + PG_STATE, stateWord(KIND_FILE, STATE_INVALID), Field.STATE);
+      assertEquals("a state word", 1, barriers(s, () -> s.region().apply(invalidate)));
+      assertEquals(STATE_INVALID, stateOf(s.region().getLong(g + PG_STATE)));
+      assertEquals("one page field", 4, barriers(s, () -> setMtime(s, f, 9)));
+      assertEquals("one time of two", 4, barriers(s, () -> setTimes(s, f, -1, 12)));
+      assertEquals("two page fields", 4, barriers(s, () -> setTimes(s, f, 10, 11)));
       assertEquals(10, s.inode(f).mtime());
       assertEquals(11, s.inode(f).atime());
     }
+  }
+
+  private static long barriers(InodeStore s, Op op) throws Exception {
+    long b0 = s.region().barrierCount();
+    op.run();
+    return s.region().barrierCount() - b0;
   }
 }

@@ -84,24 +84,47 @@ public class RefusalTest {
     assertOpenRefused(f, ErrorCode.ETRUNCATED, ShmDir.SMALL / 2);
   }
 
-  /** Recovery's refusals point into the pages: here the state word of the file's page. */
+  /**
+   * Recovery's refusals point into the pages: here the file's page, refused for a malformed state
+   * word (bits 31..16 set; the edit reseals the page, so the scan's state-word check refuses it,
+   * not the checksum) and, separately, for one flipped bit in a field (not resealed: the page fails
+   * its checksum, region-format.md §11).
+   */
   @Test
   public void recoveryRefusalCarriesThePageOffset() throws Exception {
     File f = region();
     long page;
+    long id;
     try (InodeStore s = shm.reopen("r")) {
       page = s.region().recoveredInodes()[1]; // the root, then the file
+      id = s.inode(page).id();
     }
-    RegionDamage.write(f, page + 5, new byte[] {0x55}); // a state word without the page magic
+    File pristine = RegionDamage.copy(f, shm.file("pristine"));
+    RegionDamage.write(f, page + 2, new byte[] {0x55}); // sealed: a malformed state word
+    NvmException e = refusedUnchanged(f);
+    assertEquals(e.getMessage(), page, e.offset());
+    assertTrue(e.getMessage(), e.getMessage().contains("bad state word"));
+
+    RegionDamage.copy(pristine, f);
+    RegionDamage.flipBit(f, page + RegionLayout.IN_MTIME + 3, 6); // raw: the page's checksum fails
+    e = refusedUnchanged(f);
+    assertEquals(e.getMessage(), page, e.offset());
+    assertTrue(e.getMessage(), e.getMessage().contains("fails its checksum"));
+    assertTrue(e.getMessage(), e.getMessage().contains("kind 2, id " + id + ")"));
+  }
+
+  /** The read-write open refuses {@code f} as corrupt and leaves it as it was. */
+  private static NvmException refusedUnchanged(File f) throws Exception {
     byte[] before = ShmDir.read(f);
     try (Region r = Region.open(f, PersistMode.EMULATED)) {
       fail("opened " + f);
+      return null;
     } catch (NvmException e) {
       assertEquals(e.getMessage(), ErrorCode.ECORRUPT, e.code());
-      assertEquals(e.getMessage(), page, e.offset());
-      assertTrue(e.getMessage(), e.getMessage().contains("bad state word"));
+      return e;
+    } finally {
+      assertArrayEquals(before, ShmDir.read(f));
     }
-    assertArrayEquals(before, ShmDir.read(f));
   }
 
   @Test

@@ -93,7 +93,7 @@ final class Attachment {
       return 0;
     }
     long w = image.stateWord(root);
-    if (w != stateWord(KIND_DIR, STATE_LIVE)) {
+    if (!PageState.isLive(w, KIND_DIR)) {
       badRootPointer(
           problems,
           "the superblock's root page "

@@ -35,7 +35,7 @@ final class ChainOwners {
     while (needed != 0
         && off != 0
         && image.pageIndex(off) >= 0 // needed is unsigned (ChainSpec.needed)
-        && image.stateWord(off) == stateWord(s.kind, STATE_LIVE)
+        && PageState.isLive(image.stateWord(off), s.kind)
         && seen.add(off)) {
       long n = links.get(off);
       links.put(off, n == LongLongMap.MISSING ? 1 : n + 1);

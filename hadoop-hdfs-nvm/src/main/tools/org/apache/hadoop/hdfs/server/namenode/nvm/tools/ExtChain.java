@@ -96,7 +96,7 @@ final class ExtChain {
             s.what + " chain links offset " + off + ", which is not a page of the data area");
       }
       long w = image.stateWord(off);
-      if (w != stateWord(s.kind, STATE_LIVE)) {
+      if (!PageState.isLive(w, s.kind)) {
         return c.fail(
             s,
             Finding.Kind.BROKEN_CHAIN,

@@ -20,7 +20,10 @@ public final class Finding {
   public enum Kind {
     REFUSED(Severity.ERROR),
     UNDO_ARMED(Severity.RECOVERABLE),
+    STALE_UNDO_RECORD(Severity.ERROR),
+    BAD_COUNTER(Severity.ERROR),
     BAD_STATE_WORD(Severity.ERROR),
+    BAD_CHECKSUM(Severity.ERROR),
     UNKNOWN_KIND(Severity.ERROR),
     ABOVE_SCAN_LIMIT(Severity.ERROR),
     BAD_ROOT(Severity.ERROR),

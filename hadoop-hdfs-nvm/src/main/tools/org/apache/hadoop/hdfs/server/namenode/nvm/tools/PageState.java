@@ -3,17 +3,35 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
- * What the checks say about a page state word (magic &lt;&lt; 32 | kind &lt;&lt; 8 | state, see
- * region-format.md §5.1): which words recovery's scan accepts, and names for messages. The word
- * itself is composed and taken apart by {@link
- * org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout}'s helpers, as the store does.
+ * What the checks say about a page state word (region-format.md §5.1, §11: bits 63..32 the page
+ * magic, or a LIVE page's checksum; bits 31..16 zero; kind in 15..8; state in 7..0): which words
+ * recovery's scan accepts, and names for messages. The word itself is composed and taken apart by
+ * {@link org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout}'s helpers, as the store does.
  */
 final class PageState {
   private PageState() {}
 
-  /** What recovery's scan accepts: the page magic and a state of PENDING, LIVE or INVALID. */
+  /** Bits 31..16 of a state word, zero in every word the library writes. */
+  private static final long RESERVED_BITS = 0xffff0000L;
+
+  /**
+   * What recovery's scan accepts before it looks at a checksum: bits 31..16 zero, a state of
+   * PENDING, LIVE or INVALID, and the page magic on top unless the page is LIVE (a LIVE page keeps
+   * its checksum there, or the magic in a region without the feature; {@link SealCheck} judges
+   * which).
+   */
   static boolean isWellFormed(long word) {
-    return magicOf(word) == PAGE_MAGIC && stateOf(word) <= STATE_INVALID;
+    return (word & RESERVED_BITS) == 0
+        && stateOf(word) <= STATE_INVALID
+        && (stateOf(word) == STATE_LIVE || magicOf(word) == PAGE_MAGIC);
+  }
+
+  /**
+   * A LIVE page of {@code kind}, judged by the low half of its word as recovery judges pages it
+   * follows (nvm_is_live): the top half is the checksum, verified page by page by the scan.
+   */
+  static boolean isLive(long word, int kind) {
+    return (word & 0xffffffffL) == (stateWord(kind, STATE_LIVE) & 0xffffffffL);
   }
 
   static boolean isKnownKind(int kind) {

@@ -74,7 +74,7 @@ final class ParentLinkCheck {
     InodePage c = m.inode(page);
     long p = c.parentPage();
     if (m.image.pageIndex(p) < 0
-        || m.image.stateWord(p) != stateWord(KIND_DIR, STATE_LIVE)
+        || !PageState.isLive(m.image.stateWord(p), KIND_DIR)
         || m.tree.isAttached(m.image, p)
         || m.image.getLong(p + IN_ID) != c.parentId()) {
       return 0;

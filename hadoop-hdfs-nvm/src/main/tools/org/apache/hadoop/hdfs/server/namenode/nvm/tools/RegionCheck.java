@@ -33,6 +33,7 @@ public final class RegionCheck {
     try {
       RegionModel m = RegionModel.load(r);
       UndoCheck.run(m, findings);
+      SealCheck.run(m, findings);
       PageWordCheck.run(m, findings);
       findings.addAll(m.tree.rootProblems);
       ParentLinkCheck.run(m, findings);

@@ -17,9 +17,13 @@ final class RegionImage {
   private final UndoRecord undo;
   private final RollbackOverlay overlay;
   private final long pageCount;
+  private final long features;
 
   RegionImage(Region region) {
     this.region = region;
+    // SB_FEATURES as the native open read it (before the rollback: no batch writes it), and
+    // validated: halves that match, no unknown bit (region-format.md §11)
+    this.features = region.getLong(SB_FEATURES) & 0xffffffffL;
     this.undo = UndoRecord.read(region);
     this.overlay = RollbackOverlay.of(undo);
     this.pageCount = region.pageCount();
@@ -74,7 +78,31 @@ final class RegionImage {
     return getLong(page + PG_STATE);
   }
 
+  /** The 256 bytes of the page at {@code page}. */
+  byte[] pageBytes(long page) {
+    return getBytes(page, PAGE_SIZE);
+  }
+
+  /** The word at {@code off} as stored (a counter with its check, the scan limit, ...). */
+  long word(long off) {
+    return getLong(off);
+  }
+
+  /** The region's feature bits (SB_FEATURES, low half). */
+  long features() {
+    return features;
+  }
+
+  /** Whether LIVE pages carry a checksum and counters a check (region-format.md §11). */
+  boolean hasPageChecksums() {
+    return (features & FEATURE_PAGE_CHECKSUMS) != 0;
+  }
+
+  /**
+   * The value of the superblock counter at {@code sbOffset} (SB_LAST_INODE_ID .. SB_LAST_TXID),
+   * without its check bits; whether the check matches is {@link SealCheck}'s business.
+   */
   long counter(int sbOffset) {
-    return getLong(sbOffset);
+    return Seals.counterValue(getLong(sbOffset), hasPageChecksums());
   }
 }

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
@@ -13,6 +14,7 @@ final class RegionModel {
   final StringPages strings;
 
   private StringRefs stringRefs;
+  private LongLongMap attachedById;
 
   private RegionModel(RegionImage image) {
     this.image = image;
@@ -27,6 +29,27 @@ final class RegionModel {
 
   InodePage inode(long page) {
     return new InodePage(image, page);
+  }
+
+  /**
+   * The page of the attached inode with id {@code id} (not 0; the lowest page if several carry it),
+   * or {@link LongLongMap#MISSING}. The map is built on first use.
+   */
+  long attachedPageOfId(long id) {
+    if (attachedById == null) {
+      attachedById = new LongLongMap(Math.max(16, tree.order.length));
+      for (long page : tree.order) {
+        long pid = inode(page).id();
+        if (pid == 0) {
+          continue; // not a key the map can hold
+        }
+        long seen = attachedById.get(pid);
+        if (seen == LongLongMap.MISSING || page < seen) {
+          attachedById.put(pid, page);
+        }
+      }
+    }
+    return attachedById.get(id);
   }
 
   /** The STRING pages attached and detached inodes refer to (computed on first use). */

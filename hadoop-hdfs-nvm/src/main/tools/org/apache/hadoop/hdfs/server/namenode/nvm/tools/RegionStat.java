@@ -35,6 +35,7 @@ public final class RegionStat {
     s.invalidPages = c.invalid;
     s.malformedPages = c.malformed.size() + c.unknownKind.size();
     s.undoArmed = m.image.undo().isArmed();
+    s.pageChecksums = m.image.hasPageChecksums();
     ChainOwners owners = new ChainOwners();
     for (long page : m.tree.order) {
       InodePage p = m.inode(page);

@@ -16,6 +16,6 @@ final class ScanLimit {
 
   /** The limit of an image that opened (the native open validated the word). */
   static int of(RegionImage image) {
-    return (int) (image.counter(SB_SCAN_LIMIT) & 0xffffffffL);
+    return (int) (image.word(SB_SCAN_LIMIT) & 0xffffffffL);
   }
 }

@@ -33,6 +33,7 @@ public final class StatReport {
   long blocks;
   long blockBytes;
   boolean undoArmed;
+  boolean pageChecksums;
 
   StatReport(String region) {
     this.region = region;
@@ -154,6 +155,14 @@ public final class StatReport {
     return undoArmed;
   }
 
+  /**
+   * Whether the region has the page-checksums feature (region-format.md §11); a region written
+   * before it gets it at its next read-write open.
+   */
+  public boolean pageChecksums() {
+    return pageChecksums;
+  }
+
   private Map<String, Object> values() {
     Map<String, Object> v = new LinkedHashMap<String, Object>();
     v.put("regionSize", regionSize);
@@ -183,6 +192,7 @@ public final class StatReport {
     v.put("bytesPerInode", bytesPerInode());
     v.put("fragmentation", fragmentation());
     v.put("undoArmed", undoArmed);
+    v.put("pageChecksums", pageChecksums);
     return v;
   }
 

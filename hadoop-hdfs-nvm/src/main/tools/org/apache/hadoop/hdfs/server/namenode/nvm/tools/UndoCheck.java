@@ -2,13 +2,20 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * An armed (and, since the native open accepted it, valid) undo record: a batch a crash
- * interrupted.
+ * interrupted. The library arms a record with the batch's sequence number, SB_COMMIT_SEQ + 1, and
+ * saves the old SB_COMMIT_SEQ in it (region-format.md §7.3), so after the rollback UNDO_STATE is
+ * SB_COMMIT_SEQ + 1. A record armed with another number was not armed by the library: a disarmed
+ * record keeps the payload of the last undo-logged batch, with a valid CRC, and a damaged
+ * UNDO_STATE arms it again; recovery (which checks the CRC, not the number) would roll back a batch
+ * that had committed.
  */
 final class UndoCheck {
   private UndoCheck() {}
@@ -36,5 +43,33 @@ final class UndoCheck {
                 + fields
                 + "): a batch was interrupted; the next read-write open rolls these ranges back. The rest of this "
                 + "report describes the region after that rollback"));
+    long saved = savedCommitSeq(m, undo);
+    if (saved < 0 || undo.state != saved + 1) {
+      out.add(
+          new Finding(
+              Finding.Kind.STALE_UNDO_RECORD,
+              UNDO_STATE,
+              "the undo record is armed with sequence "
+                  + Long.toUnsignedString(undo.state)
+                  + (saved < 0
+                      ? ", but holds no SB_COMMIT_SEQ entry, which every batch the library arms saves"
+                      : ", but the batch it holds was sequence "
+                          + (saved + 1)
+                          + " (its saved SB_COMMIT_SEQ + 1)")
+                  + ": the library never arms such a record; UNDO_STATE is damaged and the record is "
+                  + "a committed batch's, which recovery would roll back"));
+    }
+  }
+
+  /** The SB_COMMIT_SEQ value the record saved (the last entry that restores it), or -1. */
+  private static long savedCommitSeq(RegionModel m, UndoRecord undo) {
+    long saved = -1;
+    for (UndoRecord.Entry e : undo.entries) {
+      if (e.target == SB_COMMIT_SEQ && e.oldBytes.length == 8) {
+        long w = ByteBuffer.wrap(e.oldBytes).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        saved = Seals.counterValue(w, m.image.hasPageChecksums());
+      }
+    }
+    return saved;
   }
 }

@@ -109,7 +109,7 @@ final class ChainedString {
         .putLong(ST_LEN, t.length)
         .putLong(ST_EXT, ext[0]);
     RegionDamage.write(f, page, b.array());
-    if (RegionDamage.getLong(f, SB_LAST_STRING_ID) < id) {
+    if (RegionDamage.counter(f, SB_LAST_STRING_ID) < id) {
       RegionDamage.putLong(f, SB_LAST_STRING_ID, id);
     }
     return new ChainedString(f, id, t, page, ext);
@@ -117,7 +117,7 @@ final class ChainedString {
 
   /** One more than the highest string id the region has handed out. */
   static long nextId(File f) throws IOException {
-    return RegionDamage.getLong(f, SB_LAST_STRING_ID) + 1;
+    return RegionDamage.counter(f, SB_LAST_STRING_ID) + 1;
   }
 
   /** Makes the inode on {@code inodePage} refer to this string as its owner. */

@@ -131,8 +131,7 @@ public class RegionCheckChainTest extends SampleNamespaceFixture {
 
   @Test
   public void extensionPageInvalidated() throws Exception {
-    long w = RegionDamage.getLong(n.file, n.bigExtPages[2]);
-    RegionDamage.putLong(n.file, n.bigExtPages[2], (w & ~0xffL) | STATE_INVALID);
+    RegionDamage.putLong(n.file, n.bigExtPages[2], stateWord(KIND_BLOCK_EXT, STATE_INVALID));
     Finding f =
         CheckAssert.onlyError(check(), Finding.Kind.BROKEN_CHAIN, n.bigExtPages[1] + EXT_NEXT);
     assertTrue(f.message(), f.message().contains("INVALID BLOCK_EXT"));

@@ -176,8 +176,8 @@ public class RegionCheckStringChainTest extends SampleNamespaceFixture {
     ChainedString s =
         ChainedString.write(n.file, ChainedString.nextId(n.file), ChainedString.TEXT, 300);
     s.referAsGroup(n.writing); // staff: still the group of the other orphans
-    long w = RegionDamage.getLong(n.file, n.alice);
-    RegionDamage.putLong(n.file, n.alice, (w & ~0xffL) | STATE_INVALID); // a delete's leftover
+    RegionDamage.putLong(
+        n.file, n.alice, stateWord(KIND_DIR, STATE_INVALID)); // a delete's leftover
     CheckReport r = check();
     assertEquals(r.format(), 2, r.exitCode());
     for (Finding f : r.findings()) {

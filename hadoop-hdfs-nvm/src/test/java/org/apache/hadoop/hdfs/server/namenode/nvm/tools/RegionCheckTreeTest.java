@@ -29,9 +29,26 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void flippedMagicBitInAStateWord() throws Exception {
-    RegionDamage.flipBit(n.file, n.small + 5, 0); // bit 40: inside PAGE_MAGIC
-    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_STATE_WORD, n.small);
+    // /tmp is empty: deleted, its page is a free INVALID page, which keeps the page magic
+    RegionDamage.putLong(n.file, n.tmp, stateWord(KIND_DIR, STATE_INVALID));
+    assertTrue(check().isConsistent());
+    RegionDamage.flipBit(n.file, n.tmp + 5, 0); // bit 40: inside PAGE_MAGIC
+    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_STATE_WORD, n.tmp);
     assertTrue(f.message(), f.message().contains("recovery refuses the region"));
+  }
+
+  @Test
+  public void flippedChecksumBitInALiveStateWord() throws Exception {
+    RegionDamage.flipBit(n.file, n.small + 5, 0); // bit 40: inside the LIVE page's checksum
+    Finding f = CheckAssert.onlyError(check(), Finding.Kind.BAD_CHECKSUM, n.small);
+    assertTrue(f.message(), f.message().contains("recovery refuses the region"));
+    assertTrue(f.message(), f.message().contains("/user/alice/small.txt"));
+  }
+
+  @Test
+  public void reservedStateBitsInALiveSealedPage() throws Exception {
+    RegionDamage.xor(n.file, n.small + 2, 0x01); // sealed: bit 16, one of the zero bits 31..16
+    CheckAssert.onlyError(check(), Finding.Kind.BAD_STATE_WORD, n.small);
   }
 
   @Test
@@ -211,7 +228,7 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void inodeIdAboveTheCounter() throws Exception {
-    long last = RegionDamage.getLong(n.file, SB_LAST_INODE_ID);
+    long last = RegionDamage.counter(n.file, SB_LAST_INODE_ID);
     RegionDamage.putLong(n.file, n.tmp + IN_ID, last + 1);
     CheckAssert.onlyError(check(), Finding.Kind.INODE_ID_ABOVE_COUNTER, n.tmp + IN_ID);
   }

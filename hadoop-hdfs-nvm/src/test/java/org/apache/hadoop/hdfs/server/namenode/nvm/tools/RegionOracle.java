@@ -43,20 +43,39 @@ final class RegionOracle {
   /** ... of those, how many had a checker ERROR at the offset the native refusal names. */
   int refusedAtAnErrorOffset;
 
+  /** The refusal of the last read-write open this oracle made, or null if it accepted. */
+  NvmException lastRefusal;
+
   /**
    * Checks {@code region} and opens a copy of it at {@code scratch}; fails with both verdicts,
    * {@code what} and the checker's report if they disagree. Returns the report.
    */
   CheckReport judge(File region, File scratch, String what) throws IOException {
-    CheckReport report;
+    CheckReport report = check(region, what);
+    RegionDamage.copy(region, scratch);
+    return verdict(report, region, scratch, what);
+  }
+
+  /**
+   * As {@link #judge}, on {@code region} itself: the checker first (it does not write), then the
+   * read-write open, which may write (recovery), so the file is the recovered region afterwards if
+   * the open accepted it.
+   */
+  CheckReport judgeInPlace(File region, String what) throws IOException {
+    return verdict(check(region, what), region, region, what);
+  }
+
+  private static CheckReport check(File region, String what) {
     try {
-      report = RegionCheck.run(region);
+      return RegionCheck.run(region);
     } catch (RuntimeException e) {
       throw new AssertionError(what + ": the checker threw", e);
     }
-    RegionDamage.copy(region, scratch);
+  }
+
+  private CheckReport verdict(CheckReport report, File region, File opened, String what) {
     NvmException refusal = null;
-    try (Region r = Region.open(scratch, PersistMode.EMULATED)) {
+    try (Region r = Region.open(opened, PersistMode.EMULATED)) {
       accepted++;
     } catch (NvmException e) {
       refusal = e;
@@ -66,6 +85,7 @@ final class RegionOracle {
     } catch (RuntimeException e) {
       throw new AssertionError(what + ": Region.open threw instead of refusing", e);
     }
+    lastRefusal = refusal;
     regions++;
     String verdicts =
         what
@@ -85,8 +105,7 @@ final class RegionOracle {
     if (report.isRefused()) {
       Finding f = report.findings().get(0);
       if (refusal == null
-          || !f.message()
-              .contains(refusal.getMessage().replace(scratch.getPath(), region.getPath()))
+          || !f.message().contains(refusal.getMessage().replace(opened.getPath(), region.getPath()))
           || f.offset() != refusal.offset()) {
         throw new AssertionError(
             "the read-only open refused, the read-write open did not refuse the same way: "

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
@@ -168,16 +167,16 @@ public class StringChainOracleTest {
     for (int i = 0; i < MUTANTS; i++) {
       byte[] b = pristine.clone();
       StringBuilder what = new StringBuilder();
+      boolean sealed = i % 2 == 1; // every other mutant behind valid checksums
       // half of the damage aimed at the chained strings' pages, the rest anywhere
       for (int c = 1 + rnd.nextInt(4); c > 0; c--) {
-        what.append(RegionMutationTest.mutate(b, used, rnd)).append(' ');
+        what.append(RegionMutationTest.mutate(b, 0, used, rnd, sealed)).append(' ');
       }
       if (rnd.nextBoolean()) {
         int base = (int) owner.page;
-        int span = (int) (group.ext[group.ext.length - 1] + PAGE_SIZE - owner.page);
-        byte[] part = Arrays.copyOfRange(b, base, base + span);
-        what.append("in the strings: ").append(RegionMutationTest.mutate(part, span, rnd));
-        System.arraycopy(part, 0, b, base, span);
+        int end = (int) (group.ext[group.ext.length - 1] + PAGE_SIZE);
+        what.append("in the strings: ")
+            .append(RegionMutationTest.mutate(b, base, end, rnd, sealed));
       }
       Files.write(mutant.toPath(), b);
       String ctx = "mutant " + i + " (-Dnvm.mutants.seed=" + SEED + "): " + what;
