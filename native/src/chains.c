@@ -32,6 +32,8 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
   if (!nvm_is_page_off(r, off, &idx)) return chain_fail(r, c, c->link, off, "is not a data page");
   if (!nvm_is_live(nvm_ld64(r, off), c->kind))
     return chain_fail(r, c, c->link, off, "is not a live extension page of the right kind");
+  if (!nvm_live_checksum_ok(r, off, nvm_ld64(r, off))) /* the scan left extension pages to us */
+    return chain_fail(r, c, off, off, "fails its checksum: the page is damaged");
   if (nvm_ld64(r, off + NVM_EXT_OWNER_ID) != c->owner)
     return chain_fail(r, c, off + NVM_EXT_OWNER_ID, off, "has a wrong owner id");
   *count = nvm_ld64(r, off + NVM_EXT_COUNT);

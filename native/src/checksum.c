@@ -37,6 +37,16 @@ int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word) {
   return !r->checksums && top == NVM_PAGE_MAGIC;
 }
 
+int nvm_checksum_of_other_kind(const nvm_region *r, uint64_t page, uint64_t word) {
+  if (!r->checksums || nvm_live_checksum_ok(r, page, word)) return 0;
+  uint32_t top = (uint32_t)(word >> NVM_PAGE_MAGIC_SHIFT);
+  for (unsigned k = NVM_KIND_DIR; k <= NVM_KIND_STRING_EXT; k++) {
+    uint32_t low = (uint32_t)(NVM_STATE_WORD(k, NVM_STATE_LIVE) & LOW32);
+    if (k != NVM_KIND_OF(word) && top == nvm_page_crc(r, page, low)) return 1;
+  }
+  return 0;
+}
+
 static uint64_t counter_check(uint64_t off, uint64_t value) {
   uint64_t in[2] = {off, value};
   return nvm_crc32c(0, in, sizeof in) & 0xffffu;
@@ -45,6 +55,11 @@ static uint64_t counter_check(uint64_t off, uint64_t value) {
 uint64_t nvm_counter_word(uint64_t off, uint64_t value) {
   value &= (1ull << NVM_SB_COUNTER_BITS) - 1;
   return value | counter_check(off, value) << NVM_SB_COUNTER_BITS;
+}
+
+uint64_t nvm_counter_value(uint64_t off, uint64_t w) {
+  uint64_t v = w & ((1ull << NVM_SB_COUNTER_BITS) - 1);
+  return w == nvm_counter_word(off, v) ? v : w;
 }
 
 uint64_t nvm_sb_get(const nvm_region *r, uint64_t off) {

@@ -116,7 +116,11 @@ uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low);
 /* Store (and flush) the page's sealed state word, keeping its low half. */
 void nvm_seal(nvm_region *r, uint64_t page);
 int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word);
+/* A LIVE page whose checksum fails but would match with another kind: a damaged kind byte. */
+int nvm_checksum_of_other_kind(const nvm_region *r, uint64_t page, uint64_t word);
 uint64_t nvm_counter_word(uint64_t off, uint64_t value);
+/* The value of a counter word: without its check if the check matches, else as stored (plain). */
+uint64_t nvm_counter_value(uint64_t off, uint64_t w);
 uint64_t nvm_sb_get(const nvm_region *r, uint64_t off); /* a counter's value */
 int nvm_counter_ok(const nvm_region *r, uint64_t off);
 int nvm_check_counters(const nvm_region *r);

@@ -56,7 +56,20 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
                          (unsigned long long)nvm_page_off(i), (unsigned long long)word);
     if (state == NVM_STATE_PENDING) s->pending++;
     if (state != NVM_STATE_LIVE) continue;
-    if (!nvm_live_checksum_ok(r, nvm_page_off(i), word))
+    /* An extension page is written LIVE out of place and reachable only once its owner
+     * links it, so a crash can leave one torn and unreachable: its checksum is judged
+     * when a chain reaches it (chains.c); an unreachable one is reclaimed. Unless its
+     * checksum is right for another kind: then its kind byte is what was damaged (an inode
+     * page turned "extension" would otherwise vanish as an unreachable one). */
+    unsigned kind = NVM_KIND_OF(word);
+    int ext =
+        kind == NVM_KIND_NAME_EXT || kind == NVM_KIND_BLOCK_EXT || kind == NVM_KIND_STRING_EXT;
+    if (ext && nvm_checksum_of_other_kind(r, nvm_page_off(i), word))
+      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
+                         "%s: page at offset %llu has the checksum of another kind than %u: its "
+                         "kind byte is damaged",
+                         r->path, (unsigned long long)nvm_page_off(i), kind);
+    if (!ext && !nvm_live_checksum_ok(r, nvm_page_off(i), word))
       return nvm_fail_at(
           NVM_ECORRUPT, nvm_page_off(i),
           "%s: page at offset %llu (kind %u, id %llu) fails its checksum (stored 0x%08x, "

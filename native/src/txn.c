@@ -70,6 +70,8 @@ static int check_inplace(const nvm_region *r, uint32_t i, struct entry *e) {
       return bad(i, "INPLACE outside the writable superblock counters", e->target);
     if (r->checksums && (e->len != 8 || e->target % 8))
       return bad(i, "a superblock counter is written one aligned word at a time", e->target);
+    if (r->checksums && rd64(e->data) >> NVM_SB_COUNTER_BITS)
+      return bad(i, "a superblock counter value over 48 bits", e->target);
     e->page = UINT64_MAX;
     return NVM_OK;
   }

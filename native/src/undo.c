@@ -77,6 +77,17 @@ int nvm_undo_check(const nvm_region *r) {
     return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_ENTRY_COUNT,
                        "%s: undo record has %u entries covering %llu of %u payload bytes", r->path,
                        count, (unsigned long long)pos, bytes);
+  /* The last entry saves SB_COMMIT_SEQ; an armed record's state is that value + 1. A disarmed
+   * record keeps its (valid) payload, so a damaged state word would otherwise roll back the
+   * last committed batch. */
+  uint64_t last = NVM_UNDO_PAYLOAD + bytes - NVM_UNDO_ENTRY_HEADER - 8;
+  if (bytes < NVM_UNDO_ENTRY_HEADER + 8 || nvm_ld64(r, last) != NVM_SB_COMMIT_SEQ ||
+      nvm_ld32(r, last + 8) != 8 ||
+      state != nvm_counter_value(NVM_SB_COMMIT_SEQ, nvm_ld64(r, last + NVM_UNDO_ENTRY_HEADER)) + 1)
+    return nvm_fail_at(NVM_ECORRUPT, NVM_UNDO_STATE,
+                       "%s: undo record state %llu does not follow the commit sequence it saved: "
+                       "a damaged state word",
+                       r->path, (unsigned long long)state);
   return NVM_OK;
 }
 

@@ -62,6 +62,10 @@ int main(void) {
   tb_add64(&b, 16 /* past NVM_FIELDS */, NVM_SB_LAST_INODE_ID, 7);
   expect_einval(&b, "entry 1: unknown field id");
 
+  tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 8);
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 1ull << 48);
+  expect_einval(&b, "entry 1: a superblock counter value over 48 bits");
+
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 16);
   set32(&b, NVM_BATCH_HEADER + 16, 64);
   expect_einval(&b, "entry 0: data runs past the end");

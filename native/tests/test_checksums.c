@@ -129,6 +129,36 @@ int main(void) {
   nvm_recovery_report(r, &rec);
   CHECK(rec.inodes_live == 2);
   tu_close(r);
+  /* a torn extension page a crash left unreachable is reclaimed, not refused */
+  tu_copy(base, p);
+  r = tu_open(p);
+  uint64_t torn;
+  CHECK_OK(nvm_reserve_pages(r, 1, &torn));
+  tu_close(r);
+  uint64_t word = 0xdeadbeef00000000ull | (NVM_STATE_WORD(NVM_KIND_NAME_EXT, NVM_STATE_LIVE) &
+                                           0xffffffffull); /* a checksum that does not match */
+  tu_pwrite(p, torn, &word, 8);
+  r = tu_open(p);
+  nvm_recovery_report(r, &rec);
+  CHECK(rec.ext_reclaimed == 1);
+  CHECK(NVM_STATE_OF(tu_ld64(r, torn)) == NVM_STATE_INVALID);
+  tu_close(r);
+  /* ... but a reachable one refuses the region, at its page */
+  tu_copy(base, p);
+  uint64_t ext = 0;
+  r = tu_open(p);
+  ext = tu_ld64(r, f + NVM_IN_NAME_EXT);
+  tu_close(r);
+  uint8_t flip = 0x5a;
+  tu_pwrite(p, ext + NVM_EXT_PAYLOAD, &flip, 1);
+  refused_at(p, ext, "fails its checksum");
+
+  /* a disarmed undo record whose state word is damaged: refused, not rolled back */
+  tu_copy(base, p);
+  uint64_t four = 4;
+  tu_pwrite(p, NVM_UNDO_STATE, &four, 8);
+  refused_at(p, NVM_UNDO_STATE, "does not follow the commit sequence");
+
   tb_free(&b);
   printf("checksums ok\n");
   return 0;

@@ -26,6 +26,14 @@ final class ChainCheck {
       }
     }
     refs.followKept(m, owners);
+    // a page a kept chain reaches must be sealed right (an unreachable one is reclaimed: below)
+    for (int i = 0; i < m.census.liveExts.size(); i++) {
+      long page = m.census.liveExts.get(i);
+      Finding f = owners.isLinked(page) ? SealCheck.checksum(m, page) : null;
+      if (f != null) {
+        out.add(f);
+      }
+    }
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
       if (inode.nameLength() >= 0

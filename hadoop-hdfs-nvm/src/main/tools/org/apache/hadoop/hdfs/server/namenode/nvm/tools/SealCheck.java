@@ -50,31 +50,65 @@ final class SealCheck {
     }
   }
 
+  /**
+   * LIVE pages other than extension pages: recovery's scan judges them. An extension page is
+   * written LIVE out of place and reachable only once its owner links it, so a crash may leave one
+   * torn and unreachable: recovery judges its checksum when a chain reaches it ({@link ChainCheck})
+   * and reclaims an unreachable one whatever it holds.
+   */
   private static void pages(RegionModel m, List<Finding> out) {
     PageCensus c = m.census;
-    boolean checked = m.image.hasPageChecksums();
-    for (LongList live : new LongList[] {c.liveInodes, c.liveExts, c.liveStrings, c.unknownKind}) {
+    for (LongList live : new LongList[] {c.liveInodes, c.liveStrings, c.unknownKind}) {
       for (int i = 0; i < live.size(); i++) {
-        long page = live.get(i);
-        byte[] b = m.image.pageBytes(page);
-        long stored = magicOf(m.image.stateWord(page));
-        long computed = Seals.pageChecksum(b);
-        if (stored == computed || (!checked && stored == PAGE_MAGIC)) {
-          continue;
+        Finding f = checksum(m, live.get(i));
+        if (f != null) {
+          out.add(f);
         }
+      }
+    }
+    // an extension page whose checksum is right for another kind: its kind byte is damaged
+    // (recovery's scan refuses it: an inode page turned "extension" would vanish as unreachable)
+    for (int i = 0; i < c.liveExts.size(); i++) {
+      long page = c.liveExts.get(i);
+      long stored = magicOf(m.image.stateWord(page));
+      int kind =
+          m.image.hasPageChecksums()
+              ? Seals.kindMatchingChecksum(m.image.pageBytes(page), stored)
+              : -1;
+      if (kind >= 0 && kind != kindOf(m.image.stateWord(page))) {
         out.add(
             new Finding(
                 Finding.Kind.BAD_CHECKSUM,
                 page,
-                describe(m, page)
-                    + " fails its checksum (stored 0x"
-                    + String.format("%08x", stored)
-                    + (stored == PAGE_MAGIC ? ", the page magic: never sealed" : "")
-                    + ", computed 0x"
-                    + String.format("%08x", computed)
-                    + "): a byte of the page is damaged; recovery refuses the region"));
+                "LIVE "
+                    + PageState.kindName(kindOf(m.image.stateWord(page)))
+                    + " page "
+                    + page
+                    + " has the checksum of a "
+                    + PageState.kindName(kind)
+                    + " page: its kind byte is damaged; recovery refuses the region"));
       }
     }
+  }
+
+  /** A BAD_CHECKSUM finding for the LIVE page at {@code page}, or null if it is sealed right. */
+  static Finding checksum(RegionModel m, long page) {
+    byte[] b = m.image.pageBytes(page);
+    long stored = magicOf(m.image.stateWord(page));
+    long computed = Seals.pageChecksum(b);
+    if (stored == computed || (!m.image.hasPageChecksums() && stored == PAGE_MAGIC)) {
+      return null;
+    }
+    return new Finding(
+        Finding.Kind.BAD_CHECKSUM,
+        page,
+        describe(m, page)
+            + " fails its checksum (stored 0x"
+            + String.format("%08x", stored)
+            + (stored == PAGE_MAGIC ? ", the page magic: never sealed" : "")
+            + ", computed 0x"
+            + String.format("%08x", computed)
+            + "): a byte of the page is damaged; recovery refuses the region");
   }
 
   /**

@@ -58,6 +58,21 @@ final class Seals {
     return Crc32c.update(0, b, 0, PAGE_SIZE) & 0xffffffffL;
   }
 
+  /** The kind whose LIVE state word would make {@code page}'s checksum match, or -1. */
+  static int kindMatchingChecksum(byte[] page, long stored) {
+    byte[] b = page.clone();
+    for (int k = KIND_DIR; k <= KIND_STRING_EXT; k++) {
+      long low = stateWord(k, STATE_LIVE) & 0xffffffffL;
+      for (int i = 0; i < 4; i++) {
+        b[i] = (byte) (low >>> (8 * i));
+      }
+      if (pageChecksum(b) == stored) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
   /** The 16-bit check of a counter holding {@code value} (its low 48 bits) at {@code off}. */
   static long counterCheck(long off, long value) {
     byte[] b =
