@@ -3,6 +3,7 @@ package org.nvmnn.it.core;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -20,9 +21,13 @@ import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderConstruction;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.junit.After;
 import org.junit.Before;
@@ -203,6 +208,7 @@ public abstract class LeaseRecoveryRestartTestBase {
     for (String p : files.keySet()) {
       assertEquals("lease holder of " + p + " after the restart", writerName, holder(p));
       assertFalse(p + " open after the restart", fs.isFileClosed(new Path(p)));
+      assertOpenFileOwnsItsLastBlock(p);
     }
 
     cluster.setLeasePeriod(LONG, SHORT);
@@ -241,20 +247,45 @@ public abstract class LeaseRecoveryRestartTestBase {
   }
 
   /**
-   * Stops the lease monitor from starting new recoveries and gives the one that ran time to sync
-   * its edits: on the stock path, a NameNode stopped while the monitor thread is in logSync has its
-   * edit-log channel closed by the interrupt and terminates (ClosedByInterruptException, "Could not
-   * sync enough journals"), which is not what these tests are about.
+   * Stops the lease monitor from starting new recoveries, without interrupting it, and gives the
+   * recovery it ran time to sync its edits. On the stock path an interrupt of the monitor thread
+   * while it is in logSync closes the edit-log channel (ClosedByInterruptException), the journals
+   * are disabled and the NameNode terminates; {@code MiniDFSCluster#setLeasePeriod} interrupts it
+   * ({@code triggerMonitorCheckNow}), so this sets the period on the LeaseManager directly.
    */
   private void quietLeaseMonitor() throws InterruptedException {
-    cluster.setLeasePeriod(LONG, LONG);
-    Thread.sleep(HdfsServerConstants.NAMENODE_LEASE_RECHECK_INTERVAL);
+    NameNodeAdapter.getLeaseManager(cluster.getNamesystem()).setLeasePeriod(LONG, LONG);
+    Thread.sleep(2 * HdfsServerConstants.NAMENODE_LEASE_RECHECK_INTERVAL);
   }
 
   private void waitOutOfSafeMode() throws Exception {
     waitFor(
         "the NameNode leaves safe mode (blocks under construction are not counted)",
         () -> !cluster.getNamesystem().isInSafeMode());
+  }
+
+  /**
+   * The open file's last block is under construction and its collection is the file object found at
+   * its path, so the block layer does not take it for a snapshot copy ({@code isInSnapshot}, whose
+   * replicas a block report would count as safe).
+   */
+  private void assertOpenFileOwnsItsLastBlock(String p) throws IOException {
+    FSNamesystem fsn = cluster.getNamesystem();
+    fsn.readLock();
+    try {
+      INodeFile f = fsn.getFSDirectory().getINode(p).asFile();
+      BlockInfoContiguous last = f.getLastBlock();
+      if (last == null) {
+        return;
+      }
+      assertTrue(
+          p + ": last block under construction",
+          last instanceof BlockInfoContiguousUnderConstruction);
+      assertSame(p + ": the file is its last block's collection", f, last.getBlockCollection());
+      assertFalse(fsn.isInSnapshot((BlockInfoContiguousUnderConstruction) last));
+    } finally {
+      fsn.readUnlock();
+    }
   }
 
   /** The old writer lost the file: neither more data nor a close may go through. */
