@@ -301,7 +301,8 @@ fail=""
 $fsck_ok || fail="$fail; fsck"
 $holders_ok || fail="$fail; a lease the NameNode had taken over came back to a dead writer after a restart"
 if [ -z "$fail" ]; then
-  closed=$([ "$LEASE_HARD_LIMIT" -gt 0 ] && echo ", every abandoned file closed by lease recovery in time")
+  closed=""
+  if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then closed=", every abandoned file closed by lease recovery in time"; fi
   echo "RESULT: PASS — $kills kills, no acknowledged operation lost$closed, fsck HEALTHY"
 else
   echo "RESULT: FAIL${fail}"; exit 1
