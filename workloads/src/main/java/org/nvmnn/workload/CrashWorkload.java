@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
@@ -18,9 +19,15 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * operation was all-or-nothing, no call failed for another reason than the NameNode being down, and
  * every verification ran.
  *
+ * <p>With {@code --abandoned-deadline-ms} above 0 a further thread ({@link AbandonedFileChecker})
+ * checks after every restart that the files killed writers left open are closed by the NameNode's
+ * lease recovery within that many ms; with {@code --renew-ms} above 0 every worker's lease is
+ * renewed that often (the test shortens the NameNode's hard limit to seconds, while 2.7.3's client
+ * renews every 30 s: a live client must keep its lease, as it does against the stock limits).
+ *
  * <p>Usage: CrashWorkload --control DIR --logs DIR [--threads 4] [--seed N] [--root /crash]
  * [--max-entries 120] [--max-depth 4] [--metadata-threads threads/2 (the last ones; they create
- * empty files)]
+ * empty files)] [--abandoned-deadline-ms 0] [--renew-ms 0]
  */
 public final class CrashWorkload {
   private CrashWorkload() {}
@@ -34,6 +41,8 @@ public final class CrashWorkload {
     int maxEntries = 120;
     int maxDepth = 4;
     int metadataThreads = -1;
+    long abandonedDeadlineMs = 0;
+    long renewMs = 0;
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
@@ -60,6 +69,12 @@ public final class CrashWorkload {
           break;
         case "--metadata-threads":
           metadataThreads = Integer.parseInt(v);
+          break;
+        case "--abandoned-deadline-ms":
+          abandonedDeadlineMs = Long.parseLong(v);
+          break;
+        case "--renew-ms":
+          renewMs = Long.parseLong(v);
           break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]);
@@ -106,20 +121,69 @@ public final class CrashWorkload {
       running.add(t);
       t.start();
     }
-    boolean workerDied = coordinate(control, workers);
+    AbandonedFileChecker checker = null;
+    if (abandonedDeadlineMs > 0) {
+      checker =
+          new AbandonedFileChecker(
+              control,
+              Paths.get(controlDir),
+              (DistributedFileSystem) FileSystem.newInstance(conf),
+              new OpLog(logs.resolve("ops-abandoned.log")),
+              abandonedDeadlineMs);
+      Thread t = new Thread(checker, "abandoned-file-checker");
+      running.add(t);
+      t.start();
+    }
+    if (renewMs > 0) {
+      final long every = renewMs;
+      Thread keeper = new Thread(() -> renewLeases(workers, every), "lease-keeper");
+      keeper.setDaemon(true);
+      keeper.start();
+    }
+    boolean workerDied = coordinate(control, workers, checker);
     for (Thread t : running) {
       t.join();
     }
-    System.exit(report(control, workers, workerDied) ? 0 : 1);
+    System.exit(report(control, workers, checker, workerDied) ? 0 : 1);
+  }
+
+  /**
+   * Renews every worker's lease every {@code renewMs}: what 2.7.3's LeaseRenewer does every 30 s
+   * against a one-hour hard limit, scaled to the test's hard limit of seconds. Failures (the
+   * NameNode down or in safe mode) are ignored; the next round tries again.
+   */
+  private static void renewLeases(List<Worker> workers, long renewMs) {
+    while (true) {
+      for (Worker w : workers) {
+        try {
+          DFSClient c = w.client();
+          c.getNamenode().renewLease(c.getClientName());
+        } catch (IOException | RuntimeException e) {
+          // down, restarting or in safe mode
+        }
+      }
+      try {
+        Thread.sleep(renewMs);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   /** Publishes "verified" until all workers are done; true if a worker died. */
-  private static boolean coordinate(ControlDir control, List<Worker> workers)
+  private static boolean coordinate(
+      ControlDir control, List<Worker> workers, AbandonedFileChecker checker)
       throws IOException, InterruptedException {
     long published = -1;
     while (true) {
       long min = Long.MAX_VALUE;
-      boolean allDone = true;
+      boolean allDone = checker == null || checker.finished;
+      if (checker != null && checker.fatal != null) {
+        System.err.println("the abandoned-file checker died:");
+        checker.fatal.printStackTrace();
+        control.stopLocally();
+        return true;
+      }
       for (Worker w : workers) {
         if (w.fatal != null) {
           System.err.println("worker " + w.name + " died:");
@@ -141,7 +205,8 @@ public final class CrashWorkload {
     }
   }
 
-  private static boolean report(ControlDir control, List<Worker> workers, boolean workerDied) {
+  private static boolean report(
+      ControlDir control, List<Worker> workers, AbandonedFileChecker checker, boolean workerDied) {
     WorkerTally total = new WorkerTally();
     for (Worker w : workers) {
       WorkerTally t = w.tally;
@@ -177,9 +242,39 @@ public final class CrashWorkload {
               + "; all in the ops-t*.log LOST lines): "
               + first);
     }
+    boolean abandonedOk = true;
+    if (checker != null) {
+      AbandonedFiles f = checker.files;
+      List<Long> t = f.closeTimes();
+      System.out.printf(
+          "abandoned files (left open by killed writers): %d; closed by lease recovery after a"
+              + " restart: %d%s; closed before it: %d; deadlines interrupted by a kill: %d;"
+              + " not closed within %.1f s: %d; wrong content: %d; gone: %d; not checked: %d;"
+              + " errors: %d%n",
+          f.entries().size(),
+          t.size(),
+          t.isEmpty()
+              ? ""
+              : String.format(
+                  " (%.1f / %.1f / %.1f s after the restart, min / median / max)",
+                  t.get(0) / 1000.0, t.get(t.size() / 2) / 1000.0, t.get(t.size() - 1) / 1000.0),
+          f.count(AbandonedFiles.Verdict.CLOSED_AT_FIRST_LOOK),
+          f.interruptedDeadlines(),
+          f.deadlineMs() / 1000.0,
+          f.count(AbandonedFiles.Verdict.NOT_CLOSED_IN_TIME),
+          f.count(AbandonedFiles.Verdict.WRONG_CONTENT),
+          f.count(AbandonedFiles.Verdict.ABSENT),
+          f.count(AbandonedFiles.Verdict.NOT_CHECKED) + f.count(AbandonedFiles.Verdict.PENDING),
+          checker.errors);
+      abandonedOk =
+          f.failures() == 0
+              && f.count(AbandonedFiles.Verdict.PENDING) == 0
+              && checker.errors == 0
+              && checker.fatal == null;
+    }
     if (workerDied) {
       System.out.println("a worker died (see stderr); the run is not valid");
     }
-    return total.clean() && !workerDied;
+    return total.clean() && abandonedOk && !workerDied;
   }
 }

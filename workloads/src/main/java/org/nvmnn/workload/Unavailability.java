@@ -19,7 +19,8 @@ final class Unavailability {
       if (c instanceof SocketException
           || c instanceof EOFException
           || c instanceof SocketTimeoutException
-          || c instanceof ClosedChannelException) {
+          || c instanceof ClosedChannelException
+          || isResetOnWrite(c)) {
         return true;
       }
       if (c instanceof RemoteException) {
@@ -30,6 +31,19 @@ final class Unavailability {
       }
     }
     return false;
+  }
+
+  /**
+   * The connection reset under a write: the JDK's socket channel reports ECONNRESET and EPIPE on a
+   * write as a plain IOException ("Connection reset by peer", "Broken pipe"), not as a
+   * SocketException as on a read; Hadoop's IPC client then fails every call pending on that
+   * connection with it.
+   */
+  private static boolean isResetOnWrite(Throwable c) {
+    String m = c.getMessage();
+    return c.getClass() == java.io.IOException.class
+        && m != null
+        && (m.equals("Connection reset by peer") || m.equals("Broken pipe"));
   }
 
   /** One line: exception classes along the cause chain and the first message. */

@@ -57,6 +57,11 @@ final class Worker implements Runnable {
     this.model = new SubtreeModel(root, name + "#0");
   }
 
+  /** This worker's client (its own client name, so its own lease). */
+  org.apache.hadoop.hdfs.DFSClient client() {
+    return fs.getClient();
+  }
+
   @Override
   public void run() {
     try {

@@ -19,6 +19,14 @@ public class UnavailabilityTest {
             new IOException("Failed on local exception", new EOFException())));
     assertTrue(
         Unavailability.isNameNodeUnavailable(
+            new IOException(
+                "Failed on local exception: java.io.IOException: Connection reset by peer",
+                new IOException("Connection reset by peer"))));
+    assertTrue(
+        Unavailability.isNameNodeUnavailable(
+            new IOException("Failed on local exception", new IOException("Broken pipe"))));
+    assertTrue(
+        Unavailability.isNameNodeUnavailable(
             new RemoteException(
                 "org.apache.hadoop.hdfs.server.namenode.SafeModeException", "safe mode")));
     assertTrue(
@@ -30,6 +38,8 @@ public class UnavailabilityTest {
   @Test
   public void anythingElse() {
     assertFalse(Unavailability.isNameNodeUnavailable(new FileNotFoundException("/crash/t0/f1")));
+    assertFalse(
+        Unavailability.isNameNodeUnavailable(new IOException("Connection reset by peer: no")));
     assertFalse(
         Unavailability.isNameNodeUnavailable(
             new RemoteException("org.apache.hadoop.fs.FileAlreadyExistsException", "exists")));

@@ -137,7 +137,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   void logReassignLease(String leaseHolder, String src, String newHolder) {
-    wt().pathChanged(src);
+    // called before the namesystem sets newHolder on the file: the page takes it from here
+    wt().leaseReassigned(src, newHolder);
   }
 
   // ---- attributes

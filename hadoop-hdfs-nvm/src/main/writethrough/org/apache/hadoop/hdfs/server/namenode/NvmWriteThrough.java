@@ -172,6 +172,30 @@ final class NvmWriteThrough {
     changed(n[0]);
   }
 
+  /**
+   * logReassignLease. The namesystem logs a lease reassignment BEFORE it changes the file: 2.7.3's
+   * {@code FSNamesystem.reassignLease} calls the edit log, then {@code reassignLeaseInternal} sets
+   * the new holder on the file's under-construction feature. So the file in memory still names the
+   * old holder here, and syncing its state would persist the old holder again. The page takes the
+   * new holder from the call, as the stock edit log records it in OP_REASSIGN_LEASE (whose replay
+   * changes only the client name); the client machine stays.
+   */
+  void leaseReassigned(final String path, final String newHolder) {
+    final INode[] n = new INode[1];
+    persist(
+        "lease reassignment of",
+        path,
+        t -> {
+          INodeFile f = (n[0] = resolve(path)).asFile();
+          FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
+          if (uc == null) {
+            throw new IllegalStateException(path + " is not under construction");
+          }
+          t.setUnderConstruction(pageOf(f), newHolder, uc.getClientMachine());
+        });
+    changed(n[0]);
+  }
+
   /** The slim namespace follows a persisted file change (pinning, the blocks' collection). */
   private void changed(INode n) {
     if (n != null && n.isFile()) {
