@@ -183,15 +183,27 @@ public class NvmBadRegionTest {
     long sub = pageOf("sub");
     assertRefused(
         "bit flip in a page's state word",
-        f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 5, 0x01),
+        f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 2, 0x01),
         "NVM_ECORRUPT",
         "state word");
+    assertRefused(
+        "bit flip in a page's checksum",
+        f -> RegionDamage.xor(f, sub + RegionLayout.PG_STATE + 5, 0x01),
+        "NVM_ECORRUPT",
+        "fails its checksum",
+        "/dir/sub");
+    long file = pageOf("file");
+    assertRefused(
+        "media damage: a bit flip in an inode's modification time (only its checksum tells)",
+        f -> RegionDamage.rawXor(f, file + RegionLayout.IN_MTIME + 2, 0x04),
+        "NVM_ECORRUPT",
+        "fails its checksum",
+        "/dir/sub/file");
     assertRefused(
         "a name damaged into one with a '/'",
         f -> RegionDamage.write(f, sub + RegionLayout.IN_NAME_INLINE + 1, new byte[] {'/'}),
         "NVM_ECORRUPT",
         "has a name that contains '/'");
-    long file = pageOf("file");
     assertRefused(
         "bit flip in a page's parent link",
         f -> RegionDamage.xor(f, file + RegionLayout.IN_PARENT_PAGE + 1, 0x40),
