@@ -11,12 +11,16 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
+import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
+import org.apache.hadoop.hdfs.web.WebHdfsTestUtil;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.Test;
@@ -26,10 +30,12 @@ import org.nvmnn.it.NvmCluster;
  * Client input the stock NameNode accepts is accepted, persisted and restarted from in NVM mode
  * (issue 23's findings, each once): names with a NUL byte (mkdirs, and create over raw
  * ClientProtocol), a 10,000-character owner and group set by the superuser, a 10,000-character
- * client name. The same calls go to a stock and an NVM NameNode and the answers are compared; both
- * are restarted and their namespaces compared; the NVM NameNode's region, after a clean stop, is
- * consistent with nothing to recover ({@code check} exit 0). A preferred block size past 48 bits is
- * refused by both (the stock inode header has the same 48 bits as the region's).
+ * client name; and through WebHDFS (which reaches the same RPC server methods) a NUL-free long
+ * owner, a name of every printable byte and a mkdirs under it. The same calls go to a stock and an
+ * NVM NameNode and the answers are compared; both are restarted and their namespaces compared; the
+ * NVM NameNode's region, after a clean stop, is consistent with nothing to recover ({@code check}
+ * exit 0). A preferred block size past 48 bits is refused by both (the stock inode header has the
+ * same 48 bits as the region's).
  */
 public class HostileInputTest {
   private static final String LONG = repeat('x', 10_000);
@@ -102,6 +108,40 @@ public class HostileInputTest {
     return m;
   }
 
+  private interface WebCall {
+    void run(FileSystem web) throws IOException;
+  }
+
+  private static final String WEB_LONG = repeat('w', 5_000);
+
+  /** Through WebHDFS: the NameNode's HTTP server calls the same RPC server methods. */
+  private static Map<String, WebCall> webCalls() {
+    Map<String, WebCall> m = new LinkedHashMap<>();
+    m.put("webhdfs mkdirs", web -> web.mkdirs(new Path("/h/web")));
+    m.put(
+        "webhdfs setOwner to 5,000 characters",
+        web -> web.setOwner(new Path("/h/web"), WEB_LONG, WEB_LONG + "g"));
+    StringBuilder odd = new StringBuilder();
+    for (char c = 0x21; c < 0x7f; c++) {
+      if (c != '/' && c != ':') {
+        odd.append(c);
+      }
+    }
+    m.put("webhdfs mkdirs of every printable byte", web -> web.mkdirs(new Path("/h/web/x" + odd)));
+    return m;
+  }
+
+  private static String outcome(FileSystem web, WebCall c) {
+    try {
+      c.run(web);
+      return "ok";
+    } catch (RemoteException e) {
+      return e.getClassName();
+    } catch (IOException | RuntimeException e) {
+      return e.getClass().getName();
+    }
+  }
+
   private static FsPermission perm() {
     return FsPermission.getDefault();
   }
@@ -124,6 +164,10 @@ public class HostileInputTest {
       DistributedFileSystem fs = cluster.getFileSystem();
       for (Map.Entry<String, Call> e : calls().entrySet()) {
         out.put(e.getKey(), outcome(fs.getClient().getNamenode(), e.getValue()));
+      }
+      FileSystem web = WebHdfsTestUtil.getWebHdfsFileSystem(conf, WebHdfsFileSystem.SCHEME);
+      for (Map.Entry<String, WebCall> e : webCalls().entrySet()) {
+        out.put(e.getKey(), outcome(web, e.getValue()));
       }
       NvmCluster.Snapshot before = NvmCluster.snapshot(fs, "/h");
       cluster.restartNameNode(true);
@@ -167,6 +211,7 @@ public class HostileInputTest {
     NvmCluster.Snapshot n = after.get("nvm").ignoring("mtime", "atime");
     NvmCluster.assertSameNamespace("stock vs NVM after the restarts", s, n);
     assertEquals(LONG, n.get("/h/owned").get("owner"));
+    assertEquals(WEB_LONG, n.get("/h/web").get("owner"));
     assertEquals("true", n.get("/h/open").get("uc"));
   }
 }
