@@ -203,6 +203,26 @@ public class NvmImportTest {
   }
 
   @Test
+  public void aGenerationStampPastTheRegionsCounterBitsIsRefused() throws Exception {
+    cluster = cluster(getClass(), "counter", false, 1);
+    DistributedFileSystem fs = cluster.getFileSystem();
+    // the stock NameNode takes any 64-bit stamp; the next block logs the one after it
+    cluster.getNamesystem().getBlockIdManager().setGenerationStampV2(1L << 49);
+    try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(new Path("/c/f"))) {
+      out.write(1);
+    }
+    cluster.shutdownNameNode(0);
+    MigrationTestSupport.Run run = tool(cluster, "import");
+    assertEquals(run.toString(), 1, run.exit);
+    assertTrue(
+        run.toString(),
+        run.err.contains("the generation stamp is " + ((1L << 49) + 1))
+            && run.err.contains("48-bit counters (SB_COUNTER_BITS)")
+            && run.err.contains("nothing was written"));
+    assertNoRegion();
+  }
+
+  @Test
   public void tooSmallRegionIsRefusedWithTheSizeItNeeds() throws Exception {
     cluster =
         cluster(

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.hdfs.XAttrHelper;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
@@ -101,6 +102,13 @@ final class NvmImportScan {
               + "cache management), which a region cannot hold. Remove the cache directives and pools "
               + "(hdfs cacheadmin -removePool) with the stock NameNode first");
     }
+    BlockIdManager ids = fsn.getBlockIdManager();
+    refuseCounter("the generation stamp (v1)", ids.getGenerationStampV1());
+    refuseCounter("the generation stamp", ids.getGenerationStampV2());
+    refuseCounter("the generation stamp v1 limit", ids.getGenerationStampV1Limit());
+    refuseCounter("the last block id", ids.getLastAllocatedBlockId());
+    refuseCounter("the last inode id", fsn.getFSDirectory().getLastInodeId());
+    refuseCounter("the last transaction id", image.getLastAppliedOrWrittenTxId());
     int tokens = fsn.getDelegationTokenSecretManager().saveSecretManagerState().tokens.size();
     if (tokens > 0) {
       throw refusal(
@@ -252,6 +260,19 @@ final class NvmImportScan {
             + ", which a region cannot hold (docs/unsupported-operations.md); "
             + remedy
             + " with the stock NameNode and import again");
+  }
+
+  /** A superblock counter keeps SB_COUNTER_BITS bits of value (region-format.md §11). */
+  private static void refuseCounter(String what, long value) throws NvmMigrationRefusedException {
+    if (value < 0 || value >>> RegionLayout.SB_COUNTER_BITS != 0) {
+      throw refusal(
+          what
+              + " is "
+              + value
+              + ", past the region's "
+              + RegionLayout.SB_COUNTER_BITS
+              + "-bit counters (SB_COUNTER_BITS): a region cannot hold it");
+    }
   }
 
   static NvmMigrationRefusedException refusal(String why) {
