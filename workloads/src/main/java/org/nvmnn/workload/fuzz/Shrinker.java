@@ -6,13 +6,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Makes a diverging sequence short. A candidate reproduces when a fresh pair of NameNodes fed it
- * diverges with the same signature (kind, side, call, and the exception classes, field or log
- * reason). First a few guesses, smallest first: the diverging call alone; the calls with a hostile
- * tag; the calls whose paths are related to it (ancestors, descendants, rename partners); the whole
- * sequence. Then delta debugging (ddmin: drop halves, then quarters, … down to single calls) on the
- * first guess that reproduces, keeping the last call. Every test starts a fresh pair, so it costs a
- * NameNode start-up (about 3-5 s here); the time budget bounds the whole.
+ * Makes a diverging sequence short. For a divergence at a restart, a binary search first finds the
+ * call that left the state behind (the shortest prefix that still diverges at a restart). A
+ * candidate reproduces when a fresh pair of NameNodes fed it diverges with the same signature
+ * (kind, side, call, and the exception classes, field or log reason). First a few guesses, smallest
+ * first: the diverging call alone; the calls with a hostile tag; the calls whose paths are related
+ * to it (ancestors, descendants, rename partners); the whole sequence. Then delta debugging (ddmin:
+ * drop halves, then quarters, … down to single calls) on the first guess that reproduces, keeping
+ * the last call. Every test starts a fresh pair, so it costs a NameNode start-up (about 3-5 s
+ * here); the time budget bounds the whole.
  */
 final class Shrinker {
   /** Runs a sequence on a fresh pair: the first divergence, or null. */
@@ -40,7 +42,28 @@ final class Shrinker {
   List<Op> shrink(List<Op> seq, String signature, String focus) throws Exception {
     Op last = seq.get(seq.size() - 1);
     List<List<Op>> guesses = new ArrayList<>();
-    if (last.call != Call.RESTART) {
+    if (last.call == Call.RESTART && seq.size() > 2) {
+      // what a restart trips over was written by one call: the shortest prefix that still
+      // diverges at a restart right after it ends with that call
+      int m = culprit(seq, signature);
+      if (m >= 0) {
+        Op c = seq.get(m);
+        List<Op> prefix = new ArrayList<>(seq.subList(0, m + 1));
+        prefix.add(last);
+        List<Op> alone = new ArrayList<>();
+        alone.add(c);
+        alone.add(last);
+        guesses.add(alone);
+        Set<String> seeds = new LinkedHashSet<>(c.paths());
+        if (focus != null) {
+          seeds.add(focus);
+        }
+        seeds.remove("/");
+        guesses.add(slice(prefix, seeds, false));
+        guesses.add(prefix);
+        seq = prefix;
+      }
+    } else {
       guesses.add(single(last));
     }
     guesses.add(slice(seq, focus));
@@ -66,6 +89,32 @@ final class Shrinker {
       return null;
     }
     return ddmin(cur, signature);
+  }
+
+  /**
+   * Binary search for the smallest m such that calls 0..m followed by the final RESTART diverge the
+   * same way; -1 if none does within the budget. Assumes that once a prefix diverges at the
+   * restart, every longer one does (true for state that stays wrong, such as an edit the log cannot
+   * replay or a name the region refuses; a later call that removes the bad state breaks it, and the
+   * guesses after this one still cover the whole sequence).
+   */
+  private int culprit(List<Op> seq, String signature) throws Exception {
+    Op restart = seq.get(seq.size() - 1);
+    int lo = 0;
+    int hi = seq.size() - 2; // assumed to reproduce: the run saw it
+    boolean found = false;
+    while (lo < hi && !outOfTime()) {
+      int mid = (lo + hi) >>> 1;
+      List<Op> cand = new ArrayList<>(seq.subList(0, mid + 1));
+      cand.add(restart);
+      if (test(cand, signature) != null) {
+        hi = mid;
+        found = true;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return found || lo == hi ? hi : -1;
   }
 
   /** The candidate cut after the call where it diverged, if it reproduces; else null. */
