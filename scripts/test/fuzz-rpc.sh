@@ -23,6 +23,8 @@
 #   REPLAY (file)        instead of a run: replay a reproduction file on a fresh pair; with
 #                        SHRINK=1 a divergence is shrunk further (SHRINK_SECONDS)
 #   KEEP (0)             1 keeps the work directory (configuration, logs) in /tmp
+#   BASELINE (0)         1 runs two stock NameNodes: a check of the fuzzer itself (every
+#                        divergence is then a false positive or a stock restart failure)
 # Exit status: 0 no divergence, 1 divergences, 2 the NameNodes could not be started.
 #
 # The short profile that fits in `make test` (about 2 minutes here):
@@ -46,6 +48,7 @@ REGION_SIZE=${REGION_SIZE:-256m}
 REPLAY=${REPLAY:-}
 SHRINK=${SHRINK:-0}
 KEEP=${KEEP:-0}
+BASELINE=${BASELINE:-0}
 
 work=$(mktemp -d /tmp/nvm-fuzzrpc.XXXXXX)
 shm=$(mktemp -d /dev/shm/nvm-fuzzrpc.XXXXXX)
@@ -69,7 +72,8 @@ trap cleanup EXIT
 
 for side in stock nvm; do
   nvm=false; region=
-  [ $side = nvm ] && nvm=true region="$shm/nvm.region"
+  [ $side = nvm ] && [ "$BASELINE" != 1 ] && nvm=true
+  [ $side = nvm ] && region="$shm/nvm.region"
   write_conf "$work/$side" "$shm/$side-name" "$work/$side-data" "$nvm" "$region"
   f="$work/$side/hdfs-site.xml"
   # out of safe mode at once after a start; the fake DataNode reports right after
@@ -110,6 +114,7 @@ args=(--seed "$SEED" --ops "$OPS" --restart-every "$K" --hostile "$HOSTILE" --sk
   --stock-conf "$work/stock" --stock-name "$shm/stock-name"
   --nvm-conf "$work/nvm" --nvm-name "$shm/nvm-name" --nvm-region "$shm/nvm.region"
   --refusals "$NVM_ROOT/docs/unsupported-operations.md")
+[ "$BASELINE" = 1 ] && args+=(--baseline true)
 if [ -n "$REPLAY" ]; then
   args+=(--replay "$(realpath "$REPLAY")")
   [ "$SHRINK" = 1 ] && args+=(--replay-shrink true)

@@ -93,6 +93,7 @@ public final class FuzzRpc {
             refusals,
             f.getLong("--start-timeout", 120) * 1000,
             f.getInt("--max-list", 200000));
+    session.baseline = Boolean.parseBoolean(f.get("--baseline", "false"));
   }
 
   private static String req(Flags f, String name) {
@@ -122,6 +123,7 @@ public final class FuzzRpc {
             "--max-list",
             "--replay",
             "--replay-shrink",
+            "--baseline",
             "--out",
             "--java",
             "--lib",

@@ -179,6 +179,18 @@ final class NnProcess {
       }
     }
     for (int i = 0; i < lines.length - 1; i++) {
+      // the edit log loader names the cause of a replay failure a few lines below
+      if (lines[i].contains("Error replaying edit log")
+          || lines[i].contains("Encountered exception on operation")) {
+        for (int j = i + 1; j < Math.min(lines.length, i + 6); j++) {
+          if (lines[j].matches("^[A-Za-z0-9_.$]+(Exception|Error)(: .*)?$")
+              && !lines[j].contains("EditLogInputException")) {
+            return lines[j];
+          }
+        }
+      }
+    }
+    for (int i = 0; i < lines.length - 1; i++) {
       if (lines[i].contains("Failed to start namenode")) {
         return lines[i + 1];
       }
