@@ -23,6 +23,8 @@
 #   REPLAY (file)        instead of a run: replay a reproduction file on a fresh pair; with
 #                        SHRINK=1 a divergence is shrunk further (SHRINK_SECONDS)
 #   KEEP (0)             1 keeps the work directory (configuration, logs) in /tmp
+#   NN_TIER (1)          the NameNodes' JIT: -XX:TieredStopAtLevel (1 = C1 only: faster start-ups and,
+#                        on 2 cores, faster calls too; 4 = the JVM's default)
 #   BASELINE (0)         1 runs two stock NameNodes: a check of the fuzzer itself (every
 #                        divergence is then a false positive or a stock restart failure)
 # Exit status: 0 no divergence, 1 divergences, 2 the NameNodes could not be started.
@@ -122,7 +124,7 @@ fi
 
 echo "== fuzz-rpc: work directory $work, name directories and region in $shm"
 rc=0
-java -Xmx2g -XX:+UseParallelGC -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=WARN,console \
+java -Xmx2g -XX:+UseParallelGC -Dfuzz.nn.tier="${NN_TIER:-1}" -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=WARN,console \
   -Dlog4j.configuration="file://$work/stock/log4j.properties" \
   -cp "$NVM_LIB/*" org.nvmnn.workload.fuzz.FuzzRpc "${args[@]}" 2>>"$work/driver.log" &
 DRIVER_PID=$!

@@ -31,6 +31,14 @@ final class NnProcess {
   private final String lib;
   private final String heap;
   private final File log;
+
+  /**
+   * The NameNodes' JIT (fuzz.nn.tier, NN_TIER): 1, C1 only, starts a pair faster (about 0.7 s) and,
+   * on this 2-core machine, also served the calls faster (861 against 592 per second over 20,000
+   * calls) than 4, the default tiered JIT, whose C2 threads compete for the cores.
+   */
+  static final String TIER = System.getProperty("fuzz.nn.tier", "1");
+
   private Process proc;
   private long logStart;
   private int starts;
@@ -85,6 +93,7 @@ final class NnProcess {
                 java,
                 heap,
                 "-XX:+UseParallelGC",
+                "-XX:TieredStopAtLevel=" + TIER,
                 "-Dhadoop.log.dir=" + logs,
                 "-Djava.io.tmpdir=" + tmp,
                 "-Djava.net.preferIPv4Stack=true",
