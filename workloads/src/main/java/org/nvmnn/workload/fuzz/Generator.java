@@ -3,6 +3,7 @@ package org.nvmnn.workload.fuzz;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumSet;
@@ -514,7 +515,11 @@ final class Generator {
       default:
         opts = new Options.Rename[0];
     }
-    return Op.of(Call.rename2, src, dst, opts).as(caller());
+    Op op = Op.of(Call.rename2, src, dst, opts).as(caller());
+    if (Arrays.asList(opts).contains(Options.Rename.OVERWRITE) && m.open.contains(dst)) {
+      op.tag("overwrite-open"); // onto a file under construction (its lease)
+    }
+    return op;
   }
 
   private String renameTarget(String src) {
