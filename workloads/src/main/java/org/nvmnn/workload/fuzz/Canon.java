@@ -1,0 +1,290 @@
+package org.nvmnn.workload.fuzz;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FsServerDefaults;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.permission.AclStatus;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.CorruptFileBlocks;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
+
+/**
+ * A result in a comparable form: an ordered list of named fields. Everything that should be equal
+ * across the two NameNodes is kept as text (ids, lengths, generation stamps, owners, permissions,
+ * the DataNode's uuid and storage ids, which the fake DataNode makes equal on both); times are kept
+ * as {@link Time} fields and compared by {@link TimeWindows} (a time the NameNode took from its
+ * clock cannot be equal across processes). What differs by construction is left out: block pool
+ * ids, block tokens, DataNode heartbeat times.
+ */
+final class Canon {
+  /** A time field. */
+  static final class Time {
+    final long t;
+
+    Time(long t) {
+      this.t = t;
+    }
+
+    @Override
+    public String toString() {
+      return "@" + t;
+    }
+  }
+
+  final List<String> keys = new ArrayList<>();
+  final List<Object> vals = new ArrayList<>();
+
+  void put(String k, Object v) {
+    keys.add(k);
+    vals.add(v instanceof Time ? v : String.valueOf(v));
+  }
+
+  void time(String k, long t) {
+    keys.add(k);
+    vals.add(new Time(t));
+  }
+
+  int size() {
+    return keys.size();
+  }
+
+  /** The value of a field (a time as @millis), or null. */
+  String get(String k) {
+    int i = keys.indexOf(k);
+    return i < 0 ? null : String.valueOf(vals.get(i));
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < keys.size(); i++) {
+      if (i > 0) {
+        b.append(", ");
+      }
+      b.append(keys.get(i)).append('=').append(vals.get(i));
+    }
+    return b.append('}').toString();
+  }
+
+  static Canon of(Object r) {
+    Canon c = new Canon();
+    add(c, "", r);
+    return c;
+  }
+
+  static String name(byte[] bytes) {
+    return Text.quote(new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  static void add(Canon c, String k, Object r) {
+    String p = k.isEmpty() ? "" : k + ".";
+    if (r == null) {
+      c.put(k.isEmpty() ? "value" : k, "null");
+    } else if (r instanceof HdfsFileStatus) {
+      status(c, p, (HdfsFileStatus) r);
+    } else if (r instanceof LastBlockWithStatus) {
+      LastBlockWithStatus l = (LastBlockWithStatus) r;
+      add(c, p + "last", l.getLastBlock());
+      add(c, p + "status", l.getFileStatus());
+    } else if (r instanceof LocatedBlocks) {
+      blocks(c, p, (LocatedBlocks) r);
+    } else if (r instanceof LocatedBlock) {
+      block(c, p, (LocatedBlock) r);
+    } else if (r instanceof DirectoryListing) {
+      DirectoryListing d = (DirectoryListing) r;
+      c.put(p + "remaining", d.getRemainingEntries());
+      HdfsFileStatus[] part = d.getPartialListing();
+      c.put(p + "count", part.length);
+      for (int i = 0; i < part.length; i++) {
+        status(c, p + "e" + i + ".", part[i]);
+      }
+    } else if (r instanceof ContentSummary) {
+      summary(c, p, (ContentSummary) r);
+    } else if (r instanceof BlockStoragePolicy[]) {
+      for (BlockStoragePolicy s : (BlockStoragePolicy[]) r) {
+        c.put(p + "policy" + s.getId(), s.toString());
+      }
+    } else if (r instanceof FsServerDefaults) {
+      FsServerDefaults d = (FsServerDefaults) r;
+      c.put(
+          p + "defaults",
+          d.getBlockSize()
+              + "/"
+              + d.getBytesPerChecksum()
+              + "/"
+              + d.getWritePacketSize()
+              + "/"
+              + d.getReplication()
+              + "/"
+              + d.getFileBufferSize()
+              + "/"
+              + d.getEncryptDataTransfer()
+              + "/"
+              + d.getTrashInterval()
+              + "/"
+              + d.getChecksumType());
+    } else if (r instanceof AclStatus) {
+      AclStatus a = (AclStatus) r;
+      c.put(p + "owner", Text.quote(a.getOwner()));
+      c.put(p + "group", Text.quote(a.getGroup()));
+      c.put(p + "sticky", a.isStickyBit());
+      c.put(p + "entries", a.getEntries());
+      c.put(p + "perm", a.getPermission() == null ? "null" : perm(a.getPermission()));
+    } else if (r instanceof SnapshottableDirectoryStatus[]) {
+      SnapshottableDirectoryStatus[] s = (SnapshottableDirectoryStatus[]) r;
+      c.put(p + "count", s.length);
+      for (int i = 0; i < s.length; i++) {
+        c.put(p + i + ".path", s[i].getFullPath());
+        c.put(p + i + ".snapshots", s[i].getSnapshotNumber() + "/" + s[i].getSnapshotQuota());
+      }
+    } else if (r instanceof BatchedEntries) {
+      BatchedEntries<?> e = (BatchedEntries<?>) r;
+      c.put(p + "size", e.size());
+      c.put(p + "more", e.hasMore());
+    } else if (r instanceof CorruptFileBlocks) {
+      CorruptFileBlocks cf = (CorruptFileBlocks) r;
+      List<String> q = new ArrayList<>();
+      for (String f : cf.getFiles()) {
+        q.add(Text.quote(f));
+      }
+      // the cookie counts entries of the NameNode's replication queues, which its background
+      // replication monitor changes: not compared
+      c.put(p + "files", q);
+    } else if (r instanceof RollingUpgradeInfo) {
+      RollingUpgradeInfo u = (RollingUpgradeInfo) r;
+      c.put(p + "started", u.isStarted());
+      c.put(p + "finalized", u.isFinalized());
+    } else if (r instanceof DatanodeInfo[]) {
+      DatanodeInfo[] d = (DatanodeInfo[]) r;
+      c.put(p + "count", d.length);
+      for (int i = 0; i < d.length; i++) {
+        c.put(p + i, d[i].getDatanodeUuid() + "/" + d[i].getAdminState());
+      }
+    } else if (r instanceof Collection) {
+      List<String> n = new ArrayList<>();
+      for (Object x : (Collection<?>) r) {
+        n.add(
+            x instanceof XAttr
+                ? ((XAttr) x).getNameSpace() + "." + ((XAttr) x).getName()
+                : String.valueOf(x));
+      }
+      c.put(p + "list", n);
+    } else if (r instanceof Boolean || r instanceof Number || r instanceof String) {
+      c.put(k.isEmpty() ? "value" : k, r instanceof String ? Text.quote((String) r) : r);
+    } else if (r instanceof Canon) {
+      Canon o = (Canon) r;
+      for (int i = 0; i < o.size(); i++) {
+        c.keys.add(p + o.keys.get(i));
+        c.vals.add(o.vals.get(i));
+      }
+    } else {
+      // a type without an explicit rule: its class only (toString may carry identity hashes)
+      c.put(p + "class", r.getClass().getName());
+    }
+  }
+
+  static String perm(FsPermission p) {
+    return String.format(
+        "0%o%s%s",
+        p.toShort() & 0xffff, p.getAclBit() ? "+acl" : "", p.getEncryptedBit() ? "+enc" : "");
+  }
+
+  static void status(Canon c, String p, HdfsFileStatus s) {
+    c.put(p + "name", name(s.getLocalNameInBytes()));
+    c.put(p + "type", s.isDir() ? "dir" : s.isSymlink() ? "symlink" : "file");
+    c.put(p + "id", s.getFileId());
+    c.put(p + "owner", Text.quote(s.getOwner()));
+    c.put(p + "group", Text.quote(s.getGroup()));
+    c.put(p + "perm", perm(s.getPermission()));
+    c.time(p + "mtime", s.getModificationTime());
+    c.time(p + "atime", s.getAccessTime());
+    c.put(p + "len", s.getLen());
+    c.put(p + "repl", s.getReplication());
+    c.put(p + "blocksize", s.getBlockSize());
+    c.put(p + "policy", s.getStoragePolicy());
+    c.put(p + "children", s.getChildrenNum());
+    if (s.isSymlink()) {
+      c.put(p + "target", name(s.getSymlinkInBytes()));
+    }
+    c.put(p + "fe", s.getFileEncryptionInfo() != null);
+    if (s instanceof HdfsLocatedFileStatus) {
+      LocatedBlocks lbs = ((HdfsLocatedFileStatus) s).getBlockLocations();
+      if (lbs != null) {
+        blocks(c, p + "blocks.", lbs);
+      }
+    }
+  }
+
+  static void blocks(Canon c, String p, LocatedBlocks l) {
+    c.put(p + "filelen", l.getFileLength());
+    c.put(p + "uc", l.isUnderConstruction());
+    c.put(p + "lastcomplete", l.isLastBlockComplete());
+    List<LocatedBlock> bs = l.getLocatedBlocks();
+    c.put(p + "count", bs.size());
+    for (int i = 0; i < bs.size(); i++) {
+      block(c, p + "b" + i + ".", bs.get(i));
+    }
+    if (l.getLastLocatedBlock() != null) {
+      block(c, p + "last.", l.getLastLocatedBlock());
+    }
+  }
+
+  static String block(ExtendedBlock b) {
+    return b == null
+        ? "null"
+        : b.getBlockId() + "_" + b.getGenerationStamp() + "(" + b.getNumBytes() + ")";
+  }
+
+  static void block(Canon c, String p, LocatedBlock b) {
+    if (b == null) {
+      c.put(p.isEmpty() ? "block" : p.substring(0, p.length() - 1), "null");
+      return;
+    }
+    c.put(p + "blk", block(b.getBlock()));
+    c.put(p + "offset", b.getStartOffset());
+    c.put(p + "corrupt", b.isCorrupt());
+    List<String> locs = new ArrayList<>();
+    DatanodeInfo[] dns = b.getLocations();
+    String[] sids = b.getStorageIDs();
+    StorageType[] types = b.getStorageTypes();
+    for (int i = 0; i < dns.length; i++) {
+      locs.add(
+          dns[i].getDatanodeUuid()
+              + ":"
+              + (sids != null && i < sids.length ? sids[i] : "?")
+              + ":"
+              + (types != null && i < types.length ? types[i] : "?"));
+    }
+    c.put(p + "locs", locs);
+    c.put(p + "cached", b.getCachedLocations().length);
+  }
+
+  static void summary(Canon c, String p, ContentSummary s) {
+    c.put(p + "length", s.getLength());
+    c.put(p + "files", s.getFileCount());
+    c.put(p + "dirs", s.getDirectoryCount());
+    c.put(p + "nsquota", s.getQuota());
+    c.put(p + "consumed", s.getSpaceConsumed());
+    c.put(p + "dsquota", s.getSpaceQuota());
+    for (StorageType t : StorageType.values()) {
+      c.put(p + "quota." + t, s.getTypeQuota(t));
+      c.put(p + "consumed." + t, s.getTypeConsumed(t));
+    }
+  }
+}

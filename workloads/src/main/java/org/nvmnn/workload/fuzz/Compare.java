@@ -1,0 +1,122 @@
+package org.nvmnn.workload.fuzz;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Compares two results or two namespace listings field by field: text fields must be equal, time
+ * fields must be {@linkplain TimeWindows#sameMoment the same moment} of the run.
+ */
+final class Compare {
+  private Compare() {}
+
+  /** The first difference between a (stock) and b (NVM), or null when they agree. */
+  static String canon(Canon a, TimeWindows wa, Canon b, TimeWindows wb) {
+    int n = Math.min(a.size(), b.size());
+    for (int i = 0; i < n; i++) {
+      String ka = a.keys.get(i);
+      String kb = b.keys.get(i);
+      if (!ka.equals(kb)) {
+        return "field " + ka + " (stock) vs " + kb + " (nvm)";
+      }
+      Object va = a.vals.get(i);
+      Object vb = b.vals.get(i);
+      if (va instanceof Canon.Time && vb instanceof Canon.Time) {
+        long ta = ((Canon.Time) va).t;
+        long tb = ((Canon.Time) vb).t;
+        if (!TimeWindows.sameMoment(ta, wa, tb, wb)) {
+          return ka
+              + ": stock "
+              + ta
+              + " (call "
+              + describe(wa.position(ta))
+              + ") vs nvm "
+              + tb
+              + " (call "
+              + describe(wb.position(tb))
+              + ")";
+        }
+      } else if (!va.equals(vb)) {
+        return ka + ": stock " + brief(va) + " vs nvm " + brief(vb);
+      }
+    }
+    if (a.size() != b.size()) {
+      return a.size() > b.size()
+          ? "stock has more: " + a.keys.get(n) + "=" + brief(a.vals.get(n))
+          : "nvm has more: " + b.keys.get(n) + "=" + brief(b.vals.get(n));
+    }
+    return null;
+  }
+
+  /** The differences between two listings (path -> entry), at most {@code max} of them. */
+  static List<String> listings(
+      Map<String, Canon> a, TimeWindows wa, Map<String, Canon> b, TimeWindows wb, int max) {
+    List<String> out = new ArrayList<>();
+    TreeSet<String> paths = new TreeSet<>(a.keySet());
+    paths.addAll(b.keySet());
+    for (String p : paths) {
+      if (out.size() >= max) {
+        out.add("…");
+        break;
+      }
+      Canon ca = a.get(p);
+      Canon cb = b.get(p);
+      if (ca == null) {
+        out.add(Text.brief(p) + ": only in nvm");
+      } else if (cb == null) {
+        out.add(Text.brief(p) + ": only in stock");
+      } else {
+        String d = canon(ca, wa, cb, wb);
+        if (d != null) {
+          out.add(Text.brief(p) + ": " + d);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The field a listing difference is about ("owner", "only in stock", …), for signatures. */
+  static String aspect(String diff) {
+    int colon = diff.indexOf(": ");
+    String rest = colon < 0 ? diff : diff.substring(colon + 2);
+    if (rest.startsWith("only in")) {
+      return rest;
+    }
+    int sp = rest.indexOf(':');
+    String key = sp < 0 ? rest : rest.substring(0, sp);
+    int dot = key.lastIndexOf('.');
+    key = dot < 0 ? key : key.substring(dot + 1);
+    return key.replaceAll("[0-9]+$", "");
+  }
+
+  /** The path a listing difference is about (the listing key, unquoted), or null. */
+  static String pathOf(String diff) {
+    int colon = diff.indexOf(": ");
+    if (colon < 0) {
+      return null;
+    }
+    try {
+      Lexer l = new Lexer(diff.substring(0, colon));
+      String p = l.string();
+      return l.atEnd() ? p : null;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static String describe(long[] pos) {
+    if (pos[0] < 0) {
+      return "before the run";
+    }
+    String lo = pos[0] % 2 == 0 ? String.valueOf(pos[0] / 2) : "after " + pos[0] / 2;
+    String hi = pos[1] % 2 == 0 ? String.valueOf(pos[1] / 2) : "after " + pos[1] / 2;
+    return lo.equals(hi) ? lo : lo + ".." + hi;
+  }
+
+  private static String brief(Object v) {
+    String s = String.valueOf(v);
+    return s.length() <= 200 ? s : s.substring(0, 190) + "…(" + s.length() + " chars)";
+  }
+}

@@ -1,0 +1,294 @@
+package org.nvmnn.workload.fuzz;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A stock and an NVM NameNode side by side, fed the same calls. A call goes to the NVM NameNode
+ * first: if it refuses the call by design (an {@code NvmUnsupportedOperationException} for a call
+ * on the {@link RefusalList}) or for want of region space ({@code NvmRegionFullException}), the
+ * call is counted and not sent to the stock NameNode, so both namespaces stay equal; otherwise the
+ * stock NameNode gets it and the two outcomes must agree. RESTART SIGKILLs both, restarts both,
+ * re-registers the DataNodes and compares the full listings before and after.
+ */
+final class Session implements AutoCloseable {
+  static final String REFUSED =
+      "org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException";
+  static final String REGION_FULL = "org.apache.hadoop.hdfs.server.namenode.NvmRegionFullException";
+
+  /**
+   * Calls whose return value is not compared, only whether they threw and what: transaction ids,
+   * which the NVM NameNode's edit log (it carries no namespace transactions) counts differently,
+   * and createSnapshot's path (a default snapshot name holds the NameNode's clock; refused in NVM
+   * mode anyway, it matters for BASELINE runs).
+   */
+  static final java.util.Set<Call> VALUE_NOT_COMPARED =
+      java.util.EnumSet.of(Call.getCurrentEditLogTxid, Call.rollEdits, Call.createSnapshot);
+
+  final Side stock;
+  final Side nvm;
+  private final RefusalList refusals;
+  private final long startTimeoutMs;
+  private final int maxEntries;
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  private boolean closed;
+
+  /**
+   * Both NameNodes are stock (BASELINE=1): a check of the fuzzer itself, where every divergence is
+   * a false positive (or a stock NameNode that fails to restart); refusals are not expected.
+   */
+  boolean baseline;
+
+  /** Per call: how often the NVM NameNode refused it by design; and region-full refusals. */
+  final Map<String, Long> refused = new TreeMap<>();
+
+  long regionFull;
+
+  /** The counters as they were at the end of the run (before shrinking ran more calls). */
+  String frozen;
+
+  void freeze() {
+    long refusedTotal = 0;
+    for (long v : refused.values()) {
+      refusedTotal += v;
+    }
+    frozen =
+        String.format(
+            "both NameNodes threw the same exception: %d calls; refused by design by the NVM"
+                + " NameNode (not sent to stock): %d %s; region full: %d",
+            bothThrew, refusedTotal, refused, regionFull);
+  }
+
+  long restarts;
+  long bothThrew;
+  Outcome lastStock;
+  Outcome lastNvm;
+
+  /** The stock NameNode's listing after the last restart (the generator resynchronizes). */
+  Map<String, Canon> lastListing;
+
+  Session(Side stock, Side nvm, RefusalList refusals, long startTimeoutMs, int maxEntries) {
+    this.stock = stock;
+    this.nvm = nvm;
+    this.refusals = refusals;
+    this.startTimeoutMs = startTimeoutMs;
+    this.maxEntries = maxEntries;
+  }
+
+  /**
+   * Both NameNodes from the formatted template, started, ready, DataNodes registered. Returns null,
+   * or why they could not be started (an environment problem, not a divergence: nothing was sent
+   * yet).
+   */
+  String fresh() throws Exception {
+    stock.fresh();
+    nvm.fresh();
+    lastListing = null;
+    return startBoth();
+  }
+
+  private String startBoth() throws Exception {
+    stock.proc.start();
+    nvm.proc.start();
+    Future<String> s = pool.submit(() -> stock.awaitReady(startTimeoutMs));
+    Future<String> n = pool.submit(() -> nvm.awaitReady(startTimeoutMs));
+    String rs = s.get();
+    String rn = n.get();
+    if (rs == null && rn == null) {
+      stock.connectDatanode();
+      nvm.connectDatanode();
+      return null;
+    }
+    return (rs != null ? rs : "") + (rs != null && rn != null ? "; " : "") + (rn != null ? rn : "");
+  }
+
+  /** One call on both NameNodes; a divergence, or null when they agree. */
+  Divergence step(Op op, long index) throws Exception {
+    if (op.call == Call.RESTART) {
+      return restart(op, index);
+    }
+    lastStock = null;
+    lastNvm = nvm.run(op);
+    Divergence d = died(nvm, op, index, lastNvm);
+    if (d != null) {
+      stock.skip();
+      return d;
+    }
+    if (lastNvm.isException() && REFUSED.equals(lastNvm.exClass)) {
+      stock.skip();
+      if (refusals.listed(op)) {
+        refused.merge(op.call.name(), 1L, Long::sum);
+        return null;
+      }
+      return new Divergence("undocumented-refusal", "nvm", index, op, lastNvm.shortClass())
+          .detail("nvm: " + lastNvm)
+          .detail("the call is not in docs/unsupported-operations.md's refusal list");
+    }
+    if (lastNvm.isException() && REGION_FULL.equals(lastNvm.exClass)) {
+      stock.skip();
+      regionFull++;
+      return null;
+    }
+    lastStock = stock.run(op);
+    d = died(stock, op, index, lastStock);
+    if (d != null) {
+      return d;
+    }
+    if (!baseline && refusals.listed(op) && !refusals.conditional(op) && !lastNvm.isException()) {
+      return new Divergence("refusal-bypassed", "nvm", index, op, "accepted")
+          .detail("the NVM NameNode accepted a call its refusal list names")
+          .detail("stock: " + lastStock)
+          .detail("nvm:   " + lastNvm);
+    }
+    if (lastStock.isException() || lastNvm.isException()) {
+      if (lastStock.isException()
+          && lastNvm.isException()
+          && lastStock.exClass.equals(lastNvm.exClass)) {
+        bothThrew++;
+        return null;
+      }
+      return new Divergence(
+              "exception", "nvm", index, op, lastStock.shortClass() + "/" + lastNvm.shortClass())
+          .detail("stock: " + lastStock)
+          .detail("nvm:   " + lastNvm);
+    }
+    if (VALUE_NOT_COMPARED.contains(op.call)) {
+      return null;
+    }
+    String diff = Compare.canon(lastStock.value, stock.w, lastNvm.value, nvm.w);
+    if (diff != null) {
+      return new Divergence("result", "nvm", index, op, Compare.aspect("x: " + diff))
+          .detail(diff)
+          .detail("stock: " + lastStock)
+          .detail("nvm:   " + lastNvm);
+    }
+    return null;
+  }
+
+  /** A NameNode that did not answer, or exited after answering. */
+  private Divergence died(Side side, Op op, long index, Outcome o) {
+    if (!o.unreachable && side.proc.alive()) {
+      return null;
+    }
+    boolean exited = side.proc.waitExit(o.unreachable ? 3000 : 0) || !side.proc.alive();
+    String kind = exited ? side.name + "-exit" : "hang";
+    String reason = side.proc.failureLine();
+    Divergence d =
+        new Divergence(kind, side.name, index, op, Divergence.reason(reason))
+            .at(Divergence.pathIn(reason))
+            .detail(side.name + ": " + o)
+            .detail(
+                exited ? "the process exited with status " + side.proc.exitStatus() : "no answer");
+    d.logTail = side.proc.logSinceStart(25);
+    return d;
+  }
+
+  private Divergence restart(Op op, long index) throws Exception {
+    restarts++;
+    Map<String, Canon> bs;
+    Map<String, Canon> bn;
+    try {
+      bs = list(stock);
+      bn = list(nvm);
+    } catch (ListingFailed e) {
+      return listingFailed(op, index, "before", e);
+    }
+    List<String> diffs = Compare.listings(bs, stock.w, bn, nvm.w, 20);
+    if (!diffs.isEmpty()) {
+      return namespace("namespace-before-restart", op, index, diffs);
+    }
+    stock.disconnect();
+    nvm.disconnect();
+    stock.proc.kill();
+    nvm.proc.kill();
+    String why = startBoth();
+    if (why != null) {
+      boolean nvmDown = why.contains(nvm.name + " NameNode");
+      boolean stockDown = why.contains(stock.name + " NameNode");
+      Side s = nvmDown ? nvm : stock;
+      String side = nvmDown && stockDown ? "both" : s.name;
+      String reason = s.proc.failureLine();
+      Divergence d =
+          new Divergence("restart-failed", side, index, op, Divergence.reason(reason))
+              .at(Divergence.pathIn(reason))
+              .detail(why)
+              .detail("why: " + (reason == null ? "?" : reason));
+      d.logTail = s.proc.logSinceStart(30);
+      return d;
+    }
+    Map<String, Canon> as;
+    Map<String, Canon> an;
+    try {
+      as = list(stock);
+      an = list(nvm);
+    } catch (ListingFailed e) {
+      return listingFailed(op, index, "after", e);
+    }
+    lastListing = as;
+    diffs = Compare.listings(as, stock.w, an, nvm.w, 20);
+    if (!diffs.isEmpty()) {
+      return namespace("namespace-after-restart", op, index, diffs);
+    }
+    return null;
+  }
+
+  private Divergence namespace(String kind, Op op, long index, List<String> diffs) {
+    Divergence d = new Divergence(kind, "nvm", index, op, Compare.aspect(diffs.get(0)));
+    d.path = Compare.pathOf(diffs.get(0));
+    for (String x : diffs) {
+      d.detail(x);
+    }
+    return d;
+  }
+
+  /** A listing that failed, with the side it failed on. */
+  private static final class ListingFailed extends Exception {
+    final Side side;
+
+    ListingFailed(Side side, IOException cause) {
+      super(cause);
+      this.side = side;
+    }
+  }
+
+  private Map<String, Canon> list(Side s) throws ListingFailed {
+    try {
+      return NamespaceListing.list(s.proxy(0), maxEntries);
+    } catch (IOException e) {
+      throw new ListingFailed(s, e);
+    }
+  }
+
+  private Divergence listingFailed(Op op, long index, String when, ListingFailed e) {
+    Side s = e.side;
+    boolean exited = !s.proc.alive();
+    Divergence d =
+        new Divergence(
+                exited ? s.name + "-exit" : "listing-failed",
+                s.name,
+                index,
+                op,
+                Outcome.exceptionClass(e.getCause()))
+            .detail("listing " + when + " the restart failed: " + e.getCause());
+    d.logTail = s.proc.logSinceStart(25);
+    return d;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stock.disconnect();
+    nvm.disconnect();
+    stock.proc.kill();
+    nvm.proc.kill();
+    pool.shutdownNow();
+  }
+}
