@@ -27,8 +27,10 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderConstruction;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
@@ -37,6 +39,7 @@ import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -266,6 +269,24 @@ public class CrashPointSweepTest {
     sweep(
         "complete (overwritten file)",
         () -> assertTrue(nn.complete("/s/victim", CLIENT, null, victim)));
+
+    // 2.7.3 removes the old file, then refuses the new one (namespace quota already exceeded) and
+    // logs nothing; the removal is committed alone when the write lock is released
+    fs.mkdirs(new Path("/s/quota"));
+    writeFile("/s/quota/x", 100);
+    writeFile("/s/quota/y", 10);
+    fs.setQuota(new Path("/s/quota"), 2, HdfsConstants.QUOTA_DONT_SET);
+    sweep(
+        "create-overwrite refused by a quota (the old file's removal)",
+        () -> {
+          try {
+            create("/s/quota/x", true);
+            throw new AssertionError("the namespace quota should refuse the create");
+          } catch (RemoteException e) {
+            // the old file is gone in memory, so in the region too
+            assertEquals(NSQuotaExceededException.class.getName(), e.getClassName());
+          }
+        });
 
     sweep(
         "append",

@@ -14,12 +14,17 @@ final class Compare {
 
   /** The first difference between a (stock) and b (NVM), or null when they agree. */
   static String canon(Canon a, TimeWindows wa, Canon b, TimeWindows wb) {
+    return canon(a, wa, "stock", b, wb, "nvm");
+  }
+
+  /** The first difference between a and b, named la and lb in the message, or null. */
+  static String canon(Canon a, TimeWindows wa, String la, Canon b, TimeWindows wb, String lb) {
     int n = Math.min(a.size(), b.size());
     for (int i = 0; i < n; i++) {
       String ka = a.keys.get(i);
       String kb = b.keys.get(i);
       if (!ka.equals(kb)) {
-        return "field " + ka + " (stock) vs " + kb + " (nvm)";
+        return "field " + ka + " (" + la + ") vs " + kb + " (" + lb + ")";
       }
       Object va = a.vals.get(i);
       Object vb = b.vals.get(i);
@@ -28,24 +33,28 @@ final class Compare {
         long tb = ((Canon.Time) vb).t;
         if (!TimeWindows.sameMoment(ta, wa, tb, wb)) {
           return ka
-              + ": stock "
+              + ": "
+              + la
+              + " "
               + ta
               + " (call "
               + describe(wa.position(ta))
-              + ") vs nvm "
+              + ") vs "
+              + lb
+              + " "
               + tb
               + " (call "
               + describe(wb.position(tb))
               + ")";
         }
       } else if (!va.equals(vb)) {
-        return ka + ": stock " + brief(va) + " vs nvm " + brief(vb);
+        return ka + ": " + la + " " + brief(va) + " vs " + lb + " " + brief(vb);
       }
     }
     if (a.size() != b.size()) {
       return a.size() > b.size()
-          ? "stock has more: " + a.keys.get(n) + "=" + brief(a.vals.get(n))
-          : "nvm has more: " + b.keys.get(n) + "=" + brief(b.vals.get(n));
+          ? la + " has more: " + a.keys.get(n) + "=" + brief(a.vals.get(n))
+          : lb + " has more: " + b.keys.get(n) + "=" + brief(b.vals.get(n));
     }
     return null;
   }
@@ -53,6 +62,18 @@ final class Compare {
   /** The differences between two listings (path -> entry), at most {@code max} of them. */
   static List<String> listings(
       Map<String, Canon> a, TimeWindows wa, Map<String, Canon> b, TimeWindows wb, int max) {
+    return listings(a, wa, "stock", b, wb, "nvm", max);
+  }
+
+  /** The differences between listings a and b, named la and lb in the messages. */
+  static List<String> listings(
+      Map<String, Canon> a,
+      TimeWindows wa,
+      String la,
+      Map<String, Canon> b,
+      TimeWindows wb,
+      String lb,
+      int max) {
     List<String> out = new ArrayList<>();
     TreeSet<String> paths = new TreeSet<>(a.keySet());
     paths.addAll(b.keySet());
@@ -64,14 +85,30 @@ final class Compare {
       Canon ca = a.get(p);
       Canon cb = b.get(p);
       if (ca == null) {
-        out.add(Text.brief(p) + ": only in nvm");
+        out.add(Text.brief(p) + ": only in " + lb);
       } else if (cb == null) {
-        out.add(Text.brief(p) + ": only in stock");
+        out.add(Text.brief(p) + ": only in " + la);
       } else {
-        String d = canon(ca, wa, cb, wb);
+        String d = canon(ca, wa, la, cb, wb, lb);
         if (d != null) {
           out.add(Text.brief(p) + ": " + d);
         }
+      }
+    }
+    return out;
+  }
+
+  /** The paths at which two listings differ (in one only, or any field). */
+  static java.util.Set<String> differingPaths(
+      Map<String, Canon> a, TimeWindows wa, Map<String, Canon> b, TimeWindows wb) {
+    java.util.Set<String> out = new TreeSet<>();
+    TreeSet<String> paths = new TreeSet<>(a.keySet());
+    paths.addAll(b.keySet());
+    for (String p : paths) {
+      Canon ca = a.get(p);
+      Canon cb = b.get(p);
+      if (ca == null || cb == null || canon(ca, wa, cb, wb) != null) {
+        out.add(p);
       }
     }
     return out;

@@ -43,6 +43,9 @@ public final class FuzzRpc {
   private final Map<String, Long> calls = new TreeMap<>();
   private long divergences;
 
+  /** Stock restart bugs ({@link Session#stockBug}): recorded and reproduced, not divergences. */
+  private long stockBugs;
+
   private static final class Record {
     final Divergence first;
     final List<Op> sequence;
@@ -176,7 +179,7 @@ public final class FuzzRpc {
     long sinceRestart = 0;
     long nextProgress = System.currentTimeMillis() + progressMs;
     long index = 0; // calls since the last fresh start (the op index of reports)
-    while (done < ops && divergences < maxDiv) {
+    while (done < ops && divergences + stockBugs < maxDiv) {
       Op op;
       if (sinceRestart >= k) {
         op = Op.of(Call.RESTART);
@@ -210,7 +213,8 @@ public final class FuzzRpc {
         nextProgress = System.currentTimeMillis() + progressMs;
       }
     }
-    if (divergences < maxDiv && (segment.isEmpty() || last(segment).call != Call.RESTART)) {
+    if (divergences + stockBugs < maxDiv
+        && (segment.isEmpty() || last(segment).call != Call.RESTART)) {
       Op op = Op.of(Call.RESTART);
       segment.add(op);
       Divergence d = session.step(op, index);
@@ -244,23 +248,26 @@ public final class FuzzRpc {
   }
 
   private void record(Divergence d, List<Op> segment) {
-    divergences++;
+    boolean stockBug = Session.stockBug(d);
+    long n = stockBug ? ++stockBugs : ++divergences;
+    String what = stockBug ? "stock restart bug" : "divergence";
     byKind.merge(d.kind, 1L, Long::sum);
     Record r = records.get(d.signature);
     if (r != null) {
       r.count++;
-      out.printf("   divergence %d: %s again (op %d)%n", divergences, d.signature, d.opIndex);
+      out.printf("   %s %d: %s again (op %d)%n", what, n, d.signature, d.opIndex);
       return;
     }
     records.put(d.signature, new Record(d, new ArrayList<>(segment)));
-    out.printf("   divergence %d (new): %s%n", divergences, indent(d.describe(), "     "));
+    out.printf("   %s %d (new): %s%n", what, n, indent(d.describe(), "     "));
   }
 
   private void progress(long done) {
     double s = (System.currentTimeMillis() - t0) / 1000.0;
     out.printf(
-        "   %.0f s: %d operations (%.0f/s overall), %d restarts, %d divergences (%d distinct)%n",
-        s, done, done / s, session.restarts, divergences, records.size());
+        "   %.0f s: %d operations (%.0f/s overall), %d restarts, %d divergences, %d stock restart"
+            + " bugs (%d distinct)%n",
+        s, done, done / s, session.restarts, divergences, stockBugs, records.size());
   }
 
   // ------------------------------------------------------------------ shrinking
@@ -380,7 +387,10 @@ public final class FuzzRpc {
             session.lastStock == null ? "(not sent)" : brief(session.lastStock));
       }
       if (d != null) {
-        out.println("RESULT: DIVERGENCE " + indent(d.describe(), "  "));
+        boolean stockBug = Session.stockBug(d);
+        out.println(
+            (stockBug ? "RESULT: STOCK RESTART BUG " : "RESULT: DIVERGENCE ")
+                + indent(d.describe(), "  "));
         if (Boolean.parseBoolean(f.get("--replay-shrink", "false"))) {
           Record r = new Record(d, new ArrayList<>(ops.subList(0, i + 1)));
           records.put(d.signature, r);
@@ -393,7 +403,7 @@ public final class FuzzRpc {
             }
           }
         }
-        return 1;
+        return stockBug ? 0 : 1;
       }
     }
     out.println("RESULT: no divergence (" + ops.size() + " calls)");
@@ -418,8 +428,9 @@ public final class FuzzRpc {
     out.println("   " + session.frozen);
     out.printf("   calls: %s%n", calls);
     out.printf(
-        "   divergences: %d%s, distinct: %d%n",
-        divergences, byKind.isEmpty() ? "" : " " + byKind, records.size());
+        "   divergences: %d; stock restart bugs (not divergences: the NVM NameNode came back with"
+            + " what it served, the stock one did not): %d; by kind: %s; distinct: %d%n",
+        divergences, stockBugs, byKind, records.size());
     int i = 0;
     for (Record r : records.values()) {
       i++;
@@ -444,7 +455,10 @@ public final class FuzzRpc {
     out.println();
     out.println(
         divergences == 0
-            ? "RESULT: PASS — no divergence (seed " + seed + ")"
+            ? "RESULT: PASS — no divergence (seed "
+                + seed
+                + (stockBugs == 0 ? "" : "; " + stockBugs + " stock restart bug(s) reported")
+                + ")"
             : "RESULT: FAIL — "
                 + divergences
                 + " divergence(s), "

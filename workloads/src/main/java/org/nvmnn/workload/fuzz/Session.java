@@ -30,6 +30,20 @@ final class Session implements AutoCloseable {
   static final java.util.Set<Call> VALUE_NOT_COMPARED =
       java.util.EnumSet.of(Call.getCurrentEditLogTxid, Call.rollEdits, Call.createSnapshot);
 
+  /**
+   * Not divergences but stock bugs: the two namespaces were equal before a restart and the NVM
+   * NameNode came back with exactly what it served, while the stock NameNode's restart changed its
+   * namespace (its edit log did not say what it had done in memory) or failed (its replay threw).
+   * Counted and reproduced like divergences, reported apart (docs/bad-input.md).
+   */
+  static final String STOCK_RESTART_CHANGED = "stock-restart-changed";
+
+  static final String STOCK_RESTART_FAILED = "stock-restart-failed";
+
+  static boolean stockBug(Divergence d) {
+    return d.kind.equals(STOCK_RESTART_CHANGED) || d.kind.equals(STOCK_RESTART_FAILED);
+  }
+
   final Side stock;
   final Side nvm;
   private final RefusalList refusals;
@@ -213,8 +227,12 @@ final class Session implements AutoCloseable {
       Side s = nvmDown ? nvm : stock;
       String side = nvmDown && stockDown ? "both" : s.name;
       String reason = s.proc.failureLine();
+      String kind = "restart-failed";
+      if (!baseline && !nvmDown && nvmUnchanged(bn)) {
+        kind = STOCK_RESTART_FAILED; // the NVM NameNode came back with what it served
+      }
       Divergence d =
-          new Divergence("restart-failed", side, index, op, Divergence.reason(reason))
+          new Divergence(kind, side, index, op, Divergence.reason(reason))
               .at(Divergence.pathIn(reason))
               .detail(why)
               .detail("why: " + (reason == null ? "?" : reason));
@@ -231,10 +249,57 @@ final class Session implements AutoCloseable {
     }
     lastListing = as;
     diffs = Compare.listings(as, stock.w, an, nvm.w, 20);
-    if (!diffs.isEmpty()) {
-      return namespace("namespace-after-restart", op, index, diffs);
+    if (diffs.isEmpty()) {
+      return null;
     }
-    return null;
+    if (!baseline && unchangedAt(bn, an, Compare.differingPaths(as, stock.w, an, nvm.w))) {
+      // equal before; where they differ now, the NVM NameNode lists what it listed before and the
+      // stock one does not: the stock NameNode's restart changed its namespace there
+      List<String> own = Compare.listings(bs, stock.w, "before", as, stock.w, "after", 20);
+      Divergence d =
+          new Divergence(STOCK_RESTART_CHANGED, "stock", index, op, Compare.aspect(own.get(0)));
+      d.path = Compare.pathOf(own.get(0));
+      d.detail("the stock NameNode's namespace before and after its restart:");
+      for (String x : own) {
+        d.detail(x);
+      }
+      return d;
+    }
+    Divergence d = namespace("namespace-after-restart", op, index, diffs);
+    for (String[] own : new String[][] {{"stock", ""}, {"nvm", ""}}) {
+      Side x = own[0].equals("stock") ? stock : nvm;
+      List<String> changed =
+          Compare.listings(
+              x == stock ? bs : bn, x.w, "before", x == stock ? as : an, x.w, "after", 10);
+      d.detail("the " + x.name + " NameNode's own changes across the restart: " + changed.size());
+      for (String c : changed) {
+        d.detail("  " + c);
+      }
+    }
+    return d;
+  }
+
+  /** Whether the NVM NameNode's listings before and after the restart agree at these paths. */
+  private boolean unchangedAt(
+      Map<String, Canon> before, Map<String, Canon> after, java.util.Set<String> paths) {
+    for (String p : paths) {
+      Canon b = before.get(p);
+      Canon a = after.get(p);
+      if (b == null ? a != null : a == null || Compare.canon(b, nvm.w, a, nvm.w) != null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the NVM NameNode, up again, lists exactly what it listed before the restart. */
+  private boolean nvmUnchanged(Map<String, Canon> before) {
+    try {
+      nvm.connectDatanode();
+      return Compare.listings(before, nvm.w, list(nvm), nvm.w, 1).isEmpty();
+    } catch (ListingFailed | IOException e) {
+      return false;
+    }
   }
 
   private Divergence namespace(String kind, Op op, long index, List<String> diffs) {

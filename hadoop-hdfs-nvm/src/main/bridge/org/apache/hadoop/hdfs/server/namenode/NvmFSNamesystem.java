@@ -31,7 +31,7 @@ class NvmFSNamesystem extends FSNamesystem {
     if (ns == null) {
       WriteThroughFailure.stop("removal under " + src + " before the region was opened", null);
     }
-    ns.removed(removedINodes);
+    ns.removed(src, removedINodes);
     super.removeLeasesAndINodes(src, removedINodes, acquireINodeMapLock);
   }
 
@@ -45,6 +45,7 @@ class NvmFSNamesystem extends FSNamesystem {
     try {
       NvmWriteThrough ns = nvmImage.writeThrough();
       if (ns != null && getWriteHoldCount() == 1) {
+        ns.endOfWriteOperation();
         ns.slim().endOfWriteOperation();
       }
     } finally {

@@ -39,6 +39,13 @@ final class NvmWriteThrough {
 
   private boolean deletePending;
 
+  /**
+   * The parent of what an overwrite removed (create or rename onto an existing name): the removal
+   * is committed with that operation's batch, or, should the operation fail after the removal (a
+   * quota refusal of the new file), at the end of the write operation with this parent's mtime.
+   */
+  private INodeDirectory removalParent;
+
   NvmWriteThrough(InodeStore store, SlimNamespace slim) {
     this.store = store;
     this.slim = slim;
@@ -114,6 +121,7 @@ final class NvmWriteThrough {
   }
 
   private void forgetRemovals() {
+    removalParent = null;
     for (int i = 0; i < removedCount; i++) {
       pages.remove(removedIds[i]);
       // the INodeMap dropped it already; a lookup by id in between must not have cached it again
@@ -241,9 +249,9 @@ final class NvmWriteThrough {
   /**
    * The namesystem dropped these inodes from its inode map (removeLeasesAndINodes): after a delete
    * (commits it now, with the parent's mtime) or before the logOpenFile / logRename of an overwrite
-   * (kept for that op's batch).
+   * (kept for that op's batch). {@code src} is the removed path.
    */
-  void removed(List<INode> inodes) {
+  void removed(String src, List<INode> inodes) {
     if (inodes != null) {
       for (INode n : inodes) {
         long p = pages.get(n.getId());
@@ -263,7 +271,38 @@ final class NvmWriteThrough {
       deletePending = false;
       deleteParent = null;
       persist("delete under", parent.getId(), t -> stageMtime(t, parent));
+    } else if (removedCount > 0 && removalParent == null) {
+      removalParent = parentOf(src);
     }
+  }
+
+  private INodeDirectory parentOf(String src) {
+    int slash = src == null ? -1 : src.lastIndexOf('/');
+    if (slash < 0) {
+      return null;
+    }
+    INode p;
+    try {
+      p = fsn.getFSDirectory().getINode(slash == 0 ? "/" : src.substring(0, slash));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return p != null && p.isDirectory() && pages.containsKey(p.getId()) ? p.asDirectory() : null;
+  }
+
+  /**
+   * The write lock's outermost hold is being released. Removals still pending belong to an
+   * operation that failed after the namesystem removed them (2.7.3's create with overwrite deletes
+   * the old file, then may refuse the new one, e.g. on a namespace quota, and logs nothing): memory
+   * no longer has them, so the region must not either. They are committed now, with the mtime the
+   * removal gave their parent, so that a restart brings back what the NameNode served.
+   */
+  void endOfWriteOperation() {
+    if (removedCount == 0 || deletePending) {
+      return;
+    }
+    final INodeDirectory parent = removalParent;
+    persist("removal left by a failed operation under", parent, t -> stageMtime(t, parent));
   }
 
   void counter(final String what, final long sbOffset, final long value) {

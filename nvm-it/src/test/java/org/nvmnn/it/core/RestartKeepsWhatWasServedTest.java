@@ -1,0 +1,135 @@
+package org.nvmnn.it.core;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.fail;
+
+import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * Two calls the differential RPC fuzzer found (docs/bad-input.md, "Stock restart bugs") after which
+ * the stock 2.7.3 NameNode's restart does not bring back what it served, because its edit log does
+ * not say what it did in memory. The NVM NameNode persists the state it serves, so its restart
+ * brings back exactly that:
+ *
+ * <ul>
+ *   <li>a create with OVERWRITE that removes the old file and is then refused (a namespace quota
+ *       already exceeded): the old file is gone in memory, and stock logs nothing, so its restart
+ *       brings the file back; the NVM NameNode commits the removal when the write lock is released
+ *       ({@code NvmWriteThrough.endOfWriteOperation}), with the parent's mtime;
+ *   <li>setOwner with an empty group: stock sets the group to "" in memory, but its edit-log replay
+ *       reads an empty group as "unchanged".
+ * </ul>
+ *
+ * Each test runs the calls on one NameNode, restarts it and compares what it serves.
+ */
+public class RestartKeepsWhatWasServedTest {
+
+  private static MiniDFSCluster start(boolean nvm) throws Exception {
+    Configuration conf = NamespaceOpsTestBase.conf(nvm);
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        NamespaceOpsTestBase.baseDir(RestartKeepsWhatWasServedTest.class) + "-" + nvm);
+    MiniDFSCluster cluster = NvmCluster.builder(conf, 1).build();
+    cluster.waitActive();
+    return cluster;
+  }
+
+  /** /q holds a, b and f; its namespace quota (2) is below its use (4); create f with overwrite. */
+  private static void failedOverwrite(DistributedFileSystem fs) throws Exception {
+    fs.mkdirs(new Path("/q"));
+    for (String n : new String[] {"a", "b", "f"}) {
+      fs.create(new Path("/q/" + n)).close();
+    }
+    fs.setQuota(new Path("/q"), 2, HdfsConstants.QUOTA_DONT_SET);
+    Thread.sleep(5); // the removal's mtime must differ from the creates'
+    ClientProtocol nn = fs.getClient().getNamenode();
+    try {
+      nn.create(
+          "/q/f",
+          FsPermission.getFileDefault(),
+          "overwriter",
+          new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)),
+          true,
+          (short) 1,
+          1 << 20,
+          CryptoProtocolVersion.supported());
+      fail("the create should be refused by the namespace quota");
+    } catch (RemoteException e) {
+      assertEquals(NSQuotaExceededException.class.getName(), e.getClassName());
+    }
+  }
+
+  @Test(timeout = 300_000)
+  public void nvmARemovalByAFailedOverwriteSurvivesTheRestart() throws Exception {
+    MiniDFSCluster cluster = start(true);
+    try {
+      DistributedFileSystem fs = cluster.getFileSystem();
+      failedOverwrite(fs);
+      assertNull("the refused create removed the old file", fs.getClient().getFileInfo("/q/f"));
+      NvmCluster.Snapshot before = NvmCluster.snapshot(fs, "/q");
+      cluster.restartNameNode(true);
+      fs = cluster.getFileSystem();
+      assertNull("still removed after the restart", fs.getClient().getFileInfo("/q/f"));
+      NvmCluster.assertSameNamespace(
+          "/q (with the mtime the removal gave it)", before, NvmCluster.snapshot(fs, "/q"));
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  @Test(timeout = 300_000)
+  public void stockBringsBackTheFileAFailedOverwriteRemoved() throws Exception {
+    MiniDFSCluster cluster = start(false);
+    try {
+      DistributedFileSystem fs = cluster.getFileSystem();
+      failedOverwrite(fs);
+      assertNull(fs.getClient().getFileInfo("/q/f"));
+      cluster.restartNameNode(true);
+      assertNotNull(
+          "stock 2.7.3 logs nothing for the removal",
+          cluster.getFileSystem().getFileStatus(new Path("/q/f")));
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  private static String groupAfterEmptyGroupAndRestart(boolean nvm) throws Exception {
+    MiniDFSCluster cluster = start(nvm);
+    try {
+      DistributedFileSystem fs = cluster.getFileSystem();
+      fs.mkdirs(new Path("/g"));
+      fs.getClient().getNamenode().setOwner("/g", "someone", "");
+      assertEquals("", fs.getFileStatus(new Path("/g")).getGroup());
+      cluster.restartNameNode(true);
+      return cluster.getFileSystem().getFileStatus(new Path("/g")).getGroup();
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  @Test(timeout = 300_000)
+  public void nvmAnEmptyGroupSurvivesTheRestart() throws Exception {
+    assertEquals("", groupAfterEmptyGroupAndRestart(true));
+  }
+
+  @Test(timeout = 300_000)
+  public void stockForgetsAnEmptyGroupAtItsRestart() throws Exception {
+    assertEquals("supergroup", groupAfterEmptyGroupAndRestart(false));
+  }
+}
