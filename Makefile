@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz fuzz-rpc bench-micro clean
+.PHONY: deps build bench-build test format format-check demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -33,6 +33,12 @@ build: deps
 test: deps format-check
 	python3 -B -m unittest discover -s benchmarks/suite -p 'test_*.py'
 	$(MVN) install
+	$(MAKE) fuzz-rpc-short
+
+# The short run of the differential RPC fuzzer that `make test` includes (docs/bad-input.md): a fixed
+# seed, 3,000 calls, a SIGKILL and restart of both NameNodes every 1,000; fails on any divergence.
+fuzz-rpc-short:
+	OPS=3000 K=1000 SEED=1 SHRINK_SECONDS=60 SHRINKS=2 ./scripts/test/fuzz-rpc.sh
 
 # The one formatter configuration (root pom.xml: google-java-format for Java, clang-format with
 # .clang-format for C): format applies it, format-check fails on any file that differs.

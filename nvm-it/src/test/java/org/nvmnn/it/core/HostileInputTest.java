@@ -30,12 +30,13 @@ import org.nvmnn.it.NvmCluster;
  * Client input the stock NameNode accepts is accepted, persisted and restarted from in NVM mode
  * (issue 23's findings, each once): names with a NUL byte (mkdirs, and create over raw
  * ClientProtocol), a 10,000-character owner and group set by the superuser, a 10,000-character
- * client name; and through WebHDFS (which reaches the same RPC server methods) a NUL-free long
- * owner, a name of every printable byte and a mkdirs under it. The same calls go to a stock and an
- * NVM NameNode and the answers are compared; both are restarted and their namespaces compared; the
- * NVM NameNode's region, after a clean stop, is consistent with nothing to recover ({@code check}
- * exit 0). A preferred block size past 48 bits is refused by both (the stock inode header has the
- * same 48 bits as the region's).
+ * client name, paths with trailing slashes (a recursive delete of "/h/gone//" stopped the NVM
+ * NameNode until the fuzzer found it); and through WebHDFS (which reaches the same RPC server
+ * methods) a NUL-free long owner, a name of every printable byte and a mkdirs under it. The same
+ * calls go to a stock and an NVM NameNode and the answers are compared; both are restarted and
+ * their namespaces compared; the NVM NameNode's region, after a clean stop, is consistent with
+ * nothing to recover ({@code check} exit 0). A preferred block size past 48 bits is refused by both
+ * (the stock inode header has the same 48 bits as the region's).
  */
 public class HostileInputTest {
   private static final String LONG = repeat('x', 10_000);
@@ -88,6 +89,20 @@ public class HostileInputTest {
                 "/h/open",
                 perm(),
                 LONG,
+                flags(),
+                true,
+                (short) 1,
+                1 << 20,
+                CryptoProtocolVersion.supported()));
+    m.put("mkdirs for a delete", nn -> nn.mkdirs("/h/gone/sub", perm(), true));
+    m.put("delete with trailing slashes", nn -> nn.delete("/h/gone//", true));
+    m.put(
+        "create with a trailing slash",
+        nn ->
+            nn.create(
+                "/h/slashed/",
+                perm(),
+                "client-a",
                 flags(),
                 true,
                 (short) 1,

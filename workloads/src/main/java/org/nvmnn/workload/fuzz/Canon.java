@@ -64,6 +64,22 @@ final class Canon {
     return keys.size();
   }
 
+  /**
+   * This entry without what the DataNode's reports decide rather than the namespace: each block's
+   * locations and corrupt flag (after a restart they follow the next block report, on either side).
+   */
+  Canon namespaceOnly() {
+    Canon c = new Canon();
+    for (int i = 0; i < keys.size(); i++) {
+      String k = keys.get(i);
+      if (!k.endsWith(".locs") && !k.endsWith(".corrupt")) {
+        c.keys.add(k);
+        c.vals.add(vals.get(i));
+      }
+    }
+    return c;
+  }
+
   /** The value of a field (a time as @millis), or null. */
   String get(String k) {
     int i = keys.indexOf(k);

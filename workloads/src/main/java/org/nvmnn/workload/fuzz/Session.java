@@ -292,14 +292,29 @@ final class Session implements AutoCloseable {
     return true;
   }
 
-  /** Whether the NVM NameNode, up again, lists exactly what it listed before the restart. */
+  /**
+   * Whether the NVM NameNode, up again, lists what it listed before the restart: the same paths
+   * and, but for replica state (locations, corrupt flags: the block report's), the same entries.
+   */
   private boolean nvmUnchanged(Map<String, Canon> before) {
+    Map<String, Canon> after;
     try {
       nvm.connectDatanode();
-      return Compare.listings(before, nvm.w, list(nvm), nvm.w, 1).isEmpty();
+      after = list(nvm);
     } catch (ListingFailed | IOException e) {
       return false;
     }
+    if (!before.keySet().equals(after.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, Canon> e : before.entrySet()) {
+      Canon b = e.getValue().namespaceOnly();
+      Canon a = after.get(e.getKey()).namespaceOnly();
+      if (Compare.canon(b, nvm.w, a, nvm.w) != null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Divergence namespace(String kind, Op op, long index, List<String> diffs) {

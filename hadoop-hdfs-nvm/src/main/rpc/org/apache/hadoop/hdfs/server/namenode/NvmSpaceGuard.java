@@ -59,9 +59,15 @@ final class NvmSpaceGuard {
     return 1 + (over + RegionLayout.NAME_EXT_MAX - 1) / RegionLayout.NAME_EXT_MAX;
   }
 
-  /** Pages for the last component of {@code path}. */
+  /**
+   * Pages for the last component of {@code path} (trailing slashes, which HDFS accepts, dropped).
+   */
   static int lastPages(String path) {
-    return inodePages(path, path.lastIndexOf('/') + 1, path.length());
+    int end = path.length();
+    while (end > 1 && path.charAt(end - 1) == '/') {
+      end--;
+    }
+    return inodePages(path, path.lastIndexOf('/', end - 1) + 1, end);
   }
 
   /** Pages for every component of {@code path} (mkdirs may create them all). */

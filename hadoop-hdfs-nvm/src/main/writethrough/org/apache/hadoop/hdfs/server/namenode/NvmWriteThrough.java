@@ -238,8 +238,7 @@ final class NvmWriteThrough {
       WriteThroughFailure.stop("delete " + src + " (the previous delete never completed)", null);
     }
     try {
-      String parent = src.lastIndexOf('/') <= 0 ? "/" : src.substring(0, src.lastIndexOf('/'));
-      deleteParent = resolve(parent).asDirectory();
+      deleteParent = resolve(parentPath(src)).asDirectory();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop("delete " + src, e);
     }
@@ -276,14 +275,26 @@ final class NvmWriteThrough {
     }
   }
 
+  /**
+   * The parent directory's path of a path as a client sent it: HDFS accepts trailing slashes
+   * ("/a/b/" and "/a/b//" name /a/b), so they are dropped before the last component is.
+   */
+  static String parentPath(String src) {
+    int end = src.length();
+    while (end > 1 && src.charAt(end - 1) == '/') {
+      end--;
+    }
+    int slash = src.lastIndexOf('/', end - 1);
+    return slash <= 0 ? "/" : src.substring(0, slash);
+  }
+
   private INodeDirectory parentOf(String src) {
-    int slash = src == null ? -1 : src.lastIndexOf('/');
-    if (slash < 0) {
+    if (src == null || !src.startsWith("/")) {
       return null;
     }
     INode p;
     try {
-      p = fsn.getFSDirectory().getINode(slash == 0 ? "/" : src.substring(0, slash));
+      p = fsn.getFSDirectory().getINode(parentPath(src));
     } catch (IOException | RuntimeException e) {
       return null;
     }
