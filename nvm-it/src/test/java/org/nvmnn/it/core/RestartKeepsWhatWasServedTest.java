@@ -36,7 +36,8 @@ import org.nvmnn.it.NvmCluster;
  *       reads an empty group as "unchanged".
  * </ul>
  *
- * Each test runs the calls on one NameNode, restarts it and compares what it serves.
+ * Each test runs the calls on one NameNode, restarts it and compares what it serves. A third
+ * finding was the NVM NameNode's alone: directories came back from the region with access time 0.
  */
 public class RestartKeepsWhatWasServedTest {
 
@@ -121,6 +122,32 @@ public class RestartKeepsWhatWasServedTest {
     } finally {
       cluster.shutdown();
     }
+  }
+
+  private static long dirAtimeAfterRestart(boolean nvm, long atime) throws Exception {
+    MiniDFSCluster cluster = start(nvm);
+    try {
+      DistributedFileSystem fs = cluster.getFileSystem();
+      fs.mkdirs(new Path("/t/sub"));
+      fs.setTimes(new Path("/t"), -1, atime);
+      fs.setTimes(new Path("/"), -1, atime + 1);
+      assertEquals(atime, fs.getFileStatus(new Path("/t")).getAccessTime());
+      cluster.restartNameNode(true);
+      fs = cluster.getFileSystem();
+      assertEquals(
+          "the root's access time", atime + 1, fs.getFileStatus(new Path("/")).getAccessTime());
+      return fs.getFileStatus(new Path("/t")).getAccessTime();
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  /** Found by the fuzzer: the rebuild made directories (and the root) with access time 0. */
+  @Test(timeout = 300_000)
+  public void aDirectorysAccessTimeSurvivesTheRestartInBothModes() throws Exception {
+    long atime = 1_234_567_890_123L;
+    assertEquals("stock (edit-log replay)", atime, dirAtimeAfterRestart(false, atime));
+    assertEquals("nvm (the directory's page)", atime, dirAtimeAfterRestart(true, atime));
   }
 
   @Test(timeout = 300_000)

@@ -228,14 +228,24 @@ final class Session implements AutoCloseable {
       String side = nvmDown && stockDown ? "both" : s.name;
       String reason = s.proc.failureLine();
       String kind = "restart-failed";
-      if (!baseline && !nvmDown && nvmUnchanged(bn)) {
-        kind = STOCK_RESTART_FAILED; // the NVM NameNode came back with what it served
+      List<String> nvmChanges = null;
+      if (!baseline && !nvmDown) {
+        nvmChanges = nvmChanges(bn);
+        if (nvmChanges.isEmpty()) {
+          kind = STOCK_RESTART_FAILED; // the NVM NameNode came back with what it served
+        }
       }
       Divergence d =
           new Divergence(kind, side, index, op, Divergence.reason(reason))
               .at(Divergence.pathIn(reason))
               .detail(why)
               .detail("why: " + (reason == null ? "?" : reason));
+      if (nvmChanges != null && !nvmChanges.isEmpty()) {
+        d.detail("the NVM NameNode came back, but changed by its restart:");
+        for (String c : nvmChanges) {
+          d.detail("  " + c);
+        }
+      }
       d.logTail = s.proc.logSinceStart(30);
       return d;
     }
@@ -296,25 +306,24 @@ final class Session implements AutoCloseable {
    * Whether the NVM NameNode, up again, lists what it listed before the restart: the same paths
    * and, but for replica state (locations, corrupt flags: the block report's), the same entries.
    */
-  private boolean nvmUnchanged(Map<String, Canon> before) {
+  private List<String> nvmChanges(Map<String, Canon> before) {
     Map<String, Canon> after;
     try {
       nvm.connectDatanode();
       after = list(nvm);
     } catch (ListingFailed | IOException e) {
-      return false;
+      return java.util.Collections.singletonList("the NVM NameNode could not be listed: " + e);
     }
-    if (!before.keySet().equals(after.keySet())) {
-      return false;
+    return Compare.listings(
+        namespaceOnly(before), nvm.w, "before", namespaceOnly(after), nvm.w, "after", 10);
+  }
+
+  private static Map<String, Canon> namespaceOnly(Map<String, Canon> l) {
+    Map<String, Canon> out = new TreeMap<>();
+    for (Map.Entry<String, Canon> e : l.entrySet()) {
+      out.put(e.getKey(), e.getValue().namespaceOnly());
     }
-    for (Map.Entry<String, Canon> e : before.entrySet()) {
-      Canon b = e.getValue().namespaceOnly();
-      Canon a = after.get(e.getKey()).namespaceOnly();
-      if (Compare.canon(b, nvm.w, a, nvm.w) != null) {
-        return false;
-      }
-    }
-    return true;
+    return out;
   }
 
   private Divergence namespace(String kind, Op op, long index, List<String> diffs) {

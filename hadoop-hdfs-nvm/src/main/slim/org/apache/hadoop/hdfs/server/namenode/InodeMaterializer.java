@@ -30,6 +30,9 @@ final class InodeMaterializer {
       throws IOException {
     NvmINodeDirectory d =
         new NvmINodeDirectory(v.id(), v.nameBytes(), perm(store, v), v.mtime(), slim);
+    // a directory's access time (setTimes) is in memory and in the stock edit log, though not in
+    // the stock fsimage; the page has it, so a restart brings back what was served
+    d.setAccessTime(v.atime());
     if (v.nsQuota() != -1 || v.dsQuota() != -1 || anyTypeQuota(v)) {
       DirectoryWithQuotaFeature.Builder b =
           new DirectoryWithQuotaFeature.Builder()
@@ -78,6 +81,7 @@ final class InodeMaterializer {
     root.setGroup(perm.getGroupName());
     root.setPermission(perm.getPermission());
     root.setModificationTime(v.mtime());
+    root.setAccessTime(v.atime());
     DirectoryWithQuotaFeature q = root.getDirectoryWithQuotaFeature();
     if (q != null) {
       q.setQuota(v.nsQuota(), v.dsQuota());
