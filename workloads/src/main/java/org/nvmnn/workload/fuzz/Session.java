@@ -31,10 +31,11 @@ final class Session implements AutoCloseable {
       java.util.EnumSet.of(Call.getCurrentEditLogTxid, Call.rollEdits, Call.createSnapshot);
 
   /**
-   * Not divergences but stock bugs: the two namespaces were equal before a restart and the NVM
-   * NameNode came back with exactly what it served, while the stock NameNode's restart changed its
-   * namespace (its edit log did not say what it had done in memory) or failed (its replay threw).
-   * Counted and reproduced like divergences, reported apart (docs/bad-input.md).
+   * Not divergences but stock bugs: the two namespaces were equal before a restart, and either the
+   * NVM NameNode came back with exactly what it served while the stock NameNode's restart changed
+   * its namespace (its edit log did not say what it had done in memory), or the stock NameNode did
+   * not come back (its edit-log replay threw) while the NVM one did. Counted and reproduced like
+   * divergences, reported apart (docs/bad-input.md).
    */
   static final String STOCK_RESTART_CHANGED = "stock-restart-changed";
 
@@ -230,10 +231,11 @@ final class Session implements AutoCloseable {
       String kind = "restart-failed";
       List<String> nvmChanges = null;
       if (!baseline && !nvmDown) {
+        // the NVM NameNode came back; with no stock namespace to compare it with, what its restart
+        // changed is listed for the reader (some changes are a restart's in either mode: a last
+        // block that was committed but not complete is under construction again, for instance)
+        kind = STOCK_RESTART_FAILED;
         nvmChanges = nvmChanges(bn);
-        if (nvmChanges.isEmpty()) {
-          kind = STOCK_RESTART_FAILED; // the NVM NameNode came back with what it served
-        }
       }
       Divergence d =
           new Divergence(kind, side, index, op, Divergence.reason(reason))
@@ -241,7 +243,7 @@ final class Session implements AutoCloseable {
               .detail(why)
               .detail("why: " + (reason == null ? "?" : reason));
       if (nvmChanges != null && !nvmChanges.isEmpty()) {
-        d.detail("the NVM NameNode came back, but changed by its restart:");
+        d.detail("the NVM NameNode came back; what its restart changed:");
         for (String c : nvmChanges) {
           d.detail("  " + c);
         }
