@@ -152,6 +152,8 @@ public class UnsupportedOperationsTest {
 
   @Test
   public void symlinkTruncateConcatAreRefused() throws Exception {
+    // MiniDFSCluster enables symlinks in the JVM; with them off (a NameNode process's default) the
+    // NVM NameNode gives the stock refusal, as the differential RPC fuzzer checks
     assertRefused(
         "symlinks",
         () -> nn.createSymlink(FILE.toString(), "/unsup/link", FsPermission.getDefault(), false));

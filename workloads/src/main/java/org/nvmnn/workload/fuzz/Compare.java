@@ -98,6 +98,21 @@ final class Compare {
     return out;
   }
 
+  /** Whether field {@code k} differs between a and b (absent in one, or a different value). */
+  static boolean fieldDiffers(Canon a, TimeWindows wa, Canon b, TimeWindows wb, String k) {
+    int i = a.keys.indexOf(k);
+    int j = b.keys.indexOf(k);
+    if (i < 0 || j < 0) {
+      return i != j;
+    }
+    Object va = a.vals.get(i);
+    Object vb = b.vals.get(j);
+    if (va instanceof Canon.Time && vb instanceof Canon.Time) {
+      return !TimeWindows.sameMoment(((Canon.Time) va).t, wa, ((Canon.Time) vb).t, wb);
+    }
+    return !va.equals(vb);
+  }
+
   /** The paths at which two listings differ (in one only, or any field). */
   static java.util.Set<String> differingPaths(
       Map<String, Canon> a, TimeWindows wa, Map<String, Canon> b, TimeWindows wb) {

@@ -217,6 +217,7 @@ final class Session implements AutoCloseable {
     if (!diffs.isEmpty()) {
       return namespace("namespace-before-restart", op, index, diffs);
     }
+    syncStockEditLog();
     stock.disconnect();
     nvm.disconnect();
     stock.proc.kill();
@@ -264,7 +265,7 @@ final class Session implements AutoCloseable {
     if (diffs.isEmpty()) {
       return null;
     }
-    if (!baseline && unchangedAt(bn, an, Compare.differingPaths(as, stock.w, an, nvm.w))) {
+    if (!baseline && nvmKeptWhatItServed(bn, as, an)) {
       // equal before; where they differ now, the NVM NameNode lists what it listed before and the
       // stock one does not: the stock NameNode's restart changed its namespace there
       List<String> own = Compare.listings(bs, stock.w, "before", as, stock.w, "after", 20);
@@ -291,22 +292,68 @@ final class Session implements AutoCloseable {
     return d;
   }
 
-  /** Whether the NVM NameNode's listings before and after the restart agree at these paths. */
-  private boolean unchangedAt(
-      Map<String, Canon> before, Map<String, Canon> after, java.util.Set<String> paths) {
-    for (String p : paths) {
-      Canon b = before.get(p);
-      Canon a = after.get(p);
-      if (b == null ? a != null : a == null || Compare.canon(b, nvm.w, a, nvm.w) != null) {
+  /**
+   * Whether every difference between the two NameNodes after the restart is one where the NVM
+   * NameNode kept what it served: a path in one listing only that the NVM NameNode listed (or not)
+   * before too, and every field that differs unchanged on the NVM side. Content-summary fields
+   * (aggregates of the entries' own fields and presence) and replica state (locations, corrupt
+   * flags: the block report's) are not judged on their own; at least one entry-level difference
+   * must be there, so a difference in aggregates alone stays a divergence.
+   */
+  private boolean nvmKeptWhatItServed(
+      Map<String, Canon> bn, Map<String, Canon> as, Map<String, Canon> an) {
+    boolean explained = false;
+    for (String p : Compare.differingPaths(as, stock.w, an, nvm.w)) {
+      Canon s = as.get(p);
+      Canon n = an.get(p);
+      Canon b = bn.get(p);
+      if (s == null || n == null) {
+        if ((b == null) != (n == null)) {
+          return false; // the NVM NameNode gained or lost the path across its restart
+        }
+        explained = true;
+        continue;
+      }
+      if (b == null) {
         return false;
       }
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>(s.keys);
+      keys.addAll(n.keys);
+      for (String k : keys) {
+        if (k.startsWith("summary.") || k.endsWith(".locs") || k.endsWith(".corrupt")) {
+          continue;
+        }
+        if (Compare.fieldDiffers(s, stock.w, n, nvm.w, k)) {
+          if (Compare.fieldDiffers(b, nvm.w, n, nvm.w, k)) {
+            return false; // the NVM NameNode changed this field too
+          }
+          explained = true;
+        }
+      }
     }
-    return true;
+    return explained;
   }
 
   /**
-   * Whether the NVM NameNode, up again, lists what it listed before the restart: the same paths
-   * and, but for replica state (locations, corrupt flags: the block report's), the same entries.
+   * 2.7.3 logs a call's edits before the call can still fail and syncs them only on success: an
+   * addBlock that a quota refuses after it allocated a block id and a generation stamp leaves those
+   * two edits in the buffer until some later call syncs. A SIGKILL before that loses them, and the
+   * restarted stock NameNode hands out the same id and stamp again, while the NVM NameNode (its
+   * counters persisted before the call went on) does not. Nothing of the namespace depends on it,
+   * so the stock edit log is synced before each kill (rollEdits syncs and changes nothing of the
+   * namespace); in safe mode it refuses, and no write can have failed that way since.
+   */
+  private void syncStockEditLog() {
+    try {
+      stock.proxy(0).rollEdits();
+    } catch (IOException e) {
+      // safe mode, or a NameNode that is down: the restart tells
+    }
+  }
+
+  /**
+   * What the NVM NameNode, up again, lists differently from before the restart, replica state
+   * (locations, corrupt flags: the block report's) aside.
    */
   private List<String> nvmChanges(Map<String, Canon> before) {
     Map<String, Canon> after;

@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
@@ -227,6 +228,12 @@ class NvmRpcServer extends NameNodeRpcServer {
   @Override
   public void createSymlink(String target, String link, FsPermission dirPerms, boolean createParent)
       throws IOException {
+    if (!FileSystem.areSymlinksEnabled()) {
+      // 2.7.3 itself refuses symlinks unless the JVM enabled them (FileSystem.enableSymlinks),
+      // after checking the link's path and before safe mode; the stock answer is given as is
+      super.createSymlink(target, link, dirPerms, createParent);
+      return;
+    }
     throw refuseWrite("symlink " + link, "symlinks are");
   }
 
