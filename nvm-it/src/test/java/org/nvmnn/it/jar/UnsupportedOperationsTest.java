@@ -237,6 +237,9 @@ public class UnsupportedOperationsTest {
         }
       }
       NvmCluster.assertSameNamespace("safe mode", before, NvmCluster.snapshot(fs));
+      // a non-HA stock NameNode starts a rolling upgrade only in safe mode: the NVM refusal
+      assertRefused(
+          "rolling upgrades (PREPARE)", () -> nn.rollingUpgrade(RollingUpgradeAction.PREPARE));
     } finally {
       fs.setSafeMode(SafeModeAction.SAFEMODE_LEAVE);
     }

@@ -291,6 +291,10 @@ class NvmRpcServer extends NameNodeRpcServer {
   /** QUERY reads state and is allowed; PREPARE and FINALIZE write rolling-upgrade markers. */
   @Override
   public RollingUpgradeInfo rollingUpgrade(RollingUpgradeAction action) throws IOException {
+    if (action == RollingUpgradeAction.PREPARE) {
+      // a non-HA stock NameNode starts a rolling upgrade only IN safe mode: no safe-mode answer
+      throw refuse("rolling upgrades (" + action + ") are");
+    }
     if (action != RollingUpgradeAction.QUERY) {
       throw refuseWrite("rolling upgrade marker", "rolling upgrades (" + action + ") are");
     }
