@@ -64,6 +64,19 @@ final class Canon {
     return keys.size();
   }
 
+  /** This entry without the named fields. */
+  Canon without(String... names) {
+    java.util.Set<String> drop = new java.util.HashSet<>(java.util.Arrays.asList(names));
+    Canon c = new Canon();
+    for (int i = 0; i < keys.size(); i++) {
+      if (!drop.contains(keys.get(i))) {
+        c.keys.add(keys.get(i));
+        c.vals.add(vals.get(i));
+      }
+    }
+    return c;
+  }
+
   /**
    * This entry without what the DataNode's reports decide rather than the namespace: each block's
    * locations and corrupt flag (after a restart they follow the next block report, on either side).

@@ -97,6 +97,7 @@ public final class FuzzRpc {
             f.getLong("--start-timeout", 120) * 1000,
             f.getInt("--max-list", 200000));
     session.baseline = Boolean.parseBoolean(f.get("--baseline", "false"));
+    session.stockCheckpoint = Boolean.parseBoolean(f.get("--stock-checkpoint", "true"));
   }
 
   private static String req(Flags f, String name) {
@@ -127,6 +128,7 @@ public final class FuzzRpc {
             "--replay",
             "--replay-shrink",
             "--baseline",
+            "--stock-checkpoint",
             "--out",
             "--java",
             "--lib",
