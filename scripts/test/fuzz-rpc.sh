@@ -25,9 +25,9 @@
 #   KEEP (0)             1 keeps the work directory (configuration, logs) in /tmp
 #   NN_TIER (1)          the NameNodes' JIT: -XX:TieredStopAtLevel (1 = C1 only: faster start-ups and,
 #                        on 2 cores, faster calls too; 4 = the JVM's default)
-#   STOCK_CHECKPOINT (1) the stock NameNode saves its namespace right before each kill, so its restart
-#                        loads exactly what it served (as the region holds state); 0 restarts it by
-#                        edit-log replay, which finds stock replay bugs (reported apart)
+#   STOCK_CHECKPOINT (0) 1: the stock NameNode saves its namespace right before each kill, so its
+#                        restart loads an fsimage instead of replaying edits (docs/bad-input.md: what
+#                        that reference differs in); 0: edit-log replay (stock replay bugs reported apart)
 #   BASELINE (0)         1 runs two stock NameNodes: a check of the fuzzer itself (every
 #                        divergence is then a false positive or a stock restart failure)
 # Exit status: 0 no divergence, 1 divergences, 2 the NameNodes could not be started.
@@ -120,7 +120,7 @@ args=(--seed "$SEED" --ops "$OPS" --restart-every "$K" --hostile "$HOSTILE" --sk
   --nvm-conf "$work/nvm" --nvm-name "$shm/nvm-name" --nvm-region "$shm/nvm.region"
   --refusals "$NVM_ROOT/docs/unsupported-operations.md")
 [ "$BASELINE" = 1 ] && args+=(--baseline true)
-[ "${STOCK_CHECKPOINT:-1}" = 0 ] && args+=(--stock-checkpoint false)
+[ "${STOCK_CHECKPOINT:-0}" = 1 ] && args+=(--stock-checkpoint true)
 if [ -n "$REPLAY" ]; then
   args+=(--replay "$(realpath "$REPLAY")")
   [ "$SHRINK" = 1 ] && args+=(--replay-shrink true)

@@ -97,7 +97,7 @@ public final class FuzzRpc {
             f.getLong("--start-timeout", 120) * 1000,
             f.getInt("--max-list", 200000));
     session.baseline = Boolean.parseBoolean(f.get("--baseline", "false"));
-    session.stockCheckpoint = Boolean.parseBoolean(f.get("--stock-checkpoint", "true"));
+    session.stockCheckpoint = Boolean.parseBoolean(f.get("--stock-checkpoint", "false"));
   }
 
   private static String req(Flags f, String name) {

@@ -62,7 +62,7 @@ final class Session implements AutoCloseable {
   boolean baseline;
 
   /** The stock NameNode saves its namespace before each kill ({@link #checkpoint}). */
-  boolean stockCheckpoint = true;
+  boolean stockCheckpoint;
 
   /** Per call: how often the NVM NameNode refused it by design; and region-full refusals. */
   final Map<String, Long> refused = new TreeMap<>();
