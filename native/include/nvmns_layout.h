@@ -107,7 +107,7 @@
   X(PERM_STRING_ID_MAX, 16777215)                                                                  \
   /* file-only fields */                                                                           \
   X(FI_HEADER, 120) /* blocksize:48 | replication:12 | policy:4 */                                 \
-  X(FI_UC, 128)     /* client string id:32 | machine string id:32 */                               \
+  X(FI_UC, 128)     /* client id:31 | last block complete:1 | machine id:32 */                     \
   X(FI_BLOCK_COUNT, 136)                                                                           \
   X(FI_BLOCK_EXT, 144) /* first KIND_BLOCK_EXT page, 0 = none */                                   \
   X(FI_BLOCKS_INLINE, 152)                                                                         \
@@ -115,6 +115,7 @@
   X(FI_HDR_REPLICATION_SHIFT, 48)                                                                  \
   X(FI_HDR_POLICY_SHIFT, 60)                                                                       \
   X(FI_UC_MACHINE_SHIFT, 32)                                                                       \
+  X(FI_UC_LAST_COMPLETE_SHIFT, 31) /* set: the last block is complete, not under construction */   \
   /* block record */                                                                               \
   X(BLOCK_RECORD_SIZE, 24)                                                                         \
   X(BR_ID, 0)                                                                                      \

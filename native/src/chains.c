@@ -165,7 +165,7 @@ static int inode_strings(nvm_region *r, struct nvm_scan *s, uint32_t page) {
   ids[1] = (perm >> NVM_PERM_GROUP_SHIFT) & NVM_PERM_STRING_ID_MAX;
   if (NVM_KIND_OF(nvm_ld64(r, off)) == NVM_KIND_FILE) {
     uint64_t uc = nvm_ld64(r, off + NVM_FI_UC);
-    ids[2] = uc & 0xffffffffu;
+    ids[2] = uc & ((1ull << NVM_FI_UC_LAST_COMPLETE_SHIFT) - 1); /* the flag is not the id's */
     ids[3] = uc >> NVM_FI_UC_MACHINE_SHIFT;
   }
   for (int k = 0; k < 4; k++) {

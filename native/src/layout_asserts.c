@@ -238,3 +238,7 @@ _Static_assert(((0 NVM_OPS(NVM_X_BIT)) & 1) == 0, "op 0 is no op: an all-zero en
 #undef NVM_X_SMALL
 #undef NVM_X_ADD
 #undef NVM_X_BIT
+
+_Static_assert(NVM_PERM_STRING_ID_MAX < (1ull << NVM_FI_UC_LAST_COMPLETE_SHIFT) &&
+                   NVM_FI_UC_LAST_COMPLETE_SHIFT < NVM_FI_UC_MACHINE_SHIFT,
+               "FI_UC: a client string id fits below the last-block-complete bit");

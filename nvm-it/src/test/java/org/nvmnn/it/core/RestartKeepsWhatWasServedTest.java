@@ -1,20 +1,24 @@
 package org.nvmnn.it.core;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.fail;
 
+import java.io.IOException;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
@@ -148,6 +152,51 @@ public class RestartKeepsWhatWasServedTest {
     long atime = 1_234_567_890_123L;
     assertEquals("stock (edit-log replay)", atime, dirAtimeAfterRestart(false, atime));
     assertEquals("nvm (the directory's page)", atime, dirAtimeAfterRestart(true, atime));
+  }
+
+  /** [file length, last block complete ? 1 : 0] of /c/f, before and after a restart. */
+  private static long[] lastBlockAcrossRestart(boolean nvm) throws Exception {
+    MiniDFSCluster cluster = start(nvm);
+    FSDataOutputStream out = null;
+    try {
+      DistributedFileSystem fs = cluster.getFileSystem();
+      Path f = new Path("/c/f");
+      try (FSDataOutputStream o = fs.create(f)) {
+        o.write(new byte[100]);
+      }
+      // open for append without a new block yet: under construction, last block complete
+      out = fs.append(f, EnumSet.of(CreateFlag.APPEND, CreateFlag.NEW_BLOCK), 4096, null);
+      LocatedBlocks before = fs.getClient().getLocatedBlocks("/c/f", 0);
+      cluster.restartNameNode(true);
+      LocatedBlocks after = cluster.getFileSystem().getClient().getLocatedBlocks("/c/f", 0);
+      return new long[] {
+        before.getFileLength(),
+        before.isLastBlockComplete() ? 1 : 0,
+        after.getFileLength(),
+        after.isLastBlockComplete() ? 1 : 0
+      };
+    } finally {
+      if (out != null) {
+        try {
+          out.close();
+        } catch (IOException e) {
+          // the test is over
+        }
+      }
+      cluster.shutdown();
+    }
+  }
+
+  /**
+   * Found by the fuzzer: a file under construction whose last block is complete (append with
+   * NEW_BLOCK) came back from the region with that block under construction, so its length and the
+   * quota counts of its directories differed from the stock NameNode's.
+   */
+  @Test(timeout = 300_000)
+  public void aCompleteLastBlockOfAnOpenFileStaysCompleteInBothModes() throws Exception {
+    long[] want = {100, 1, 100, 1};
+    assertArrayEquals("stock (edit-log replay)", want, lastBlockAcrossRestart(false));
+    assertArrayEquals("nvm (FI_UC bit 31)", want, lastBlockAcrossRestart(true));
   }
 
   @Test(timeout = 300_000)

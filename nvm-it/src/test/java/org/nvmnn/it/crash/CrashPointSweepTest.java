@@ -293,6 +293,14 @@ public class CrashPointSweepTest {
         () ->
             nn.append(
                 "/s/file", CLIENT, new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.APPEND))));
+    sweep(
+        "append with NEW_BLOCK (the last block stays complete)",
+        () ->
+            nn.append(
+                "/s/streamed",
+                CLIENT,
+                new EnumSetWritable<CreateFlag>(
+                    EnumSet.of(CreateFlag.APPEND, CreateFlag.NEW_BLOCK))));
     final LocatedBlock appendBlock =
         nn.getBlockLocations("/s/file", 0, Long.MAX_VALUE).getLastLocatedBlock();
     final LocatedBlock[] bumped = new LocatedBlock[1];

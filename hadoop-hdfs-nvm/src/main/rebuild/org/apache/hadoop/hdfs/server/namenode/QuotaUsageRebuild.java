@@ -71,7 +71,10 @@ final class QuotaUsageRebuild {
     int n = v.blockCount();
     long size = 0;
     for (int i = 0; i < n; i++) {
-      size += (i == n - 1 && v.isUnderConstruction()) ? v.preferredBlockSize() : v.blockNumBytes(i);
+      size +=
+          (i == n - 1 && v.isUnderConstruction() && !v.lastBlockComplete())
+              ? v.preferredBlockSize()
+              : v.blockNumBytes(i);
     }
     int repl = v.replication();
     names[p] += 1;

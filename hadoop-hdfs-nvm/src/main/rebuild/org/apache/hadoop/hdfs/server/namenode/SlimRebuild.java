@@ -172,7 +172,7 @@ final class SlimRebuild {
     for (int b = 0; b < n; b++) {
       Block blk = new Block(v.blockId(b), v.blockNumBytes(b), v.blockGenerationStamp(b));
       blocks[b] =
-          uc && b == n - 1
+          uc && b == n - 1 && !v.lastBlockComplete()
               ? new BlockInfoContiguousUnderConstruction(blk, repl)
               : new BlockInfoContiguous(blk, repl);
       counters.check(id, blocks[b]);

@@ -92,8 +92,12 @@ final class InodeEncoder {
       t.setFileHeader(
           page, f.getPreferredBlockSize(), f.getFileReplication(), f.getLocalStoragePolicyID());
       FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
+      BlockInfoContiguous last = f.getLastBlock();
       t.setUnderConstruction(
-          page, uc == null ? null : uc.getClientName(), uc == null ? null : uc.getClientMachine());
+          page,
+          uc == null ? null : uc.getClientName(),
+          uc == null ? null : uc.getClientMachine(),
+          uc != null && last != null && last.isComplete());
       long[] b = blockTriples(f);
       t.setBlocks(page, b, b.length / 3);
     } else {

@@ -178,6 +178,11 @@ public final class InodeView {
     return PageCodec.ucClient(ucWord());
   }
 
+  /** Under construction with a complete last block (FI_UC bit 31). */
+  public boolean lastBlockComplete() {
+    return PageCodec.ucLastBlockComplete(ucWord());
+  }
+
   public long clientMachineId() {
     return PageCodec.ucMachine(ucWord());
   }

@@ -71,16 +71,27 @@ public final class PageCodec {
     return (int) ((h >>> FI_HDR_POLICY_SHIFT) & POLICY_MAX);
   }
 
-  static long uc(long clientId, long machineId) {
-    return (clientId & 0xffffffffL) | (machineId << FI_UC_MACHINE_SHIFT);
+  static long uc(long clientId, long machineId, boolean lastBlockComplete) {
+    return (clientId & ((1L << FI_UC_LAST_COMPLETE_SHIFT) - 1))
+        | (lastBlockComplete ? 1L << FI_UC_LAST_COMPLETE_SHIFT : 0)
+        | (machineId << FI_UC_MACHINE_SHIFT);
   }
 
   /**
-   * The client-name string id (bits 0–31) of an FI_UC word (the whole word is 0 for a complete
+   * The client-name string id (bits 0–30) of an FI_UC word (the whole word is 0 for a complete
    * file).
    */
   public static long ucClient(long uc) {
-    return uc & 0xffffffffL;
+    return uc & ((1L << FI_UC_LAST_COMPLETE_SHIFT) - 1);
+  }
+
+  /**
+   * Whether the last block of the file under construction is complete (FI_UC bit 31): after an
+   * append with NEW_BLOCK, an append to a full last block, or an abandonBlock that left a complete
+   * block last. 0 (the usual case): the last block is under construction.
+   */
+  public static boolean ucLastBlockComplete(long uc) {
+    return ((uc >>> FI_UC_LAST_COMPLETE_SHIFT) & 1) != 0;
   }
 
   /** The client-machine string id (bits 32–63) of an FI_UC word. */

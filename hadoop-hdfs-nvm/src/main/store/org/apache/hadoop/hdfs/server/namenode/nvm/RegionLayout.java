@@ -185,6 +185,9 @@ public final class RegionLayout {
   public static final int FI_HDR_POLICY_SHIFT = 60;
   public static final int FI_UC_MACHINE_SHIFT = 32;
 
+  /** FI_UC bit 31: the last block of the file under construction is complete. */
+  public static final int FI_UC_LAST_COMPLETE_SHIFT = 31;
+
   // block record
   public static final int BLOCK_RECORD_SIZE = 24;
   public static final int BR_ID = 0;

@@ -201,7 +201,7 @@ public final class Txn implements AutoCloseable {
     long perm = PageCodec.perm(a.mode, permRef(a.group), permRef(a.owner));
     long uc = 0;
     if (!a.directory && a.clientName != null) {
-      uc = PageCodec.uc(ref(a.clientName), ref(a.clientMachine));
+      uc = PageCodec.uc(ref(a.clientName), ref(a.clientMachine), false);
     }
     long firstExt = stageNameExt(id, a.name);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards.
@@ -251,6 +251,15 @@ public final class Txn implements AutoCloseable {
 
   /** Client name and machine of an under-construction file; both null = complete. */
   public void setUnderConstruction(long page, String client, String machine) throws NvmException {
+    setUnderConstruction(page, client, machine, false);
+  }
+
+  /**
+   * Client name and machine of an under-construction file (both null = complete), and whether its
+   * last block is complete rather than under construction.
+   */
+  public void setUnderConstruction(
+      long page, String client, String machine, boolean lastBlockComplete) throws NvmException {
     check();
     store.requireFile(page);
     if ((client == null) != (machine == null)) {
@@ -259,7 +268,7 @@ public final class Txn implements AutoCloseable {
     long old = store.inode(page).ucWord();
     strings.unref(PageCodec.ucClient(old));
     strings.unref(PageCodec.ucMachine(old));
-    long uc = client == null ? 0 : PageCodec.uc(ref(client), ref(machine));
+    long uc = client == null ? 0 : PageCodec.uc(ref(client), ref(machine), lastBlockComplete);
     stageIfChanged(page + FI_UC, uc, Field.UC);
   }
 

@@ -91,6 +91,10 @@ final class InodePage {
     return PageCodec.ucMachine(word(FI_UC));
   }
 
+  boolean lastBlockComplete() {
+    return PageCodec.ucLastBlockComplete(word(FI_UC));
+  }
+
   /**
    * FI_BLOCK_COUNT, a u64 on media: compare it unsigned (a damaged count may have the top bit set).
    */

@@ -33,6 +33,7 @@ final class InodeRecord {
   long clientId;
   String clientName;
   long clientMachineId;
+  boolean lastBlockComplete;
   String clientMachine;
   long[] blocks = new long[0];
   // directories
@@ -70,6 +71,7 @@ final class InodeRecord {
       clientId = p.clientId();
       clientName = m.strings.text(clientId);
       clientMachineId = p.clientMachineId();
+      lastBlockComplete = p.lastBlockComplete();
       clientMachine = m.strings.text(clientMachineId);
       ExtChain chain = ExtChain.blocks(p, null);
       long[] recs = p.blockRecordOffsets(chain);
@@ -171,7 +173,10 @@ final class InodeRecord {
           .append(" uc=");
       b.append(
           isUnderConstruction()
-              ? text(clientId, clientName) + "@" + text(clientMachineId, clientMachine)
+              ? text(clientId, clientName)
+                  + "@"
+                  + text(clientMachineId, clientMachine)
+                  + (lastBlockComplete ? " lastBlockComplete" : "")
               : "-");
       b.append(" blocks=");
       for (int i = 0; i < blocks.length / 3; i++) {
@@ -222,6 +227,7 @@ final class InodeRecord {
               ? new Json()
                   .put("clientName", json(clientId, clientName))
                   .put("clientMachine", json(clientMachineId, clientMachine))
+                  .put("lastBlockComplete", lastBlockComplete)
                   .toString()
               : "null");
       StringBuilder a = new StringBuilder("[");
