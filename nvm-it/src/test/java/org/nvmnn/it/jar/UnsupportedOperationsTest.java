@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
@@ -28,6 +29,7 @@ import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -163,7 +165,9 @@ public class UnsupportedOperationsTest {
 
   @Test
   public void encryptionZonesAreRefused() throws Exception {
-    assertRefused("encryption zones", () -> fs.createEncryptionZone(SUB, "key"));
+    // with no key provider configured the stock NameNode refuses every zone itself, first; the
+    // NVM refusal applies once a provider has the key (the upstream encryption classes)
+    assertStockAnswer("java.io.IOException", () -> fs.createEncryptionZone(SUB, "key"));
     assertFalse(fs.listEncryptionZones().hasNext());
     assertNull(fs.getEZForPath(FILE));
   }
@@ -191,11 +195,11 @@ public class UnsupportedOperationsTest {
   }
 
   @Test
-  public void rollingUpgradeIsRefusedExceptQuery() throws Exception {
+  public void rollingUpgradePrepareIsRefused() throws Exception {
     assertRefused(
         "rolling upgrades (PREPARE)", () -> nn.rollingUpgrade(RollingUpgradeAction.PREPARE));
-    assertRefused(
-        "rolling upgrades (FINALIZE)", () -> nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
+    // nothing was prepared, so nothing to finalize: the stock answer
+    assertNull(nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
     assertNull(nn.rollingUpgrade(RollingUpgradeAction.QUERY));
   }
 
@@ -210,6 +214,40 @@ public class UnsupportedOperationsTest {
     assertRefused("delegation tokens", () -> fs.getDelegationToken("renewer"));
     assertRefused("delegation tokens", () -> nn.renewDelegationToken(t));
     assertRefused("delegation tokens", () -> nn.cancelDelegationToken(t));
+  }
+
+  private static void assertStockAnswer(String exceptionClass, Op op) throws Exception {
+    NvmCluster.Snapshot before = NvmCluster.snapshot(fs);
+    try {
+      op.run();
+      fail("expected " + exceptionClass);
+    } catch (RemoteException e) {
+      assertEquals(e.toString(), exceptionClass, e.getClassName());
+    }
+    NvmCluster.assertSameNamespace(exceptionClass, before, NvmCluster.snapshot(fs));
+  }
+
+  /**
+   * Where the stock NameNode refuses on an earlier check, its answer comes first (found by the
+   * differential RPC fuzzer): a negative truncate length, a rolling upgrade by a non-superuser.
+   */
+  @Test
+  public void theStockNameNodesEarlierChecksComeFirst() throws Exception {
+    assertStockAnswer(
+        "org.apache.hadoop.HadoopIllegalArgumentException",
+        () -> nn.truncate(FILE.toString(), -1, "client"));
+    UserGroupInformation bob =
+        UserGroupInformation.createUserForTesting("bob", new String[] {"staff"});
+    ClientProtocol asBob =
+        bob.doAs(
+            (java.security.PrivilegedExceptionAction<ClientProtocol>)
+                () ->
+                    ((DistributedFileSystem) FileSystem.newInstance(cluster.getConfiguration(0)))
+                        .getClient()
+                        .getNamenode());
+    assertStockAnswer(
+        "org.apache.hadoop.security.AccessControlException",
+        () -> asBob.rollingUpgrade(RollingUpgradeAction.FINALIZE));
   }
 
   /** In safe mode a write is answered with SafeModeException first, as on the stock NameNode. */

@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.crypto.key.KeyProviderCryptoExtension;
 import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileSystem;
@@ -239,6 +240,10 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
+    if (newLength < 0) {
+      // the stock NameNode refuses a negative length before it looks at anything else
+      return super.truncate(src, newLength, clientName);
+    }
     throw refuseWrite("truncate of " + src, "truncate is");
   }
 
@@ -249,6 +254,16 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public void createEncryptionZone(String src, String keyName) throws IOException {
+    KeyProviderCryptoExtension provider = namesystem.getProvider();
+    if (provider == null
+        || keyName == null
+        || keyName.isEmpty()
+        || provider.getMetadata(keyName) == null) {
+      // the stock NameNode refuses these before safe mode and before anything changes: no key
+      // provider, no key name, a key the provider does not have; its answer is given as is
+      super.createEncryptionZone(src, keyName);
+      return;
+    }
     throw refuseWrite("encryption zone on " + src, "encryption zones are");
   }
 
@@ -291,13 +306,13 @@ class NvmRpcServer extends NameNodeRpcServer {
   /** QUERY reads state and is allowed; PREPARE and FINALIZE write rolling-upgrade markers. */
   @Override
   public RollingUpgradeInfo rollingUpgrade(RollingUpgradeAction action) throws IOException {
+    namesystem.checkSuperuserPrivilege(); // the stock NameNode's first check, for every action
     if (action == RollingUpgradeAction.PREPARE) {
       // a non-HA stock NameNode starts a rolling upgrade only IN safe mode: no safe-mode answer
       throw refuse("rolling upgrades (" + action + ") are");
     }
-    if (action != RollingUpgradeAction.QUERY) {
-      throw refuseWrite("rolling upgrade marker", "rolling upgrades (" + action + ") are");
-    }
+    // QUERY, and FINALIZE, which has nothing to finalize (no upgrade was prepared) and answers
+    // null as the stock NameNode does then, before it looks at safe mode
     return super.rollingUpgrade(action);
   }
 

@@ -173,11 +173,11 @@ final class InodeRecord {
           .append(" uc=");
       b.append(
           isUnderConstruction()
-              ? text(clientId, clientName)
-                  + "@"
-                  + text(clientMachineId, clientMachine)
-                  + (lastBlockComplete ? " lastBlockComplete" : "")
+              ? text(clientId, clientName) + "@" + text(clientMachineId, clientMachine)
               : "-");
+      if (lastBlockComplete) {
+        b.append(" lastBlockComplete=true");
+      }
       b.append(" blocks=");
       for (int i = 0; i < blocks.length / 3; i++) {
         b.append(i == 0 ? "" : ",")
