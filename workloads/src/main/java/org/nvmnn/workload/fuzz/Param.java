@@ -66,44 +66,11 @@ abstract class Param {
     }
   }
 
-  static final Param LONG =
-      new Param() {
-        @Override
-        String print(Object v) {
-          return v.toString();
-        }
+  static final Param LONG = numeric(x -> x);
 
-        @Override
-        Object parse(Lexer in) {
-          return in.number();
-        }
-      };
+  static final Param INT = numeric(x -> (int) x);
 
-  static final Param INT =
-      new Param() {
-        @Override
-        String print(Object v) {
-          return v.toString();
-        }
-
-        @Override
-        Object parse(Lexer in) {
-          return (int) in.number();
-        }
-      };
-
-  static final Param SHORT =
-      new Param() {
-        @Override
-        String print(Object v) {
-          return v.toString();
-        }
-
-        @Override
-        Object parse(Lexer in) {
-          return (short) in.number();
-        }
-      };
+  static final Param SHORT = numeric(x -> (short) x);
 
   static final Param BOOL =
       new Param() {
@@ -261,5 +228,20 @@ abstract class Param {
       in.expect(']');
     }
     return l;
+  }
+
+  /** A number, printed as is and parsed as a long, then converted. */
+  private static Param numeric(java.util.function.LongFunction<Object> convert) {
+    return new Param() {
+      @Override
+      String print(Object v) {
+        return v.toString();
+      }
+
+      @Override
+      Object parse(Lexer in) {
+        return convert.apply(in.number());
+      }
+    };
   }
 }
