@@ -13,9 +13,28 @@ require_dist() {
   fi
 }
 
-# A free TCP port on 127.0.0.1.
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+# free_ports VAR...: a free TCP port on 127.0.0.1 into each named variable. The ports are held
+# together while they are picked, and none is one this shell handed out before: the kernel may
+# give a just-closed port again, and two NameNodes configured with one port cannot both start.
+NVM_PORTS_GIVEN=()
+free_ports() {
+  local ports p
+  ports=$(python3 - "$#" "${NVM_PORTS_GIVEN[@]}" <<'PY'
+import socket, sys
+n, given = int(sys.argv[1]), set(sys.argv[2:])
+held, out = [], []
+while len(out) < n:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); held.append(s)
+    p = str(s.getsockname()[1])
+    if p not in given: out.append(p)
+print(" ".join(out))
+PY
+)
+  for p in $ports; do
+    NVM_PORTS_GIVEN+=("$p")
+    printf -v "$1" '%s' "$p"
+    shift
+  done
 }
 
 # write_conf DIR NAME_DIR DATA_DIR NVM(true|false) [REGION_PATH] [EDITS_DIR]
@@ -24,7 +43,7 @@ write_conf() {
   local dir=$1 name=$2 data=$3 nvm=$4 region=${5:-} edits=${6:-}
   mkdir -p "$dir"
   local rpc http dn dnhttp dnipc
-  rpc=$(free_port); http=$(free_port); dn=$(free_port); dnhttp=$(free_port); dnipc=$(free_port)
+  free_ports rpc http dn dnhttp dnipc
   cat > "$dir/core-site.xml" <<XML
 <?xml version="1.0"?>
 <configuration>
@@ -153,7 +172,8 @@ conf_from_repo() {
   local dir=$1 name=$2 data=$3 region=$4
   mkdir -p "$dir"
   cp "$NVM_ROOT/conf/core-site.xml" "$NVM_ROOT/conf/hdfs-site.xml" "$NVM_ROOT/conf/log4j.properties" "$dir/"
-  local rpc; rpc=$(free_port)
+  local rpc http dn dnhttp dnipc
+  free_ports rpc http dn dnhttp dnipc
   local -a set=(
     "core-site.xml fs.defaultFS hdfs://127.0.0.1:$rpc"
     "core-site.xml hadoop.tmp.dir $dir/tmp"
@@ -161,10 +181,10 @@ conf_from_repo() {
     "hdfs-site.xml dfs.datanode.data.dir file://$data"
     "hdfs-site.xml dfs.namenode.nvm.region.path $region"
     "hdfs-site.xml dfs.namenode.rpc-address 127.0.0.1:$rpc"
-    "hdfs-site.xml dfs.namenode.http-address 127.0.0.1:$(free_port)"
-    "hdfs-site.xml dfs.datanode.address 127.0.0.1:$(free_port)"
-    "hdfs-site.xml dfs.datanode.http.address 127.0.0.1:$(free_port)"
-    "hdfs-site.xml dfs.datanode.ipc.address 127.0.0.1:$(free_port)"
+    "hdfs-site.xml dfs.namenode.http-address 127.0.0.1:$http"
+    "hdfs-site.xml dfs.datanode.address 127.0.0.1:$dn"
+    "hdfs-site.xml dfs.datanode.http.address 127.0.0.1:$dnhttp"
+    "hdfs-site.xml dfs.datanode.ipc.address 127.0.0.1:$dnipc"
   )
   local s f k v
   for s in "${set[@]}"; do
