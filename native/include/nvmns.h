@@ -137,7 +137,7 @@ uint64_t nvm_region_page_count(const nvm_region *r);
 
 typedef struct nvm_usage {
   uint64_t pages_total;
-  uint64_t pages_used;     /* committed pages: live inode, extension and string pages */
+  uint64_t pages_used;     /* committed pages: live inode, extension, string, record pages */
   uint64_t pages_free;     /* total - used - reserved */
   uint64_t pages_reserved; /* handed out by nvm_reserve_pages, not yet committed or released */
   uint64_t high_water;     /* pages at index >= high_water have never been used */
@@ -219,7 +219,8 @@ int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
   X(EXT_LINK, 12, "a link to the first or next extension page")              \
   X(QUOTA, 13, "a directory quota")                                          \
   X(COUNTER, 14, "a superblock counter")                                     \
-  X(STRING, 15, "a string page field")
+  X(STRING, 15, "a string page field")                                       \
+  X(RECORD, 16, "a record page field")
 
 #define NVM_X_ENUM(name, value, meaning) NVM_OP_##name = (value),
 enum nvm_op { NVM_OPS(NVM_X_ENUM) };
@@ -259,6 +260,9 @@ const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count);
  * name, client machine of live inodes) each string has; every kept string has
  * at least one. */
 const uint64_t *nvm_recovered_string_refs(const nvm_region *r, uint64_t *count);
+/* Live record page offsets (region-format.md §5.5), in page order; each record's
+ * RECORD_EXT chain was verified. */
+const uint64_t *nvm_recovered_records(const nvm_region *r, uint64_t *count);
 
 /* ---- persist barriers and the test-only crash hook ---- */
 uint64_t nvm_barrier_count(const nvm_region *r);

@@ -66,6 +66,10 @@
   X(SB_SCAN_LIMIT, 4176)       /* u64: low 32 = page limit, high 32 = ~limit */                    \
   X(SB_FEATURES, 4184)         /* u64: low 32 = feature bits, high 32 = their complement */        \
   X(FEATURE_PAGE_CHECKSUMS, 1) /* LIVE pages carry a CRC-32C, counters a check */                  \
+  X(FEATURE_RECORDS, 2)        /* record pages and the three counters below */                     \
+  X(SB_LAST_RECORD_ID, 4192)   /* last record id handed out (FEATURE_RECORDS) */                   \
+  X(SB_TOKEN_SEQUENCE, 4200)   /* delegation token sequence number (FEATURE_RECORDS) */            \
+  X(SB_MASTER_KEY_ID, 4208)    /* last delegation master key id (FEATURE_RECORDS) */               \
   X(SB_COUNTER_BITS, 48)       /* a counter's value bits; the 16 above are its check */            \
   /* ---- undo log (one record, at most one transaction in flight) ---- */                         \
   X(UNDO_STATE, 8192)         /* u64: 0 = empty, else commit seq of the txn */                     \
@@ -88,6 +92,8 @@
   X(KIND_BLOCK_EXT, 4)                                                                             \
   X(KIND_STRING, 5)                                                                                \
   X(KIND_STRING_EXT, 6)                                                                            \
+  X(KIND_RECORD, 7)                                                                                \
+  X(KIND_RECORD_EXT, 8)                                                                            \
   X(PAGE_MAGIC_SHIFT, 32)                                                                          \
   /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                 \
   X(IN_ID, 8)                                                                                      \
@@ -140,6 +146,18 @@
   X(ST_BYTES, 24)                                                                                  \
   X(ST_EXT, 24) /* u64, first STRING_EXT page if ST_LEN > STRING_MAX */                            \
   X(STRING_MAX, 232)                                                                               \
+  /* ---- record page (KIND_RECORD): NameNode state that is not an inode ---- */                   \
+  X(RC_TYPE, 8) /* u64, RECORD_* */                                                                \
+  X(RC_ID, 16)  /* u64, unique in the region, never reused; owner id of its RECORD_EXT pages */    \
+  X(RC_KEY, 24) /* u64, the record's key within its type (a token's sequence number, a key id) */  \
+  X(RC_VALUE, 32) /* u64, the record's one mutable word (an expiry date) */                        \
+  X(RC_LEN, 40)   /* u64, payload bytes */                                                         \
+  X(RC_EXT, 48)   /* u64, first KIND_RECORD_EXT page if RC_LEN > RECORD_INLINE_MAX, 0 = none */    \
+  X(RC_PAYLOAD, 56)                                                                                \
+  X(RECORD_INLINE_MAX, 200)                                                                        \
+  X(RECORD_DELEGATION_TOKEN,                                                                       \
+    1)                    /* payload: the token identifier; value: its expiry (renew) date */      \
+  X(RECORD_MASTER_KEY, 2) /* payload: the encoded key; value: its expiry date */                   \
   /* ---- well-known values ---- */                                                                \
   X(ROOT_INODE_ID, 16385)
 

@@ -327,6 +327,17 @@ Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredStringRefs(JN
   return long_array(env, v, (jsize)n);
 }
 
+JNIEXPORT jlongArray JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredRecords(JNIEnv *env, jclass cls,
+                                                                           jlong h) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  if (!r) return NULL;
+  uint64_t n = 0;
+  const uint64_t *v = nvm_recovered_records(r, &n);
+  return long_array(env, v, (jsize)n);
+}
+
 /* ------------------------------------------------------------------ barriers, test hook */
 
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_barrierCount(

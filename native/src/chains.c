@@ -1,6 +1,7 @@
 /*
  * chains.c — recovery steps 4 and 5: extension chains, names and string
- * references of attached inodes, and the chains of the strings they refer to.
+ * references of attached inodes, the chains of the strings they refer to, and
+ * the chains of the record pages.
  * Read only; marks kept pages in r->used_bits.
  */
 #include <stdlib.h>
@@ -8,19 +9,22 @@
 #include "nvm_internal.h"
 
 struct chain {
-  uint64_t owner_off, owner; /* the owner's page (an inode's or a string's) and its id */
+  uint64_t owner_off, owner; /* the owner's page (an inode's, a string's, a record's), its id */
   uint64_t link; /* the word pointing at the page being checked: the inode's link or the previous
                     EXT_NEXT */
   unsigned kind;
   uint64_t needed, per_page; /* bytes or records still to cover; max per page */
-  const char *what;          /* "name", "block" (an inode's chains) or "string" */
+  const char *what;          /* "name", "block" (an inode's chains), "string" or "record" */
 };
 
 /* Reported at `at`: the link to the bad page, or the page's own field (owner id, count). */
 static int chain_fail(const nvm_region *r, const struct chain *c, uint64_t at, uint64_t page_off,
                       const char *why) {
   return nvm_fail_at(NVM_ECORRUPT, at, "%s: %s chain of %s %llu (page %llu): page %llu %s", r->path,
-                     c->what, c->kind == NVM_KIND_STRING_EXT ? "string" : "inode",
+                     c->what,
+                     c->kind == NVM_KIND_STRING_EXT   ? "string"
+                     : c->kind == NVM_KIND_RECORD_EXT ? "record"
+                                                      : "inode",
                      (unsigned long long)c->owner, (unsigned long long)c->owner_off,
                      (unsigned long long)page_off, why);
 }
@@ -45,7 +49,8 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
   return NVM_OK;
 }
 
-/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word, or the string's ST_EXT word. */
+/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word, the string's ST_EXT word, or the
+ * record's RC_EXT word. */
 static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
   uint64_t off = nvm_ld64(r, first_link), count = 0;
   c->link = first_link;
@@ -196,6 +201,27 @@ int nvm_check_strings(nvm_region *r, struct nvm_scan *s) {
   qsort(s->strs, s->nstrs, sizeof *s->strs, cmp_str);
   for (uint64_t i = 0; i < s->norder; i++) {
     int rc = inode_strings(r, s, s->order[i]);
+    if (rc) return rc;
+  }
+  return NVM_OK;
+}
+
+/* ---- records ---- */
+
+/* A record page is live by its own state word (nothing links to it) and is always
+ * kept; the payload past RECORD_INLINE_MAX is in its RECORD_EXT chain, owner id RC_ID. */
+int nvm_check_records(nvm_region *r, const struct nvm_scan *s) {
+  for (uint64_t i = 0; i < s->nrecs; i++) {
+    uint64_t off = nvm_page_off(s->rpages[i]), len = nvm_ld64(r, off + NVM_RC_LEN);
+    nvm_bit_set(r->used_bits, s->rpages[i]);
+    struct chain c = {off,
+                      nvm_ld64(r, off + NVM_RC_ID),
+                      0,
+                      NVM_KIND_RECORD_EXT,
+                      len > NVM_RECORD_INLINE_MAX ? len - NVM_RECORD_INLINE_MAX : 0,
+                      NVM_NAME_EXT_MAX,
+                      "record"};
+    int rc = walk_chain(r, &c, off + NVM_RC_EXT);
     if (rc) return rc;
   }
   return NVM_OK;

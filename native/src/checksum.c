@@ -40,7 +40,7 @@ int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word) {
 int nvm_checksum_of_other_kind(const nvm_region *r, uint64_t page, uint64_t word) {
   if (!r->checksums || nvm_live_checksum_ok(r, page, word)) return 0;
   uint32_t top = (uint32_t)(word >> NVM_PAGE_MAGIC_SHIFT);
-  for (unsigned k = NVM_KIND_DIR; k <= NVM_KIND_STRING_EXT; k++) {
+  for (unsigned k = NVM_KIND_DIR; k <= NVM_KIND_RECORD_EXT; k++) {
     uint32_t low = (uint32_t)(NVM_STATE_WORD(k, NVM_STATE_LIVE) & LOW32);
     if (k != NVM_KIND_OF(word) && top == nvm_page_crc(r, page, low)) return 1;
   }
@@ -74,8 +74,14 @@ int nvm_counter_ok(const nvm_region *r, uint64_t off) {
   return !r->checksums && w >> NVM_SB_COUNTER_BITS == 0;
 }
 
+uint64_t nvm_next_counter(const nvm_region *r, uint64_t off) {
+  if (off == NVM_SB_LAST_TXID) return r->records ? NVM_SB_LAST_RECORD_ID : 0;
+  if (off == NVM_SB_MASTER_KEY_ID) return 0;
+  return off + 8;
+}
+
 int nvm_check_counters(const nvm_region *r) {
-  for (uint64_t off = NVM_SB_LAST_INODE_ID; off <= NVM_SB_LAST_TXID; off += 8)
+  for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     if (!nvm_counter_ok(r, off))
       return nvm_fail_at(NVM_ECORRUPT, off,
                          "%s: superblock counter at offset %llu (0x%016llx) fails its check",
@@ -94,17 +100,30 @@ int nvm_read_features(nvm_region *r) {
                        "%s: superblock feature word 0x%016llx does not match its complement",
                        r->path, (unsigned long long)w);
   uint32_t f = (uint32_t)(w & LOW32);
-  if (f & ~(uint32_t)NVM_FEATURE_PAGE_CHECKSUMS)
+  if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS))
     return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
                        "%s: region uses features 0x%x this library does not know", r->path, f);
   r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
+  r->records = (f & NVM_FEATURE_RECORDS) != 0;
+  if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: records without page checksums", r->path, f);
   return NVM_OK;
+}
+
+static int set_features(nvm_region *r) {
+  uint32_t f =
+      (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) | (r->records ? NVM_FEATURE_RECORDS : 0);
+  uint64_t w = nvm_features_word(f);
+  nvm_store(r, NVM_SB_FEATURES, &w, 8);
+  nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
+  return nvm_drain(r);
 }
 
 /* Seal every kept LIVE page and give every counter its check, then set the feature
  * (region-format.md §11): each step is durable before the next; a crash leaves a
  * region without the feature that recovery accepts and the next open finishes. */
-int nvm_upgrade_checksums(nvm_region *r) {
+static int upgrade_checksums(nvm_region *r) {
   if (r->checksums) return NVM_OK;
   r->checksums = 1; /* nvm_sealed_word computes checksums from here on */
   for (uint64_t i = 0; i < r->high_water; i++) {
@@ -118,12 +137,29 @@ int nvm_upgrade_checksums(nvm_region *r) {
     nvm_flush(r, r->base + off, 8);
   }
   if (rc == NVM_OK) rc = nvm_drain(r);
-  if (rc == NVM_OK) {
-    uint64_t w = nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS);
-    nvm_store(r, NVM_SB_FEATURES, &w, 8);
-    nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
-    rc = nvm_drain(r);
-  }
+  if (rc == NVM_OK) rc = set_features(r);
   if (rc) r->checksums = 0;
   return rc;
+}
+
+/* The record counters were never written before the feature (zero words): give each its
+ * checked 0, then set the feature (region-format.md §5.5). A crash in between leaves a
+ * region without the feature, whose record counters nothing reads; the next open repeats. */
+static int upgrade_records(nvm_region *r) {
+  if (r->records) return NVM_OK;
+  for (uint64_t off = NVM_SB_LAST_RECORD_ID; off <= NVM_SB_MASTER_KEY_ID; off += 8) {
+    uint64_t w = nvm_counter_word(off, 0);
+    nvm_store(r, off, &w, 8);
+    nvm_flush(r, r->base + off, 8);
+  }
+  int rc = nvm_drain(r);
+  r->records = 1;
+  if (rc == NVM_OK) rc = set_features(r);
+  if (rc) r->records = 0;
+  return rc;
+}
+
+int nvm_upgrade_features(nvm_region *r) {
+  int rc = upgrade_checksums(r);
+  return rc ? rc : upgrade_records(r);
 }

@@ -73,6 +73,13 @@ _Static_assert(NVM_SB_SCAN_LIMIT + 8 <= NVM_SUPERBLOCK_OFFSET + NVM_SUPERBLOCK_S
 _Static_assert(NVM_SB_FEATURES == NVM_SB_SCAN_LIMIT + 8 && NVM_ALIGNED8(NVM_SB_FEATURES) &&
                    NVM_SB_FEATURES + 8 <= NVM_SUPERBLOCK_OFFSET + NVM_SUPERBLOCK_SIZE,
                "the feature word follows the scan limit inside the superblock");
+_Static_assert(NVM_SB_LAST_RECORD_ID == NVM_SB_FEATURES + 8 &&
+                   NVM_SB_TOKEN_SEQUENCE == NVM_SB_LAST_RECORD_ID + 8 &&
+                   NVM_SB_MASTER_KEY_ID == NVM_SB_TOKEN_SEQUENCE + 8 &&
+                   NVM_SB_MASTER_KEY_ID + 8 <= NVM_SUPERBLOCK_OFFSET + NVM_SUPERBLOCK_SIZE,
+               "the record counters are consecutive u64 words after the feature word");
+_Static_assert((NVM_FEATURE_PAGE_CHECKSUMS & NVM_FEATURE_RECORDS) == 0,
+               "feature bits are distinct");
 _Static_assert(NVM_SB_COUNTER_BITS + 16 == 64,
                "a counter word is its value and a 16-bit check (region-format.md §11)");
 _Static_assert(NVM_PAGE_MAGIC_SHIFT == 32 && NVM_KIND_SHIFT + 8 <= 16,
@@ -220,6 +227,16 @@ _Static_assert(NVM_STRING_MAX == NVM_PAGE_SIZE - NVM_ST_BYTES,
                "STRING_MAX is the rest of a string page");
 _Static_assert(NVM_ST_EXT == NVM_ST_BYTES && NVM_ALIGNED8(NVM_ST_EXT),
                "a chained string's link overlays the first word of its (unused) inline bytes");
+_Static_assert(NVM_RC_TYPE == NVM_PG_STATE + 8 && NVM_RC_ID == NVM_RC_TYPE + 8 &&
+                   NVM_RC_KEY == NVM_RC_ID + 8 && NVM_RC_VALUE == NVM_RC_KEY + 8 &&
+                   NVM_RC_LEN == NVM_RC_VALUE + 8 && NVM_RC_EXT == NVM_RC_LEN + 8 &&
+                   NVM_RC_PAYLOAD == NVM_RC_EXT + 8,
+               "record page: state, type, id, key, value, length, extension link, payload");
+_Static_assert(NVM_RECORD_INLINE_MAX == NVM_PAGE_SIZE - NVM_RC_PAYLOAD,
+               "RECORD_INLINE_MAX is the rest of a record page");
+_Static_assert(NVM_KIND_RECORD_EXT == NVM_KIND_RECORD + 1 &&
+                   NVM_KIND_RECORD == NVM_KIND_STRING_EXT + 1,
+               "page kinds are consecutive (nvm_checksum_of_other_kind tries each)");
 _Static_assert(
     NVM_NAME_MAX == 65535,
     "names fit the two length bytes of the NameNode's child index (ChildIndex.MAX_NAME)");

@@ -42,6 +42,7 @@ struct nvm_region {
   pthread_mutex_t lock; /* serialises apply / reserve / release */
 
   int checksums; /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
+  int records;   /* FEATURE_RECORDS: record pages and their counters (§5.5) */
 
   /* persistence */
   uint64_t barriers;
@@ -66,6 +67,8 @@ struct nvm_region {
   uint64_t *strings;
   uint64_t *string_refs; /* parallel to strings: references from live inodes */
   uint64_t nstrings;
+  uint64_t *record_offs; /* live record pages, page order */
+  uint64_t nrecords;
 };
 
 /* errors.c */
@@ -124,9 +127,13 @@ uint64_t nvm_counter_value(uint64_t off, uint64_t w);
 uint64_t nvm_sb_get(const nvm_region *r, uint64_t off); /* a counter's value */
 int nvm_counter_ok(const nvm_region *r, uint64_t off);
 int nvm_check_counters(const nvm_region *r);
+/* The checked superblock counters in offset order: the first is SB_LAST_INODE_ID; the next
+ * after `off`, 0 after the last (the record counters only with FEATURE_RECORDS). */
+uint64_t nvm_next_counter(const nvm_region *r, uint64_t off);
 uint64_t nvm_features_word(uint32_t features);
 int nvm_read_features(nvm_region *r);
-int nvm_upgrade_checksums(nvm_region *r);
+/* Brings a region from before a feature up to every feature this library writes (§11, §5.5). */
+int nvm_upgrade_features(nvm_region *r);
 /* A LIVE page of this kind? (The top half is its checksum, verified by recovery's scan.) */
 static inline int nvm_is_live(uint64_t word, unsigned kind) {
   return (word & 0xffffffffull) == (NVM_STATE_WORD(kind, NVM_STATE_LIVE) & 0xffffffffull);
@@ -151,6 +158,8 @@ struct nvm_scan {
   uint64_t nexts, ecap; /* LIVE NAME_EXT/BLOCK_EXT/STRING_EXT pages */
   uint32_t *spages;
   uint64_t nstrs, scap; /* LIVE STRING pages, page order */
+  uint32_t *rpages;
+  uint64_t nrecs, rcap; /* LIVE RECORD pages, page order */
   struct nvm_str *strs; /* (id, page) sorted by id */
   uint32_t *order;
   uint64_t norder; /* attached: directories breadth first, then files in page order */
@@ -163,6 +172,7 @@ int nvm_attach_tree(nvm_region *r, struct nvm_scan *s);         /* attach.c */
 int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s); /* orphans.c */
 int nvm_check_chains(nvm_region *r, const struct nvm_scan *s);  /* chains.c */
 int nvm_check_strings(nvm_region *r, struct nvm_scan *s);       /* chains.c */
+int nvm_check_records(nvm_region *r, const struct nvm_scan *s); /* chains.c */
 
 /* little helpers over the mapping */
 static inline uint64_t nvm_ld64(const nvm_region *r, uint64_t off) {

@@ -3,8 +3,8 @@
  *   1. roll back an armed undo record (the only write before validation);
  *   2. one sequential scan of the page state words below SB_SCAN_LIMIT;
  *   3-5. attach the tree, check that every unattached inode is a delete's
- *        leftover (orphans.c), check extension chains and string references
- *        (read only: an NVM_ECORRUPT here leaves the region untouched);
+ *        leftover (orphans.c), check extension chains, string references and
+ *        records (read only: an NVM_ECORRUPT here leaves the region untouched);
  *   6. invalidate orphans, unreachable extensions and unused strings (one barrier);
  *   7. rebuild the DRAM allocator.
  */
@@ -32,13 +32,17 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
     case NVM_KIND_FILE: return push32(r, &s->inodes, &s->ninodes, &s->icap, i);
     case NVM_KIND_NAME_EXT:
     case NVM_KIND_BLOCK_EXT:
-    case NVM_KIND_STRING_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
+    case NVM_KIND_STRING_EXT:
+    case NVM_KIND_RECORD_EXT: return push32(r, &s->exts, &s->nexts, &s->ecap, i);
     case NVM_KIND_STRING: return push32(r, &s->spages, &s->nstrs, &s->scap, i);
-    default:
-      return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
-                         "%s: live page at offset %llu has unknown kind %u", r->path,
-                         (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
+    case NVM_KIND_RECORD:
+      if (r->records) return push32(r, &s->rpages, &s->nrecs, &s->rcap, i);
+      break; /* a region without the feature has none: refused below */
+    default: break;
   }
+  return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
+                     "%s: live page at offset %llu has unknown kind %u", r->path,
+                     (unsigned long long)nvm_page_off(i), NVM_KIND_OF(word));
 }
 
 static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
@@ -62,8 +66,8 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
      * checksum is right for another kind: then its kind byte is what was damaged (an inode
      * page turned "extension" would otherwise vanish as an unreachable one). */
     unsigned kind = NVM_KIND_OF(word);
-    int ext =
-        kind == NVM_KIND_NAME_EXT || kind == NVM_KIND_BLOCK_EXT || kind == NVM_KIND_STRING_EXT;
+    int ext = kind == NVM_KIND_NAME_EXT || kind == NVM_KIND_BLOCK_EXT ||
+              kind == NVM_KIND_STRING_EXT || kind == NVM_KIND_RECORD_EXT;
     if (ext && nvm_checksum_of_other_kind(r, nvm_page_off(i), word))
       return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
                          "%s: page at offset %llu has the checksum of another kind than %u: its "
@@ -110,12 +114,15 @@ static int reclaim_all(nvm_region *r, const struct nvm_scan *s) {
  * and a free stack that pops the lowest free page first. */
 static int build_results(nvm_region *r, const struct nvm_scan *s) {
   r->inodes = malloc((s->norder ? s->norder : 1) * sizeof *r->inodes);
+  r->record_offs = malloc((s->nrecs ? s->nrecs : 1) * sizeof *r->record_offs);
   r->strings = malloc((s->nstrs ? s->nstrs : 1) * sizeof *r->strings);
   r->string_refs = malloc((s->nstrs ? s->nstrs : 1) * sizeof *r->string_refs);
-  if (!r->inodes || !r->strings || !r->string_refs)
+  if (!r->inodes || !r->strings || !r->string_refs || !r->record_offs)
     return nvm_fail(NVM_EIO, "%s: recovery out of memory", r->path);
   for (uint64_t i = 0; i < s->norder; i++) r->inodes[i] = nvm_page_off(s->order[i]);
   r->ninodes = s->norder;
+  for (uint64_t i = 0; i < s->nrecs; i++) r->record_offs[i] = nvm_page_off(s->rpages[i]);
+  r->nrecords = s->nrecs;
   for (uint64_t i = 0; i < s->nstrs; i++) { /* s->strs by id: a kept page is the one counted */
     if (!nvm_bit_get(r->used_bits, s->strs[i].page)) continue;
     r->strings[r->nstrings] = nvm_page_off(s->strs[i].page);
@@ -134,6 +141,7 @@ static void scan_free(struct nvm_scan *s) {
   free(s->inodes);
   free(s->exts);
   free(s->spages);
+  free(s->rpages);
   free(s->strs);
   free(s->order);
 }
@@ -147,7 +155,7 @@ static int recover_steps(nvm_region *r, struct nvm_scan *s) {
   }
   if ((rc = nvm_check_counters(r)) || (rc = scan_pages(r, s)) || (rc = nvm_attach_tree(r, s)) ||
       (rc = nvm_check_orphans(r, s)) || (rc = nvm_check_chains(r, s)) ||
-      (rc = nvm_check_strings(r, s)))
+      (rc = nvm_check_strings(r, s)) || (rc = nvm_check_records(r, s)))
     return rc;
   r->rec.pages_scanned = r->scan_limit;
   r->rec.inodes_live = s->norder;

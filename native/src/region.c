@@ -43,6 +43,7 @@ static int region_destroy(nvm_region *r) {
   free(r->inodes);
   free(r->strings);
   free(r->string_refs);
+  free(r->record_offs);
   pthread_mutex_destroy(&r->lock);
   free(r->path);
   free(r);
@@ -132,13 +133,15 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   *(uint64_t *)(r->base + NVM_SB_MAGIC) = NVM_SUPER_MAGIC;
   r->scan_limit = r->page_count < NVM_SCAN_LIMIT_STEP ? r->page_count : NVM_SCAN_LIMIT_STEP;
   *(uint64_t *)(r->base + NVM_SB_SCAN_LIMIT) = nvm_scan_limit_word(r->scan_limit);
-  /* a new region has the page checksums (region-format.md §11): counters start checked */
+  /* a new region has every feature (region-format.md §11, §5.5): counters start checked */
   r->checksums = 1;
-  *(uint64_t *)(r->base + NVM_SB_FEATURES) = nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS);
-  for (uint64_t off = NVM_SB_LAST_INODE_ID; off <= NVM_SB_LAST_TXID; off += 8)
+  r->records = 1;
+  *(uint64_t *)(r->base + NVM_SB_FEATURES) =
+      nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS);
+  for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);
-  nvm_flush(r, r->base + NVM_SB_MAGIC, NVM_SB_FEATURES + 8 - NVM_SB_MAGIC);
+  nvm_flush(r, r->base + NVM_SB_MAGIC, NVM_SB_MASTER_KEY_ID + 8 - NVM_SB_MAGIC);
   int rc = nvm_drain(r);
   if (rc) return rc;
   __atomic_store_n((uint64_t *)(r->base + NVM_HDR_MAGIC), (uint64_t)NVM_REGION_MAGIC,
@@ -302,7 +305,7 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   (void)flags;
   if (r->readonly) return NVM_OK;
   if ((rc = nvm_alloc_init(r)) || (rc = nvm_recover(r))) return rc;
-  return nvm_upgrade_checksums(r); /* a region from before the feature (§11) */
+  return nvm_upgrade_features(r); /* a region from before a feature (§11, §5.5) */
 }
 
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out) {
@@ -364,4 +367,9 @@ const uint64_t *nvm_recovered_strings(const nvm_region *r, uint64_t *count) {
 const uint64_t *nvm_recovered_string_refs(const nvm_region *r, uint64_t *count) {
   *count = r->nstrings;
   return r->string_refs;
+}
+
+const uint64_t *nvm_recovered_records(const nvm_region *r, uint64_t *count) {
+  *count = r->nrecords;
+  return r->record_offs;
 }

@@ -8,10 +8,16 @@
 
 #define PAD8(n) (((uint64_t)(n) + 7) & ~(uint64_t)7)
 
-/* Superblock counters a batch may write: [SB_LAST_INODE_ID, SB_LAST_TXID+8),
- * minus SB_COMMIT_SEQ unless allow_commit_seq (the undo record may hold it). */
+/* Superblock counters a batch may write: [SB_LAST_INODE_ID, SB_LAST_TXID+8) and
+ * [SB_LAST_RECORD_ID, SB_MASTER_KEY_ID+8), minus SB_COMMIT_SEQ unless allow_commit_seq
+ * (the undo record may hold it). */
 int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq) {
-  if (off < NVM_SB_LAST_INODE_ID || len > (uint64_t)NVM_SB_LAST_TXID + 8 - off) return 0;
+  /* inside [lo, hi): off >= lo, off < hi and len <= hi - off (no wrap-around) */
+#define NVM_INSIDE(lo, hi) (off >= (lo) && off < (hi) && len <= (uint64_t)(hi)-off)
+  int inside = NVM_INSIDE(NVM_SB_LAST_INODE_ID, NVM_SB_LAST_TXID + 8) ||
+               NVM_INSIDE(NVM_SB_LAST_RECORD_ID, NVM_SB_MASTER_KEY_ID + 8);
+#undef NVM_INSIDE
+  if (!inside) return 0;
   if (!allow_commit_seq && off < NVM_SB_COMMIT_SEQ + 8 && off + len > NVM_SB_COMMIT_SEQ) return 0;
   return 1;
 }

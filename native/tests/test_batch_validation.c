@@ -59,7 +59,7 @@ int main(void) {
   expect_einval(&b, "entry 1: unknown op");
 
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 8);
-  tb_add64(&b, 16 /* past NVM_FIELDS */, NVM_SB_LAST_INODE_ID, 7);
+  tb_add64(&b, 17 /* past NVM_FIELDS */, NVM_SB_LAST_INODE_ID, 7);
   expect_einval(&b, "entry 1: unknown field id");
 
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 8);
@@ -96,6 +96,16 @@ int main(void) {
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID + 8, 5);
   expect_einval(&b, "superblock counters");
   tb_add64(&b, NVM_F_COUNTER, NVM_HDR_CREATION_ID, 5);
+  expect_einval(&b, "superblock counters");
+  /* past the counters and below the data area: the scan limit, the features, the undo
+   * record (an offset past a range's end once wrapped around in the range check) */
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_FEATURES, 5);
+  expect_einval(&b, "superblock counters");
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_MASTER_KEY_ID + 8, 5);
+  expect_einval(&b, "superblock counters");
+  tb_add64(&b, NVM_F_COUNTER, NVM_UNDO_STATE, 5);
+  expect_einval(&b, "superblock counters");
+  tb_add(&b, NVM_OP_INPLACE, NVM_F_COUNTER, NVM_SB_MASTER_KEY_ID, page, 16);
   expect_einval(&b, "superblock counters");
   tb_add(&b, NVM_OP_INPLACE, NVM_F_NAME, root + 250, page, 12);
   expect_einval(&b, "INPLACE range not inside one page");

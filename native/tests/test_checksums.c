@@ -37,12 +37,15 @@ static void refused_at(const char *p, uint64_t at, const char *needle) {
   CHECK(tu_same_file(p, copy));
 }
 
+/* a new region, and an old one after its first read-write open, has every feature */
+#define ALL_FEATURES (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS)
+
 int main(void) {
   const char *p = tu_path("cks"), *base = tu_path("cks-base");
   nvm_region *r = tu_create(p, NVM_MIN_REGION_SIZE);
   uint64_t root, f, str;
   build(r, &root, &f, &str);
-  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS));
+  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(ALL_FEATURES));
   check_sealed(r, root);
   check_sealed(r, f);
   check_sealed(r, str);
@@ -104,15 +107,19 @@ int main(void) {
   }
   uint64_t zero = 0;
   tu_pwrite(p, NVM_SB_FEATURES, &zero, 8);
+  for (uint64_t off = NVM_SB_LAST_RECORD_ID; off <= NVM_SB_MASTER_KEY_ID; off += 8)
+    tu_pwrite(p, off, &zero, 8); /* never written before the records feature */
   tu_close(r);
   const char *half = tu_path("cks-half");
   tu_copy(p, half);
   r = tu_open(p); /* upgrades */
-  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS));
+  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(ALL_FEATURES));
   check_sealed(r, root);
   check_sealed(r, f);
   CHECK(tu_counter(r, NVM_SB_LAST_TXID) == 77 && nvm_counter_ok(r, NVM_SB_LAST_TXID));
   CHECK(tu_counter(r, NVM_SB_ROOT_PAGE) == root);
+  for (uint64_t off = NVM_SB_LAST_RECORD_ID; off <= NVM_SB_MASTER_KEY_ID; off += 8)
+    CHECK(nvm_counter_ok(r, off) && tu_counter(r, off) == 0);
   tu_close(r);
   /* a crash half-way through an upgrade: one page sealed, one counter checked, no feature */
   r = tu_open(p);
@@ -121,7 +128,7 @@ int main(void) {
   tu_pwrite(half, f, &sealed, 8);
   tu_pwrite(half, NVM_SB_LAST_TXID, &txid, 8);
   r = tu_open(half);
-  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS));
+  CHECK(tu_ld64(r, NVM_SB_FEATURES) == nvm_features_word(ALL_FEATURES));
   check_sealed(r, root);
   check_sealed(r, f);
   CHECK(tu_counter(r, NVM_SB_LAST_TXID) == 77);

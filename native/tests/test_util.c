@@ -263,6 +263,33 @@ uint64_t tu_make_string_n(nvm_region *r, uint64_t id, const void *s, uint64_t le
   return off;
 }
 
+uint64_t tu_make_record(nvm_region *r, uint64_t type, uint64_t id, uint64_t key, uint64_t value,
+                        const void *payload, uint64_t len) {
+  uint64_t rest = len > NVM_RECORD_INLINE_MAX ? len - NVM_RECORD_INLINE_MAX : 0;
+  uint64_t nexts = div_up(rest, NVM_NAME_EXT_MAX);
+  uint64_t *offs = calloc(1 + nexts, sizeof *offs);
+  CHECK_OK(nvm_reserve_pages(r, (uint32_t)(1 + nexts), offs));
+  tu_batch b;
+  tb_init(&b);
+  ext_pages(&b, NVM_KIND_RECORD_EXT, id, offs + 1, nexts, rest, NVM_NAME_EXT_MAX,
+            (const char *)payload + (len - rest));
+  uint8_t page[NVM_PAGE_SIZE] = {0};
+  put64(page, NVM_PG_STATE, NVM_STATE_WORD(NVM_KIND_RECORD, NVM_STATE_LIVE));
+  put64(page, NVM_RC_TYPE, type);
+  put64(page, NVM_RC_ID, id);
+  put64(page, NVM_RC_KEY, key);
+  put64(page, NVM_RC_VALUE, value);
+  put64(page, NVM_RC_LEN, len);
+  put64(page, NVM_RC_EXT, nexts ? offs[1] : 0);
+  memcpy(page + NVM_RC_PAYLOAD, payload, len - rest);
+  tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, offs[0], page, NVM_PAGE_SIZE);
+  CHECK_OK(tb_apply(r, &b));
+  tb_free(&b);
+  uint64_t off = offs[0];
+  free(offs);
+  return off;
+}
+
 void tu_set_root(nvm_region *r, uint64_t root_off) {
   tu_batch b;
   tb_init(&b);

@@ -93,6 +93,9 @@ uint64_t tu_make_inode(nvm_region *r, const tu_inode *in); /* returns the inode 
 uint64_t tu_make_string(nvm_region *r, uint64_t id, const char *s);
 /* any length: over STRING_MAX the bytes go into a STRING_EXT chain */
 uint64_t tu_make_string_n(nvm_region *r, uint64_t id, const void *s, uint64_t len);
+/* A live record page (region-format.md §5.5) with its RECORD_EXT chain, in one batch. */
+uint64_t tu_make_record(nvm_region *r, uint64_t type, uint64_t id, uint64_t key, uint64_t value,
+                        const void *payload, uint64_t len);
 uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
                      const char *name);
 void tu_set_root(nvm_region *r, uint64_t root_off);

@@ -7,7 +7,9 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.security.token.delegation.DelegationKey;
 
 /**
  * The edit log of an NVM NameNode. Every typed log method the namesystem calls after changing
@@ -20,6 +22,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the edit log (Mockito)
   private volatile NvmWriteThrough writeThrough;
   private volatile NvmRollbackImageGuard rollbackGuard;
+  private volatile NvmTokenWriteThrough tokens;
 
   NvmFSEditLog(Configuration conf, NNStorage storage) {
     super(journalConf(conf), storage, Collections.singletonList(NullJournalManager.URI_));
@@ -43,6 +46,10 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   void attach(NvmWriteThrough engine) {
     this.writeThrough = engine;
+  }
+
+  void attachTokens(NvmTokenWriteThrough t) {
+    this.tokens = t;
   }
 
   NvmWriteThrough writeThrough() {
@@ -81,10 +88,6 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     switch (op.opCode) {
       case OP_START_LOG_SEGMENT:
       case OP_END_LOG_SEGMENT:
-      case OP_GET_DELEGATION_TOKEN:
-      case OP_RENEW_DELEGATION_TOKEN:
-      case OP_CANCEL_DELEGATION_TOKEN:
-      case OP_UPDATE_MASTER_KEY:
         super.logEdit(op); // not namespace state; the null journal discards it
         return;
       default:
@@ -194,6 +197,42 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   @Override
   void logDelete(String src, long timestamp, boolean toLogRpcIds) {
     wt().deleted(src);
+  }
+
+  // ---- the delegation token secret manager (NvmTokenWriteThrough): the RPC handlers log under
+  // the namesystem lock, the secret manager's own thread without it
+
+  private NvmTokenWriteThrough tokens() {
+    NvmTokenWriteThrough t = tokens;
+    if (t == null) {
+      WriteThroughFailure.stop("a delegation token change before the region was opened", null);
+    }
+    return t;
+  }
+
+  @Override
+  void logGetDelegationToken(DelegationTokenIdentifier id, long expiryTime) {
+    tokens().tokenIssued(id, expiryTime);
+  }
+
+  @Override
+  void logRenewDelegationToken(DelegationTokenIdentifier id, long expiryTime) {
+    tokens().tokenRenewed(id, expiryTime);
+  }
+
+  @Override
+  void logCancelDelegationToken(DelegationTokenIdentifier id) {
+    tokens().tokenCancelled(id);
+  }
+
+  @Override
+  void logUpdateMasterKey(DelegationKey key) {
+    NvmWriteThrough w = writeThrough;
+    DelegationKey[] now =
+        w == null
+            ? new DelegationKey[0]
+            : w.namesystem().getDelegationTokenSecretManager().getAllKeys();
+    tokens().masterKeyUpdated(key, now);
   }
 
   // ---- counters, persisted before the value is handed out

@@ -197,6 +197,7 @@ class NvmFSImage extends FSImage {
     LastRecovery recovered = null;
     try {
       NvmWriteThrough ns;
+      NvmTokenWriteThrough tokens;
       int cacheCapacity =
           nvmConf.getInt(
               NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
@@ -205,6 +206,7 @@ class NvmFSImage extends FSImage {
         ns = new NvmWriteThrough(store, slim);
         ns.attach(target);
         initRegion(target, ns);
+        tokens = NvmTokenWriteThrough.empty(store);
         LOG.info("NVM region " + file + " initialised for namespace " + expected);
       } else {
         RecoveryReport rep = region.recovery();
@@ -217,6 +219,7 @@ class NvmFSImage extends FSImage {
             nvmConf.getInt(
                 NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
+        tokens = NvmTokenWriteThrough.restore(target, store, region.recoveredRecords());
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
         LOG.info(
@@ -235,6 +238,7 @@ class NvmFSImage extends FSImage {
       }
       this.writeThrough = ns;
       ((NvmFSEditLog) editLog).attach(ns);
+      ((NvmFSEditLog) editLog).attachTokens(tokens);
       initEditLog(startOpt);
       long last = region.lastTxId();
       this.lastAppliedTxId = last;

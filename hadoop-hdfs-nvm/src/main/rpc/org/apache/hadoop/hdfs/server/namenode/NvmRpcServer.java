@@ -31,6 +31,7 @@ import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMetho
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 
 /**
@@ -317,39 +318,23 @@ class NvmRpcServer extends NameNodeRpcServer {
   }
 
   /**
-   * Tokens are issued, renewed and cancelled only while the token secret manager runs, that is with
-   * Kerberos (or the test switch that forces tokens); then each is an edit-log record, which NVM
-   * mode cannot persist, so it is refused. Without security the stock NameNode issues no token
-   * (getDelegationToken answers null) and writes nothing: that path stays as it is, so MapReduce
-   * and WebHDFS clients on a non-secure cluster see exactly the stock behaviour.
+   * A token is issued only while the token secret manager runs (Kerberos, or the switch that forces
+   * tokens); its record takes pages, so the room check comes first. Renew and cancel change or free
+   * an existing record. Without a running secret manager the stock NameNode answers null and writes
+   * nothing.
    */
-  private boolean tokensWouldBePersisted() {
-    DelegationTokenSecretManager m = namesystem.getDelegationTokenSecretManager();
-    return m != null && m.isRunning();
-  }
-
   @Override
   public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
-    if (tokensWouldBePersisted()) {
-      throw refuseWrite("delegation token", "delegation tokens are");
+    DelegationTokenSecretManager m = namesystem.getDelegationTokenSecretManager();
+    if (m != null && m.isRunning()) {
+      UserGroupInformation ugi = NameNode.getRemoteUser();
+      String owner = ugi.getUserName();
+      String real = ugi.getRealUser() == null ? "" : ugi.getRealUser().getUserName();
+      String r = renewer == null ? "" : renewer.toString();
+      space.checkPages(
+          "issue a delegation token to", owner, NvmSpaceGuard.tokenPages(owner, r, real));
     }
     return super.getDelegationToken(renewer);
-  }
-
-  @Override
-  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    if (tokensWouldBePersisted()) {
-      throw refuseWrite("delegation token", "delegation tokens are");
-    }
-    return super.renewDelegationToken(token);
-  }
-
-  @Override
-  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    if (tokensWouldBePersisted()) {
-      throw refuseWrite("delegation token", "delegation tokens are");
-    }
-    super.cancelDelegationToken(token);
   }
 
   /** inotify reads namespace events from the edit log, which holds none in NVM mode. */

@@ -8,6 +8,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
@@ -105,6 +106,23 @@ final class NvmSpaceGuard {
         || depth(path) > HdfsConstants.MAX_PATH_DEPTH) {
       return;
     }
+    checkPages(what, path, pages);
+  }
+
+  /**
+   * Pages for a delegation token's record: its identifier (version, owner, renewer and real user as
+   * Writable text, two dates, two ints), at most 3 UTF-8 bytes per char, at most 5 bytes per length
+   * and int and 9 per date.
+   */
+  static int tokenPages(String owner, String renewer, String realUser) {
+    long chars = owner.length() + (long) renewer.length() + realUser.length();
+    long bytes = 1 + 3 * 5 + 3 * chars + 2 * 9 + 2 * 5;
+    return 1 + PageCodec.recordExtPages(bytes);
+  }
+
+  /** As {@link #check}, for an operation whose subject is not a path. */
+  void checkPages(String what, String subject, long pages) throws NvmRegionFullException {
+    String path = subject;
     if (slack.addAndGet(-pages) >= 0) {
       return;
     }

@@ -60,6 +60,10 @@ final class NvmWriteThrough {
     this.fsn = ns;
   }
 
+  FSNamesystem namesystem() {
+    return fsn;
+  }
+
   InodeStore store() {
     return store;
   }

@@ -21,7 +21,8 @@ public enum Field {
   EXT_LINK(12),
   QUOTA(13),
   COUNTER(14),
-  STRING(15);
+  STRING(15),
+  RECORD(16);
 
   private final int id;
 

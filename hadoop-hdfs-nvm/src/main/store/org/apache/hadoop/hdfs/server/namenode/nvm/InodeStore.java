@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits.invalid;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 
 /**
@@ -12,7 +13,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
  * and the offline demo all write through {@code begin()}; {@link #format} is the one write the
  * store stages itself.
  *
- * <p>Not thread-safe: callers hold the namesystem write lock for transactions.
+ * <p>Transactions are serialised by the store: {@link #begin()} waits while another thread's
+ * transaction is open. Namespace changes begin theirs under the namesystem write lock; the
+ * delegation token secret manager logs its master keys and expired tokens from its own thread
+ * without that lock (as 2.7.3's edit log allows), so the store cannot rely on it.
  */
 public final class InodeStore implements AutoCloseable {
   /** Namespace quota of a formatted root (HDFS's default for "/"). */
@@ -29,8 +33,11 @@ public final class InodeStore implements AutoCloseable {
    */
   private volatile long liveInodes;
 
-  /** The open transaction, if any (at most one). */
+  /** The open transaction, if any (at most one); guarded by {@link #txnLock}. */
   private Txn current;
+
+  /** Held from {@link #begin()} until the transaction ends. */
+  private final ReentrantLock txnLock = new ReentrantLock();
 
   private InodeStore(Region region) {
     this.region = region;
@@ -59,6 +66,10 @@ public final class InodeStore implements AutoCloseable {
 
   public InodeView inode(long page) {
     return new InodeView(region, page);
+  }
+
+  public RecordView record(long page) {
+    return new RecordView(region, page);
   }
 
   /** Live inodes in the region, the root included (0 for a region opened read-only). */
@@ -119,17 +130,25 @@ public final class InodeStore implements AutoCloseable {
 
   /**
    * Starts a transaction: any number of staged operations applied as ONE batch by {@link
-   * Txn#commit()} (one native call, one commit point). Only one transaction can be open at a time;
+   * Txn#commit()} (one native call, one commit point). Only one transaction is open at a time: a
+   * second thread waits here until the first ends; a second begin in the same thread is refused.
    * {@link Txn#close()} abandons an uncommitted one.
    */
   public Txn begin() {
     if (region.isClosed()) {
       throw new IllegalStateException("inode store of " + region.file() + " is closed");
     }
+    txnLock.lock();
     if (current != null) {
+      txnLock.unlock();
       throw new IllegalStateException("a transaction is already open on " + region.file());
     }
-    current = new Txn(this, region, strings, batch, pool);
+    try {
+      current = new Txn(this, region, strings, batch, pool);
+    } catch (RuntimeException e) {
+      txnLock.unlock();
+      throw e;
+    }
     return current;
   }
 
@@ -137,6 +156,7 @@ public final class InodeStore implements AutoCloseable {
   void ended(long inodeDelta) {
     current = null;
     liveInodes += inodeDelta;
+    txnLock.unlock();
   }
 
   /**
@@ -191,6 +211,24 @@ public final class InodeStore implements AutoCloseable {
     InodeView v = requireInode(page);
     if (!v.isFile()) {
       throw invalid("inode page " + page + " (id " + v.id() + ") is not a file");
+    }
+    return v;
+  }
+
+  RecordView requireRecord(long page) throws NvmException {
+    if (page < DATA_OFFSET
+        || (page - DATA_OFFSET) % PAGE_SIZE != 0
+        || page + PAGE_SIZE > region.size()) {
+      throw invalid("offset " + page + " is not a page of the data area");
+    }
+    RecordView v = record(page);
+    if (!v.isLive()) {
+      throw invalid(
+          "page "
+              + page
+              + " is not a live record (state word 0x"
+              + Long.toHexString(v.stateWord())
+              + ")");
     }
     return v;
   }

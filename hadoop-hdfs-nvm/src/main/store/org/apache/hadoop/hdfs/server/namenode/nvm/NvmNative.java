@@ -76,6 +76,8 @@ final class NvmNative {
 
   static native long[] recoveredStringRefs(long handle);
 
+  static native long[] recoveredRecords(long handle);
+
   static native long barrierCount(long handle);
 
   /** Test only: arm (n &gt;= 1) or disarm (n == 0) the simulated crash. */

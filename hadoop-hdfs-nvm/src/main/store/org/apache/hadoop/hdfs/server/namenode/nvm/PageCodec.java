@@ -230,6 +230,36 @@ public final class PageCodec {
     return (int) ((len + NAME_EXT_MAX - 1) / NAME_EXT_MAX);
   }
 
+  /**
+   * A RECORD page image in state PENDING (region-format.md §5.5): the first RECORD_INLINE_MAX
+   * payload bytes inline, the rest in the RECORD_EXT chain that starts at {@code firstExt}.
+   */
+  static byte[] record(int type, long id, long key, long value, byte[] payload, long firstExt) {
+    ByteBuffer b = page();
+    b.putLong(PG_STATE, stateWord(KIND_RECORD, STATE_PENDING));
+    b.putLong(RC_TYPE, type);
+    b.putLong(RC_ID, id);
+    b.putLong(RC_KEY, key);
+    b.putLong(RC_VALUE, value);
+    b.putLong(RC_LEN, payload.length);
+    b.putLong(RC_EXT, firstExt);
+    b.position(RC_PAYLOAD);
+    b.put(payload, 0, Math.min(payload.length, RECORD_INLINE_MAX));
+    return b.array();
+  }
+
+  /** A RECORD_EXT page image (LIVE) holding payload[off, off+len) of record {@code ownerId}. */
+  static byte[] recordExt(long ownerId, long next, byte[] payload, int off, int len) {
+    ByteBuffer b = extPage(KIND_RECORD_EXT, ownerId, next, len);
+    b.put(payload, off, len);
+    return b.array();
+  }
+
+  /** RECORD_EXT pages a record payload of {@code len} bytes needs. */
+  public static int recordExtPages(long len) {
+    return len <= RECORD_INLINE_MAX ? 0 : byteExtPages(len - RECORD_INLINE_MAX);
+  }
+
   static byte[] longs(long... v) {
     ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
     for (long x : v) {

@@ -313,6 +313,13 @@ public final class Region implements AutoCloseable {
     return NvmNative.recoveredStringRefs(h);
   }
 
+  /** Offsets of the live record pages (region-format.md §5.5) at open, in page order. */
+  public long[] recoveredRecords() {
+    long h = h();
+    stats.jniCall();
+    return NvmNative.recoveredRecords(h);
+  }
+
   /** Native calls, persists and persist latencies of this handle (for the metrics source). */
   public RegionStats stats() {
     return stats;

@@ -94,6 +94,18 @@ public final class RegionLayout {
   /** LIVE pages carry a CRC-32C in their state word, superblock counters a 16-bit check */
   public static final int FEATURE_PAGE_CHECKSUMS = 1;
 
+  /** Record pages (KIND_RECORD) and the three record counters below */
+  public static final int FEATURE_RECORDS = 2;
+
+  /** Last record id handed out (FEATURE_RECORDS) */
+  public static final int SB_LAST_RECORD_ID = 4192;
+
+  /** The delegation token secret manager's sequence number (FEATURE_RECORDS) */
+  public static final int SB_TOKEN_SEQUENCE = 4200;
+
+  /** The delegation token secret manager's last master key id (FEATURE_RECORDS) */
+  public static final int SB_MASTER_KEY_ID = 4208;
+
   /** Value bits of a superblock counter; the 16 bits above them are its check */
   public static final int SB_COUNTER_BITS = 48;
 
@@ -139,6 +151,8 @@ public final class RegionLayout {
   public static final int KIND_BLOCK_EXT = 4;
   public static final int KIND_STRING = 5;
   public static final int KIND_STRING_EXT = 6;
+  public static final int KIND_RECORD = 7;
+  public static final int KIND_RECORD_EXT = 8;
   public static final int PAGE_MAGIC_SHIFT = 32;
 
   // ---- inode page (KIND_DIR, KIND_FILE) ----
@@ -226,6 +240,34 @@ public final class RegionLayout {
   public static final int ST_EXT = 24;
 
   public static final int STRING_MAX = 232;
+
+  // ---- record page (KIND_RECORD): NameNode state that is not an inode ----
+  /** u64, RECORD_* */
+  public static final int RC_TYPE = 8;
+
+  /** u64, unique in the region, never reused; owner id of its RECORD_EXT pages */
+  public static final int RC_ID = 16;
+
+  /** u64, the record's key within its type (a token's sequence number, a key id) */
+  public static final int RC_KEY = 24;
+
+  /** u64, the record's one mutable word (an expiry date) */
+  public static final int RC_VALUE = 32;
+
+  /** u64, payload bytes */
+  public static final int RC_LEN = 40;
+
+  /** u64, first KIND_RECORD_EXT page if RC_LEN &gt; RECORD_INLINE_MAX, 0 = none */
+  public static final int RC_EXT = 48;
+
+  public static final int RC_PAYLOAD = 56;
+  public static final int RECORD_INLINE_MAX = 200;
+
+  /** Payload: the token identifier; value: its expiry (renew) date */
+  public static final int RECORD_DELEGATION_TOKEN = 1;
+
+  /** Payload: the encoded key; value: its expiry date */
+  public static final int RECORD_MASTER_KEY = 2;
 
   // ---- well-known values ----
   public static final int ROOT_INODE_ID = 16385;

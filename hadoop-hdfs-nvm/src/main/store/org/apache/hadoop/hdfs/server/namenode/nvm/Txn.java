@@ -26,6 +26,9 @@ public final class Txn implements AutoCloseable {
   private final Reservation res;
   private long lastInodeId;
 
+  /** The last record id this transaction handed out; -1 until it creates a record. */
+  private long lastRecordId = -1;
+
   /** Inodes this transaction creates minus those it removes. */
   private long inodeDelta;
 
@@ -54,6 +57,9 @@ public final class Txn implements AutoCloseable {
     try {
       if (lastInodeId > region.lastInodeId()) {
         batch.putLong(SB_LAST_INODE_ID, lastInodeId, Field.COUNTER);
+      }
+      if (lastRecordId >= 0 && lastRecordId > region.counter(SB_LAST_RECORD_ID)) {
+        batch.putLong(SB_LAST_RECORD_ID, lastRecordId, Field.COUNTER);
       }
       strings.stageCounter(batch);
       strings.stageFrees(batch); // strings whose last reference this batch drops
@@ -445,6 +451,64 @@ public final class Txn implements AutoCloseable {
         root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
     batch.free(root.page());
     release(root);
+  }
+
+  // ---- records (region-format.md §5.5)
+
+  /**
+   * Stages a new record: its page is written PENDING and made LIVE by the commit (nothing links to
+   * a record, so its own state word is its commit), its RECORD_EXT chain is written LIVE out of
+   * place and reachable only from it. Returns the record's page, valid once committed.
+   */
+  public long createRecord(int type, long key, long value, byte[] payload) throws NvmException {
+    check();
+    if (type <= 0) {
+      throw invalid("record type " + type);
+    }
+    if (lastRecordId < 0) {
+      lastRecordId = region.counter(SB_LAST_RECORD_ID);
+    }
+    long id = lastRecordId + 1;
+    int n = PageCodec.recordExtPages(payload.length);
+    long page = res.next();
+    long[] ext = new long[n];
+    for (int i = 0; i < n; i++) {
+      ext[i] = res.next();
+    }
+    for (int i = 0; i < n; i++) {
+      int off = RECORD_INLINE_MAX + i * NAME_EXT_MAX;
+      int len = Math.min(NAME_EXT_MAX, payload.length - off);
+      batch.fresh(
+          ext[i],
+          PageCodec.recordExt(id, i + 1 < n ? ext[i + 1] : 0, payload, off, len),
+          Field.PAGE);
+    }
+    batch.fresh(
+        page, PageCodec.record(type, id, key, value, payload, n == 0 ? 0 : ext[0]), Field.PAGE);
+    batch.putLong(page + PG_STATE, stateWord(KIND_RECORD, STATE_LIVE), Field.STATE);
+    lastRecordId = id;
+    return page;
+  }
+
+  /** Stages a record's one mutable word (RC_VALUE), if it changes. */
+  public void setRecordValue(long page, long value) throws NvmException {
+    check();
+    store.requireRecord(page);
+    stageIfChanged(page + RC_VALUE, value, Field.RECORD);
+  }
+
+  /**
+   * Removes a record: its page becomes INVALID in the commit; it and its chain (unreachable from
+   * then on) are freed after it.
+   */
+  public void removeRecord(long page) throws NvmException {
+    check();
+    RecordView v = store.requireRecord(page);
+    batch.putLong(page + PG_STATE, stateWord(KIND_RECORD, STATE_INVALID), Field.STATE);
+    batch.free(page);
+    for (long p : v.extPages()) {
+      batch.free(p);
+    }
   }
 
   // ---- extension chains
