@@ -7,7 +7,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
@@ -60,10 +62,18 @@ final class CrashImageVerifier {
     return res;
   }
 
-  /** Counters, then the sorted dump of every inode. */
+  /** Counters, the live records (region-format.md §5.5), then the sorted dump of every inode. */
   static List<String> state(File recovered) throws IOException {
     List<String> s = new ArrayList<>();
     try (Region r = Region.openReadOnly(recovered)) {
+      s.add(
+          "record counters lastRecordId="
+              + r.counter(RegionLayout.SB_LAST_RECORD_ID)
+              + " tokenSequence="
+              + r.counter(RegionLayout.SB_TOKEN_SEQUENCE)
+              + " masterKeyId="
+              + r.counter(RegionLayout.SB_MASTER_KEY_ID));
+      s.addAll(records(r));
       s.add(
           "counters lastInodeId="
               + r.lastInodeId()
@@ -78,6 +88,34 @@ final class CrashImageVerifier {
     }
     s.addAll(NamespaceDump.lines(recovered));
     return s;
+  }
+
+  /** Every live record page: type, id, key, value and payload (hex), sorted. */
+  private static List<String> records(Region r) {
+    List<String> out = new ArrayList<>();
+    for (long i = 0; i < r.pageCount(); i++) {
+      long page = RegionLayout.pageOffset(i);
+      long w = r.getLong(page);
+      if (RegionLayout.stateOf(w) != RegionLayout.STATE_LIVE
+          || RegionLayout.kindOf(w) != RegionLayout.KIND_RECORD) {
+        continue;
+      }
+      StringBuilder b = new StringBuilder("record type=");
+      b.append(r.getLong(page + RegionLayout.RC_TYPE))
+          .append(" id=")
+          .append(r.getLong(page + RegionLayout.RC_ID))
+          .append(" key=")
+          .append(r.getLong(page + RegionLayout.RC_KEY))
+          .append(" value=")
+          .append(r.getLong(page + RegionLayout.RC_VALUE))
+          .append(" payload=");
+      for (byte x : new RecordView(r, page).payload()) {
+        b.append(String.format("%02x", x));
+      }
+      out.add(b.toString());
+    }
+    java.util.Collections.sort(out);
+    return out;
   }
 
   /** A short readable difference of two states (first lines that differ on either side). */

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
@@ -31,15 +32,23 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguousUnderConstruction;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
 import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.delegation.AbstractDelegationTokenSecretManager;
+import org.apache.hadoop.security.token.delegation.DelegationKey;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -83,6 +92,8 @@ public class CrashPointSweepTest {
     conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "2m"); // every crash point writes two images
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 1024 * 1024);
+    // the token secret manager runs (as with Kerberos), so its edits are swept too
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_ALWAYS_USE_KEY, true);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
     fs = cluster.getFileSystem();
     nn = fs.getClient().getNamenode();
@@ -378,8 +389,34 @@ public class CrashPointSweepTest {
     sweep("delete file", () -> assertTrue(nn.delete("/s/a/f1", false)));
     sweep("delete (recursive tree)", () -> assertTrue(nn.delete("/s/b", true)));
 
+    sweepTokens();
+
     report();
     assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
+  }
+
+  /** The delegation token secret manager's edits (region-format.md §5.5). */
+  @SuppressWarnings("unchecked")
+  private static void sweepTokens() throws Exception {
+    String me = UserGroupInformation.getCurrentUser().getShortUserName();
+    final Token<DelegationTokenIdentifier>[] t = new Token[2];
+    sweep("getDelegationToken (a token record)", () -> t[0] = nn.getDelegationToken(new Text(me)));
+    sweep(
+        "getDelegationToken, 1000-character renewer (a RECORD_EXT chain)",
+        () ->
+            t[1] = nn.getDelegationToken(new Text(new String(new char[1000]).replace('\0', 'r'))));
+    sweep("renewDelegationToken", () -> nn.renewDelegationToken(t[0]));
+    sweep("cancelDelegationToken (the chained one)", () -> nn.cancelDelegationToken(t[1]));
+    DelegationTokenSecretManager dtsm = NameNodeAdapter.getDtSecretManager(cluster.getNamesystem());
+    Method roll = AbstractDelegationTokenSecretManager.class.getDeclaredMethod("rollMasterKey");
+    roll.setAccessible(true); // what the secret manager's thread runs once a key update is due
+    sweep("updateMasterKey (a new key, the retiring key's final expiry)", () -> roll.invoke(dtsm));
+    for (DelegationKey k : dtsm.getAllKeys()) {
+      if (k.getKeyId() == 1) {
+        k.setExpiryDate(1); // the start-up key expired long ago
+      }
+    }
+    sweep("updateMasterKey (and the expired key dropped)", () -> roll.invoke(dtsm));
   }
 
   private static void report() throws IOException {

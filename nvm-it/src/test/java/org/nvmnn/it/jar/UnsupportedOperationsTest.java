@@ -24,13 +24,10 @@ import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
-import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.token.Token;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -65,8 +62,6 @@ public class UnsupportedOperationsTest {
     // ACLs on, so that an ACL call reaches the point where NVM mode must refuse it
     // (with ACLs off the stock NameNode would reject it for that reason instead).
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
-    // The token secret manager runs (as with Kerberos), so token operations would be persisted.
-    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_ALWAYS_USE_KEY, true);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
     fs = cluster.getFileSystem();
     nn = fs.getClient().getNamenode();
@@ -201,19 +196,6 @@ public class UnsupportedOperationsTest {
     // nothing was prepared, so nothing to finalize: the stock answer
     assertNull(nn.rollingUpgrade(RollingUpgradeAction.FINALIZE));
     assertNull(nn.rollingUpgrade(RollingUpgradeAction.QUERY));
-  }
-
-  @Test
-  public void delegationTokensAreRefused() throws Exception {
-    Token<DelegationTokenIdentifier> t =
-        new Token<>(
-            new DelegationTokenIdentifier(new Text("u"), new Text("r"), new Text("u")).getBytes(),
-            new byte[0],
-            DelegationTokenIdentifier.HDFS_DELEGATION_KIND,
-            new Text("svc"));
-    assertRefused("delegation tokens", () -> fs.getDelegationToken("renewer"));
-    assertRefused("delegation tokens", () -> nn.renewDelegationToken(t));
-    assertRefused("delegation tokens", () -> nn.cancelDelegationToken(t));
   }
 
   private static void assertStockAnswer(String exceptionClass, Op op) throws Exception {

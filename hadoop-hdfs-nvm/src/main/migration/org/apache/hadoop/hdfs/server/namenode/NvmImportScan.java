@@ -65,6 +65,9 @@ final class NvmImportScan {
       }
     }
     s.pages += s.strings.size();
+    // delegation tokens and master keys become records (region-format.md §5.5)
+    s.pages +=
+        NvmTokenWriteThrough.pages(fsn.getDelegationTokenSecretManager().saveSecretManagerState());
     return s;
   }
 
@@ -109,14 +112,6 @@ final class NvmImportScan {
     refuseCounter("the last block id", ids.getLastAllocatedBlockId());
     refuseCounter("the last inode id", fsn.getFSDirectory().getLastInodeId());
     refuseCounter("the last transaction id", image.getLastAppliedOrWrittenTxId());
-    int tokens = fsn.getDelegationTokenSecretManager().saveSecretManagerState().tokens.size();
-    if (tokens > 0) {
-      throw refusal(
-          "the namespace holds "
-              + tokens
-              + " delegation token(s), which a region cannot hold; their "
-              + "clients would lose them. Let them expire or cancel them with the stock NameNode first");
-    }
   }
 
   private void visit(INode n, String path) throws NvmMigrationRefusedException {

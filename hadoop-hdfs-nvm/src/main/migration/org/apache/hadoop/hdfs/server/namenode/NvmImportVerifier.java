@@ -77,6 +77,15 @@ final class NvmImportVerifier {
         r.lastAllocatedBlockId(),
         r.lastTxId()
       };
+      List<String> secrets =
+          NvmTokenWriteThrough.describe(
+              fsn.getDelegationTokenSecretManager().saveSecretManagerState());
+      List<String> records = NvmTokenWriteThrough.describe(r);
+      if (!secrets.equals(records)) {
+        throw mismatch(
+            "the delegation tokens and master keys differ; differing lines:\n"
+                + diff(secrets, records));
+      }
       if (!identity.equals(r.identity()) || !Arrays.equals(expected, actual)) {
         throw mismatch(
             "identity or counters differ (last inode id, generation stamps v1, v2, v1 limit, last block "

@@ -48,6 +48,8 @@ final class NvmImportWriter {
       InodeEncoder.stageState(t, rootPage, root);
       t.commit();
     }
+    NvmTokenWriteThrough.importState(
+        store, fsn.getDelegationTokenSecretManager().saveSecretManagerState());
     Deque<INodeDirectory> dirs = new ArrayDeque<INodeDirectory>();
     Deque<Long> dirPages = new ArrayDeque<Long>();
     dirs.add(root);

@@ -6,17 +6,22 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager.SecretManagerState;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SecretManagerSection;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.token.delegation.DelegationKey;
 
 /**
@@ -154,6 +159,131 @@ final class NvmTokenWriteThrough {
       throw new IllegalStateException(e); // a byte array does not fail
     }
     return b.toByteArray();
+  }
+
+  // ---- import (NvmImportWriter) and its verification
+
+  /** Records per batch of an import: each record's commit is one undo entry. */
+  static final int RECORDS_PER_BATCH = 64;
+
+  /** The identifier a stock fsimage's token stands for, built as 2.7.3's image loader builds it. */
+  static DelegationTokenIdentifier identifier(SecretManagerSection.PersistToken t) {
+    DelegationTokenIdentifier id =
+        new DelegationTokenIdentifier(
+            new Text(t.getOwner()), new Text(t.getRenewer()), new Text(t.getRealUser()));
+    id.setIssueDate(t.getIssueDate());
+    id.setMaxDate(t.getMaxDate());
+    id.setSequenceNumber(t.getSequenceNumber());
+    id.setMasterKeyId(t.getMasterKeyId());
+    return id;
+  }
+
+  private static byte[] keyBytes(SecretManagerSection.DelegationKey k) {
+    return k.hasKey() ? k.getKey().toByteArray() : new byte[0];
+  }
+
+  /** Pages the secret manager state takes as records (the import's room check). */
+  static long pages(SecretManagerState st) {
+    long n = 0;
+    for (SecretManagerSection.DelegationKey k : st.keys) {
+      n += 1 + PageCodec.recordExtPages(keyBytes(k).length);
+    }
+    for (SecretManagerSection.PersistToken t : st.tokens) {
+      n += 1 + PageCodec.recordExtPages(encode(identifier(t)).length);
+    }
+    return n;
+  }
+
+  /**
+   * Writes a stock namespace's secret manager state (what its fsimage section holds) as records:
+   * the two counters first, then the keys and tokens, {@link #RECORDS_PER_BATCH} per batch.
+   */
+  static void importState(InodeStore store, SecretManagerState st) throws IOException {
+    try (Txn t = store.begin()) {
+      t.raiseCounter(RegionLayout.SB_MASTER_KEY_ID, st.section.getCurrentId());
+      t.raiseCounter(RegionLayout.SB_TOKEN_SEQUENCE, st.section.getTokenSequenceNumber());
+      t.commit();
+    }
+    List<Op> records = new ArrayList<>();
+    for (SecretManagerSection.DelegationKey k : st.keys) {
+      records.add(
+          t ->
+              t.createRecord(
+                  RegionLayout.RECORD_MASTER_KEY, k.getId(), k.getExpiryDate(), keyBytes(k)));
+    }
+    for (SecretManagerSection.PersistToken tok : st.tokens) {
+      byte[] payload = encode(identifier(tok));
+      records.add(
+          t ->
+              t.createRecord(
+                  RegionLayout.RECORD_DELEGATION_TOKEN,
+                  tok.getSequenceNumber(),
+                  tok.getExpiryDate(),
+                  payload));
+    }
+    for (int from = 0; from < records.size(); from += RECORDS_PER_BATCH) {
+      try (Txn t = store.begin()) {
+        for (Op op : records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH))) {
+          op.stage(t);
+        }
+        t.commit();
+      }
+    }
+  }
+
+  /** The secret manager state as sorted lines: two counters, every key and token. */
+  static List<String> describe(SecretManagerState st) {
+    List<String> out = new ArrayList<>();
+    out.add(counters(st.section.getCurrentId(), st.section.getTokenSequenceNumber()));
+    for (SecretManagerSection.DelegationKey k : st.keys) {
+      out.add(line(RegionLayout.RECORD_MASTER_KEY, k.getId(), k.getExpiryDate(), keyBytes(k)));
+    }
+    for (SecretManagerSection.PersistToken t : st.tokens) {
+      out.add(
+          line(
+              RegionLayout.RECORD_DELEGATION_TOKEN,
+              t.getSequenceNumber(),
+              t.getExpiryDate(),
+              encode(identifier(t))));
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  /** The same lines from a region's records (opened read-only). */
+  static List<String> describe(Region region) {
+    List<String> out = new ArrayList<>();
+    out.add(
+        counters(
+            region.counter(RegionLayout.SB_MASTER_KEY_ID),
+            region.counter(RegionLayout.SB_TOKEN_SEQUENCE)));
+    for (long page : RecordView.scan(region)) {
+      RecordView r = new RecordView(region, page);
+      out.add(line(r.type(), r.key(), r.value(), r.payload()));
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  private static String counters(long keyId, long sequence) {
+    return "counters masterKeyId=" + keyId + " tokenSequence=" + sequence;
+  }
+
+  private static String line(int type, long key, long value, byte[] payload) {
+    StringBuilder b = new StringBuilder();
+    b.append(type == RegionLayout.RECORD_MASTER_KEY ? "key " : "token ")
+        .append(key)
+        .append(" expiry=")
+        .append(value)
+        .append(" sha256=");
+    try { // a digest, not the bytes: a master key is a secret, and the lines may be printed
+      for (byte x : java.security.MessageDigest.getInstance("SHA-256").digest(payload)) {
+        b.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+      }
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JRE has SHA-256
+    }
+    return b.toString();
   }
 
   private interface Op {

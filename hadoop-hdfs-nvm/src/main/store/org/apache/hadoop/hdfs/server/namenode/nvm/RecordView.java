@@ -12,9 +12,30 @@ public final class RecordView {
   private final Region region;
   private final long page;
 
-  RecordView(Region region, long page) {
+  public RecordView(Region region, long page) {
     this.region = region;
     this.page = page;
+  }
+
+  /**
+   * The live record pages of a region opened read-only (no recovery ran, so none were handed over):
+   * a scan of the state words below the scan limit, in page order.
+   */
+  public static long[] scan(Region region) {
+    long limit = Math.min(region.pageCount(), region.scanLimit());
+    long[] out = new long[16];
+    int n = 0;
+    for (long i = 0; i < limit; i++) {
+      long page = pageOffset(i);
+      long w = region.getLong(page);
+      if (stateOf(w) == STATE_LIVE && kindOf(w) == KIND_RECORD) {
+        if (n == out.length) {
+          out = java.util.Arrays.copyOf(out, 2 * n);
+        }
+        out[n++] = page;
+      }
+    }
+    return java.util.Arrays.copyOf(out, n);
   }
 
   public long page() {

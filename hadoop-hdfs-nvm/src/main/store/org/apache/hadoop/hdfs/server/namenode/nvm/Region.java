@@ -437,6 +437,16 @@ public final class Region implements AutoCloseable {
     return counter(RegionLayout.SB_LAST_STRING_ID);
   }
 
+  /**
+   * The persisted scan limit (region-format.md §3): pages at or above it were never written; the
+   * page count if the word is damaged (its halves differ).
+   */
+  public long scanLimit() {
+    long w = getLong(RegionLayout.SB_SCAN_LIMIT);
+    long limit = w & 0xffffffffL;
+    return (w >>> 32) == (~limit & 0xffffffffL) ? Math.min(limit, pageCount()) : pageCount();
+  }
+
   public long rootPage() {
     return counter(RegionLayout.SB_ROOT_PAGE);
   }
