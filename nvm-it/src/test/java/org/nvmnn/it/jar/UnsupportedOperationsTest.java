@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
@@ -24,10 +25,13 @@ import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.log4j.PatternLayout;
+import org.apache.log4j.WriterAppender;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -108,6 +112,28 @@ public class UnsupportedOperationsTest {
       }
     }
     NvmCluster.assertSameNamespace(feature, before, NvmCluster.snapshot(fs));
+  }
+
+  /** A refused call is in the audit log as a denied one: allowed=false, the call, the path. */
+  @Test
+  public void refusalsAreAudited() throws Exception {
+    StringWriter log = new StringWriter();
+    org.apache.log4j.Logger audit =
+        org.apache.log4j.Logger.getLogger(FSNamesystem.class.getName() + ".audit");
+    WriterAppender appender = new WriterAppender(new PatternLayout("%m%n"), log);
+    audit.addAppender(appender);
+    org.apache.log4j.Level level = audit.getLevel();
+    audit.setLevel(org.apache.log4j.Level.INFO); // the NameNode audits only with INFO on
+    try {
+      assertRefused("ACLs", () -> fs.setAcl(FILE, java.util.Collections.<AclEntry>emptyList()));
+      assertRefused("concat", () -> fs.concat(FILE, new Path[] {FILE2}));
+    } finally {
+      audit.removeAppender(appender);
+      audit.setLevel(level);
+    }
+    String text = log.toString();
+    assertTrue(text, text.contains("allowed=false") && text.contains("cmd=setAcl\tsrc=" + FILE));
+    assertTrue(text, text.contains("cmd=concat\tsrc=" + FILE));
   }
 
   @Test

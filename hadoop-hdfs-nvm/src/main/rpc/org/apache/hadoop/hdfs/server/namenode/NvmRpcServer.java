@@ -152,9 +152,18 @@ class NvmRpcServer extends NameNodeRpcServer {
    * expect it), so the same order holds here: safe mode first, then the refusal. Neither step
    * changes anything.
    */
-  private NvmUnsupportedOperationException refuseWrite(String what, String featureIsOrAre)
-      throws IOException {
+  private NvmUnsupportedOperationException refuseWrite(
+      String cmd, String src, String what, String featureIsOrAre) throws IOException {
     namesystem.checkNameNodeSafeMode("Cannot write " + what + " in safe mode");
+    return refuse(cmd, src, featureIsOrAre);
+  }
+
+  /**
+   * The refusal of {@code cmd} on {@code src}, written to the audit log as the stock NameNode
+   * writes a call it denies ({@code allowed=false}): an operator who reads the audit log sees it.
+   */
+  private NvmUnsupportedOperationException refuse(String cmd, String src, String featureIsOrAre) {
+    NvmRefusalAudit.log(namesystem, cmd, src);
     return refuse(featureIsOrAre);
   }
 
@@ -162,67 +171,74 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuseWrite("snapshot of " + snapshotRoot, "snapshots are");
+    throw refuseWrite(
+        "createSnapshot", snapshotRoot, "snapshot of " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuseWrite("snapshot deletion in " + snapshotRoot, "snapshots are");
+    throw refuseWrite(
+        "deleteSnapshot", snapshotRoot, "snapshot deletion in " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
       throws IOException {
-    throw refuseWrite("snapshot rename in " + snapshotRoot, "snapshots are");
+    throw refuseWrite(
+        "renameSnapshot", snapshotRoot, "snapshot rename in " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void allowSnapshot(String snapshotRoot) throws IOException {
-    throw refuseWrite("allowing snapshots on " + snapshotRoot, "snapshots are");
+    throw refuseWrite(
+        "allowSnapshot", snapshotRoot, "allowing snapshots on " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void disallowSnapshot(String snapshot) throws IOException {
-    throw refuseWrite("disallowing snapshots on " + snapshot, "snapshots are");
+    throw refuseWrite(
+        "disallowSnapshot", snapshot, "disallowing snapshots on " + snapshot, "snapshots are");
   }
 
   // ---- ACLs: an inode page has mode bits only ----
 
   @Override
   public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("ACL change on " + src, "ACLs are");
+    throw refuseWrite("modifyAclEntries", src, "ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("ACL change on " + src, "ACLs are");
+    throw refuseWrite("removeAclEntries", src, "ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeDefaultAcl(String src) throws IOException {
-    throw refuseWrite("ACL change on " + src, "ACLs are");
+    throw refuseWrite("removeDefaultAcl", src, "ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void removeAcl(String src) throws IOException {
-    throw refuseWrite("ACL change on " + src, "ACLs are");
+    throw refuseWrite("removeAcl", src, "ACL change on " + src, "ACLs are");
   }
 
   @Override
   public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("ACL change on " + src, "ACLs are");
+    throw refuseWrite("setAcl", src, "ACL change on " + src, "ACLs are");
   }
 
   // ---- extended attributes ----
 
   @Override
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
-    throw refuseWrite("xattr change on " + src, "extended attributes (xattrs) are");
+    throw refuseWrite(
+        "setXAttr", src, "xattr change on " + src, "extended attributes (xattrs) are");
   }
 
   @Override
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
-    throw refuseWrite("xattr change on " + src, "extended attributes (xattrs) are");
+    throw refuseWrite(
+        "removeXAttr", src, "xattr change on " + src, "extended attributes (xattrs) are");
   }
 
   // ---- namespace operations the region has no record for ----
@@ -236,7 +252,7 @@ class NvmRpcServer extends NameNodeRpcServer {
       super.createSymlink(target, link, dirPerms, createParent);
       return;
     }
-    throw refuseWrite("symlink " + link, "symlinks are");
+    throw refuseWrite("createSymlink", link, "symlink " + link, "symlinks are");
   }
 
   @Override
@@ -245,12 +261,12 @@ class NvmRpcServer extends NameNodeRpcServer {
       // the stock NameNode refuses a negative length before it looks at anything else
       return super.truncate(src, newLength, clientName);
     }
-    throw refuseWrite("truncate of " + src, "truncate is");
+    throw refuseWrite("truncate", src, "truncate of " + src, "truncate is");
   }
 
   @Override
   public void concat(String trg, String[] src) throws IOException {
-    throw refuseWrite("concat into " + trg, "concat is");
+    throw refuseWrite("concat", trg, "concat into " + trg, "concat is");
   }
 
   @Override
@@ -265,7 +281,8 @@ class NvmRpcServer extends NameNodeRpcServer {
       super.createEncryptionZone(src, keyName);
       return;
     }
-    throw refuseWrite("encryption zone on " + src, "encryption zones are");
+    throw refuseWrite(
+        "createEncryptionZone", src, "encryption zone on " + src, "encryption zones are");
   }
 
   // ---- centralized cache management: directives and pools live in the fsimage/edit log ----
@@ -273,33 +290,51 @@ class NvmRpcServer extends NameNodeRpcServer {
   @Override
   public long addCacheDirective(CacheDirectiveInfo path, EnumSet<CacheFlag> flags)
       throws IOException {
-    throw refuseWrite("cache directive", "centralized cache directives are");
+    throw refuseWrite(
+        "addCacheDirective",
+        path == null ? null : String.valueOf(path.getPath()),
+        "cache directive",
+        "centralized cache directives are");
   }
 
   @Override
   public void modifyCacheDirective(CacheDirectiveInfo directive, EnumSet<CacheFlag> flags)
       throws IOException {
-    throw refuseWrite("cache directive", "centralized cache directives are");
+    throw refuseWrite(
+        "modifyCacheDirective",
+        directive == null ? null : String.valueOf(directive.getPath()),
+        "cache directive",
+        "centralized cache directives are");
   }
 
   @Override
   public void removeCacheDirective(long id) throws IOException {
-    throw refuseWrite("cache directive", "centralized cache directives are");
+    throw refuseWrite(
+        "removeCacheDirective", null, "cache directive", "centralized cache directives are");
   }
 
   @Override
   public void addCachePool(CachePoolInfo info) throws IOException {
-    throw refuseWrite("cache pool", "centralized cache pools are");
+    throw refuseWrite(
+        "addCachePool",
+        info == null ? null : info.getPoolName(),
+        "cache pool",
+        "centralized cache pools are");
   }
 
   @Override
   public void modifyCachePool(CachePoolInfo info) throws IOException {
-    throw refuseWrite("cache pool", "centralized cache pools are");
+    throw refuseWrite(
+        "modifyCachePool",
+        info == null ? null : info.getPoolName(),
+        "cache pool",
+        "centralized cache pools are");
   }
 
   @Override
   public void removeCachePool(String cachePoolName) throws IOException {
-    throw refuseWrite("cache pool", "centralized cache pools are");
+    throw refuseWrite(
+        "removeCachePool", cachePoolName, "cache pool", "centralized cache pools are");
   }
 
   // ---- edit-log-only state ----
@@ -310,7 +345,7 @@ class NvmRpcServer extends NameNodeRpcServer {
     namesystem.checkSuperuserPrivilege(); // the stock NameNode's first check, for every action
     if (action == RollingUpgradeAction.PREPARE) {
       // a non-HA stock NameNode starts a rolling upgrade only IN safe mode: no safe-mode answer
-      throw refuse("rolling upgrades (" + action + ") are");
+      throw refuse("rollingUpgrade", null, "rolling upgrades (" + action + ") are");
     }
     // QUERY, and FINALIZE, which has nothing to finalize (no upgrade was prepared) and answers
     // null as the stock NameNode does then, before it looks at safe mode
@@ -340,6 +375,6 @@ class NvmRpcServer extends NameNodeRpcServer {
   /** inotify reads namespace events from the edit log, which holds none in NVM mode. */
   @Override
   public EventBatchList getEditsFromTxid(long txid) throws IOException {
-    throw refuse("inotify (edit log events) is");
+    throw refuse("getEditsFromTxid", null, "inotify (edit log events) is");
   }
 }
