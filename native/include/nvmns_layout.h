@@ -158,6 +158,20 @@
   X(RECORD_DELEGATION_TOKEN,                                                                       \
     1)                    /* payload: the token identifier; value: its expiry (renew) date */      \
   X(RECORD_MASTER_KEY, 2) /* payload: the encoded key; value: its expiry date */                   \
+  X(RECORD_RETRY_LOG, 3)  /* key: ring page index; payload: RETRY_SLOTS retry entries */           \
+  /* ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ---- */               \
+  X(RE_SEQ, 0)        /* u64, entry number (from 1, never reused); 0 = empty slot */               \
+  X(RE_TIME, 8)       /* u64, ms: when the call completed */                                       \
+  X(RE_CLIENT_ID, 16) /* u8[16], the RPC client id */                                              \
+  X(RE_CALL_ID, 32)   /* i32, the RPC call id */                                                   \
+  X(RE_KIND, 36)      /* u32, RETRY_* */                                                           \
+  X(RE_INODE, 40)     /* u64, the file a create or append answered about, else 0 */                \
+  X(RETRY_ENTRY_SIZE, 48)                                                                          \
+  X(RETRY_SLOTS, 4) /* entries per RECORD_RETRY_LOG page */                                        \
+  X(RETRY_CLIENT_ID_LEN, 16)                                                                       \
+  X(RETRY_SUCCESS, 1) /* a call that succeeded; its retry gets the success */                      \
+  X(RETRY_CREATE, 2)  /* create: its retry gets RE_INODE's file status */                          \
+  X(RETRY_APPEND, 3)  /* append: its retry gets RE_INODE's last block and file status */           \
   /* ---- well-known values ---- */                                                                \
   X(ROOT_INODE_ID, 16385)
 

@@ -234,6 +234,16 @@ _Static_assert(NVM_RC_TYPE == NVM_PG_STATE + 8 && NVM_RC_ID == NVM_RC_TYPE + 8 &
                "record page: state, type, id, key, value, length, extension link, payload");
 _Static_assert(NVM_RECORD_INLINE_MAX == NVM_PAGE_SIZE - NVM_RC_PAYLOAD,
                "RECORD_INLINE_MAX is the rest of a record page");
+_Static_assert(NVM_RE_TIME == NVM_RE_SEQ + 8 && NVM_RE_CLIENT_ID == NVM_RE_TIME + 8 &&
+                   NVM_RE_CALL_ID == NVM_RE_CLIENT_ID + NVM_RETRY_CLIENT_ID_LEN &&
+                   NVM_RE_KIND == NVM_RE_CALL_ID + 4 && NVM_RE_INODE == NVM_RE_KIND + 4 &&
+                   NVM_RETRY_ENTRY_SIZE == NVM_RE_INODE + 8,
+               "retry entry: seq, time, client id, call id, kind, inode");
+_Static_assert(NVM_RETRY_SLOTS *NVM_RETRY_ENTRY_SIZE <= NVM_RECORD_INLINE_MAX &&
+                   (NVM_RETRY_SLOTS + 1) * NVM_RETRY_ENTRY_SIZE > NVM_RECORD_INLINE_MAX,
+               "a retry log page holds as many entries as its inline payload fits");
+_Static_assert(NVM_RC_PAYLOAD % 8 == 0 && NVM_RETRY_ENTRY_SIZE % 8 == 0,
+               "retry entries and their sequence words are 8-byte aligned");
 _Static_assert(NVM_KIND_RECORD_EXT == NVM_KIND_RECORD + 1 &&
                    NVM_KIND_RECORD == NVM_KIND_STRING_EXT + 1,
                "page kinds are consecutive (nvm_checksum_of_other_kind tries each)");

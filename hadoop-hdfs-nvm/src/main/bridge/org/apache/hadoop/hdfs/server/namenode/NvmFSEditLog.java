@@ -113,14 +113,22 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   public void logOpenFile(String path, INodeFile newNode, boolean overwrite, boolean toLogRpcIds) {
     // with overwrite the old file's removal arrived before (removeLeasesAndINodes) and
     // goes into this batch
-    wt().created(path, newNode);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_CREATE, newNode.getId());
+    }
+    w.created(path, newNode);
   }
 
   // ---- file state
 
   @Override
   public void logAppendFile(String path, INodeFile file, boolean newBlock, boolean toLogRpcIds) {
-    wt().inodeChanged(path, file);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_APPEND, file.getId());
+    }
+    w.inodeChanged(path, file);
   }
 
   @Override
@@ -135,7 +143,11 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   public void logUpdateBlocks(String path, INodeFile file, boolean toLogRpcIds) {
-    wt().inodeChanged(path, file);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) { // updatePipeline
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.inodeChanged(path, file);
   }
 
   @Override
@@ -185,18 +197,30 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   void logRename(String src, String dst, long timestamp, boolean toLogRpcIds) {
-    wt().renamed(src, dst);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.renamed(src, dst);
   }
 
   @Override
   void logRename(
       String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
-    wt().renamed(src, dst);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.renamed(src, dst);
   }
 
   @Override
   void logDelete(String src, long timestamp, boolean toLogRpcIds) {
-    wt().deleted(src);
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) { // staged with the removal's batch (NvmWriteThrough.removed)
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.deleted(src);
   }
 
   // ---- the delegation token secret manager (NvmTokenWriteThrough): the RPC handlers log under

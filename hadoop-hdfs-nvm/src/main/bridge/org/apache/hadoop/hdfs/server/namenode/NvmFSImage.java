@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.common.Storage.StorageDirectory;
@@ -207,6 +208,7 @@ class NvmFSImage extends FSImage {
         ns.attach(target);
         initRegion(target, ns);
         tokens = NvmTokenWriteThrough.empty(store);
+        ns.attachRetryLog(retryLog(nvmConf, target, store, null));
         LOG.info("NVM region " + file + " initialised for namespace " + expected);
       } else {
         RecoveryReport rep = region.recovery();
@@ -220,6 +222,7 @@ class NvmFSImage extends FSImage {
                 NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
         tokens = NvmTokenWriteThrough.restore(target, store, region.recoveredRecords());
+        ns.attachRetryLog(retryLog(nvmConf, target, store, region.recoveredRecords()));
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
         LOG.info(
@@ -250,6 +253,30 @@ class NvmFSImage extends FSImage {
     this.metrics =
         NvmNamespaceMetrics.register(nvmConf, store, recovered, writeThrough.slim().cache());
     return false;
+  }
+
+  /**
+   * The retry log (NvmRetryLog) with {@link NvmConfigKeys#NVM_RETRY_LOG_ENTRIES_KEY} entries, its
+   * entries restored into the retry cache; null when the retry cache is off ({@code
+   * dfs.namenode.enable.retrycache=false}) or the log's size is 0. {@code records} is null for a
+   * new region.
+   */
+  private static NvmRetryLog retryLog(
+      Configuration conf, FSNamesystem fsn, InodeStore store, long[] records) throws IOException {
+    int entries =
+        conf.getInt(
+            NvmConfigKeys.NVM_RETRY_LOG_ENTRIES_KEY, NvmConfigKeys.NVM_RETRY_LOG_ENTRIES_DEFAULT);
+    if (!fsn.hasRetryCache() || entries <= 0) {
+      return null;
+    }
+    if (records == null) {
+      return NvmRetryLog.empty(entries);
+    }
+    long expiry =
+        conf.getLong(
+            DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
+            DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT);
+    return NvmRetryLog.restore(fsn, store, records, entries, expiry);
   }
 
   /** Highest transaction id the name directories know about: fsimage_N and seen_txid. */

@@ -86,6 +86,8 @@ final class NvmTokenWriteThrough {
           }
           keyList.add(k.build());
           break;
+        case RegionLayout.RECORD_RETRY_LOG:
+          break; // NvmRetryLog's
         default:
           throw new IOException(
               "NVM region: record page "

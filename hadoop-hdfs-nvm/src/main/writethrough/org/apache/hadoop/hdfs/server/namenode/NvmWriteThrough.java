@@ -46,6 +46,12 @@ final class NvmWriteThrough {
    */
   private INodeDirectory removalParent;
 
+  /** The retry log; null until attached (and when the retry cache is off). */
+  private NvmRetryLog retryLog;
+
+  /** The retry entry of the operation being logged: staged with its batch (NvmRetryLog). */
+  private NvmRetryLog.Entry pendingRetry;
+
   NvmWriteThrough(InodeStore store, SlimNamespace slim) {
     this.store = store;
     this.slim = slim;
@@ -58,6 +64,18 @@ final class NvmWriteThrough {
 
   void attach(FSNamesystem ns) {
     this.fsn = ns;
+  }
+
+  void attachRetryLog(NvmRetryLog log) {
+    this.retryLog = log;
+  }
+
+  /**
+   * The operation about to be logged is one a client may retry ({@code toLogRpcIds} in 2.7.3): its
+   * call's entry goes into the batch that persists it.
+   */
+  void retryable(int kind, long inodeId) {
+    pendingRetry = retryLog == null ? null : retryLog.forCurrentCall(kind, inodeId);
   }
 
   FSNamesystem namesystem() {
@@ -108,9 +126,14 @@ final class NvmWriteThrough {
           verb + " " + subject + " (a delete was logged but its removed inodes never arrived)",
           null);
     }
+    NvmRetryLog.Entry retry = pendingRetry;
+    pendingRetry = null;
     try (Txn t = store.begin()) {
       stageRemovals(t);
       op.stage(t);
+      if (retry != null) {
+        retryLog.stage(t, retry);
+      }
       t.commit();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop(verb + " " + subject, e);
@@ -313,6 +336,7 @@ final class NvmWriteThrough {
    * removal gave their parent, so that a restart brings back what the NameNode served.
    */
   void endOfWriteOperation() {
+    pendingRetry = null; // an operation that logged nothing after all
     if (removedCount == 0 || deletePending) {
       return;
     }

@@ -57,6 +57,15 @@ public final class NvmConfigKeys {
   public static final int NVM_REBUILD_THREADS_DEFAULT = 0;
 
   /**
+   * Retry cache entries the region keeps across restarts (the newest ones; 4 per 256-byte page): a
+   * call a client retries after a restart gets its original answer if its entry is among them. 0
+   * keeps none. Ignored when the retry cache is off ({@code dfs.namenode.enable.retrycache}).
+   */
+  public static final String NVM_RETRY_LOG_ENTRIES_KEY = "dfs.namenode.nvm.retrycache.entries";
+
+  public static final int NVM_RETRY_LOG_ENTRIES_DEFAULT = 65536;
+
+  /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
    * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys): the
    * most specific one present wins over the plain key ({@link NvmGenericKeys}).
@@ -69,5 +78,6 @@ public final class NvmConfigKeys {
     NVM_RESERVED_PAGES_KEY,
     NVM_CACHE_INODES_KEY,
     NVM_REBUILD_THREADS_KEY,
+    NVM_RETRY_LOG_ENTRIES_KEY,
   };
 }

@@ -269,6 +269,44 @@ public final class RegionLayout {
   /** Payload: the encoded key; value: its expiry date */
   public static final int RECORD_MASTER_KEY = 2;
 
+  /** Key: ring page index; payload: RETRY_SLOTS retry entries */
+  public static final int RECORD_RETRY_LOG = 3;
+
+  // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
+  /** u64, entry number (from 1, never reused); 0 = empty slot */
+  public static final int RE_SEQ = 0;
+
+  /** u64, ms: when the call completed */
+  public static final int RE_TIME = 8;
+
+  /** u8[16], the RPC client id */
+  public static final int RE_CLIENT_ID = 16;
+
+  /** i32, the RPC call id */
+  public static final int RE_CALL_ID = 32;
+
+  /** u32, RETRY_* */
+  public static final int RE_KIND = 36;
+
+  /** u64, the file a create or append answered about, else 0 */
+  public static final int RE_INODE = 40;
+
+  public static final int RETRY_ENTRY_SIZE = 48;
+
+  /** Entries per RECORD_RETRY_LOG page */
+  public static final int RETRY_SLOTS = 4;
+
+  public static final int RETRY_CLIENT_ID_LEN = 16;
+
+  /** A call that succeeded; its retry gets the success */
+  public static final int RETRY_SUCCESS = 1;
+
+  /** Create: its retry gets RE_INODE's file status */
+  public static final int RETRY_CREATE = 2;
+
+  /** Append: its retry gets RE_INODE's last block and file status */
+  public static final int RETRY_APPEND = 3;
+
   // ---- well-known values ----
   public static final int ROOT_INODE_ID = 16385;
 

@@ -490,6 +490,29 @@ public final class Txn implements AutoCloseable {
     return page;
   }
 
+  /**
+   * Stages {@code bytes} into a record's inline payload at {@code offset} (a record whose payload
+   * is a set of slots rewritten in place, such as the retry log; undo-logged with the batch).
+   */
+  public void setRecordPayload(long page, int offset, byte[] bytes) throws NvmException {
+    check();
+    RecordView v = store.requireRecord(page);
+    long inline = Math.min(v.payloadLength(), RECORD_INLINE_MAX);
+    if (offset < 0 || bytes.length == 0 || offset + (long) bytes.length > inline) {
+      throw invalid(
+          "record page "
+              + page
+              + ": payload range ["
+              + offset
+              + ", +"
+              + bytes.length
+              + ") outside "
+              + inline
+              + " inline bytes");
+    }
+    batch.putBytes(page + RC_PAYLOAD + offset, bytes, Field.RECORD);
+  }
+
   /** Stages a record's one mutable word (RC_VALUE), if it changes. */
   public void setRecordValue(long page, long value) throws NvmException {
     check();

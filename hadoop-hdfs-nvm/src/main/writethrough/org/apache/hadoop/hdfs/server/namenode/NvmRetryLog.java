@@ -1,0 +1,262 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.ipc.Server;
+
+/**
+ * The retry cache across restarts (region-format.md §5.5, "The retry log"). The stock NameNode logs
+ * the RPC client id and call id with every edit of a call a client may retry (create, append,
+ * rename, delete, updatePipeline, …) and rebuilds its retry cache from them when it replays the
+ * edit log, so a call retried after a restart gets the original answer. The region has no edit log:
+ * each such call writes an entry — its ids, its time, what it answered about — into a ring of
+ * record pages, in the batch of the edit itself, so the entry is durable exactly when the change
+ * is. At start-up every entry younger than the retry cache's expiry goes back into the retry cache
+ * as 2.7.3's replay puts it there ({@code addCacheEntry}, {@code addCacheEntryWithPayload}).
+ *
+ * <p>The ring holds the newest {@code capacity} entries (rounded up to whole pages); like the stock
+ * retry cache, which is bounded by a share of the heap, it forgets the oldest beyond that. Its
+ * pages are allocated as it first fills and then reused. Every method runs inside the caller's
+ * transaction, under the namesystem write lock.
+ */
+final class NvmRetryLog {
+  static final Log LOG = LogFactory.getLog(NvmRetryLog.class);
+
+  /** An entry to write: the ids of the call being persisted. */
+  static final class Entry {
+    final byte[] clientId;
+    final int callId;
+    final int kind;
+    final long inodeId;
+    final long time;
+
+    Entry(byte[] clientId, int callId, int kind, long inodeId, long time) {
+      this.clientId = clientId;
+      this.callId = callId;
+      this.kind = kind;
+      this.inodeId = inodeId;
+      this.time = time;
+    }
+  }
+
+  private final long[] pages; // ring page index -> record page, 0 = not allocated yet
+  private long nextSeq = 1;
+
+  private NvmRetryLog(int capacity) {
+    this.pages = new long[Math.max(1, (capacity + RETRY_SLOTS - 1) / RETRY_SLOTS)];
+  }
+
+  /**
+   * The ids of the RPC call this thread serves, as an entry of {@code kind}; null when there is no
+   * call a client could retry (not an RPC, or one without a client id or call id: the stock retry
+   * cache skips those too).
+   */
+  Entry forCurrentCall(int kind, long inodeId) {
+    if (!Server.isRpcInvocation() || Server.getCallId() < 0) {
+      return null;
+    }
+    byte[] id = Server.getClientId();
+    if (id == null || id.length != RETRY_CLIENT_ID_LEN) {
+      return null;
+    }
+    return new Entry(id.clone(), Server.getCallId(), kind, inodeId, System.currentTimeMillis());
+  }
+
+  /**
+   * Stages {@code e} into {@code t}: in place into its ring slot, or with the slot's page if the
+   * ring has not reached it yet. A region too full for that page costs the entry, never the batch:
+   * the retry cache is a best effort in 2.7.3 too.
+   */
+  void stage(Txn t, Entry e) throws IOException {
+    long seq = nextSeq;
+    long slot = (seq - 1) % ((long) pages.length * RETRY_SLOTS);
+    int index = (int) (slot / RETRY_SLOTS);
+    int offset = (int) (slot % RETRY_SLOTS) * RETRY_ENTRY_SIZE;
+    byte[] bytes = encode(seq, e);
+    if (pages[index] != 0) {
+      t.setRecordPayload(pages[index], offset, bytes);
+    } else {
+      byte[] payload = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
+      System.arraycopy(bytes, 0, payload, offset, bytes.length);
+      try {
+        pages[index] = t.createRecord(RECORD_RETRY_LOG, index, 0, payload);
+      } catch (NvmException full) {
+        LOG.warn("NVM region: no room for a retry log page; the call is not retry-cached: " + full);
+        return;
+      }
+    }
+    nextSeq = seq + 1;
+  }
+
+  private static byte[] encode(long seq, Entry e) {
+    ByteBuffer b = ByteBuffer.allocate(RETRY_ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(RE_SEQ, seq).putLong(RE_TIME, e.time);
+    b.position(RE_CLIENT_ID);
+    b.put(e.clientId);
+    b.putInt(RE_CALL_ID, e.callId).putInt(RE_KIND, e.kind).putLong(RE_INODE, e.inodeId);
+    return b.array();
+  }
+
+  /** For a new region: an empty ring. */
+  static NvmRetryLog empty(int capacity) {
+    return new NvmRetryLog(capacity);
+  }
+
+  /**
+   * For a recovered region: the ring's pages (those past a smaller {@code capacity} are removed,
+   * their entries still restored), and every entry younger than {@code expiryMs} back into {@code
+   * fsn}'s retry cache, oldest first.
+   */
+  static NvmRetryLog restore(
+      FSNamesystem fsn, InodeStore store, long[] recordPages, int capacity, long expiryMs)
+      throws IOException {
+    NvmRetryLog log = new NvmRetryLog(capacity);
+    List<long[]> stale = new ArrayList<>();
+    List<Entry> live = new ArrayList<>();
+    List<Long> seqs = new ArrayList<>();
+    long now = System.currentTimeMillis();
+    for (long page : recordPages) {
+      RecordView r = store.record(page);
+      if (r.type() != RECORD_RETRY_LOG) {
+        continue;
+      }
+      if (r.key() >= 0 && r.key() < log.pages.length) {
+        log.pages[(int) r.key()] = page;
+      } else {
+        stale.add(new long[] {page});
+      }
+      ByteBuffer b = ByteBuffer.wrap(r.payload()).order(ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s + RETRY_ENTRY_SIZE <= b.capacity(); s += RETRY_ENTRY_SIZE) {
+        long seq = b.getLong(s + RE_SEQ);
+        if (seq == 0) {
+          continue;
+        }
+        log.nextSeq = Math.max(log.nextSeq, seq + 1);
+        long time = b.getLong(s + RE_TIME);
+        if (time + expiryMs <= now) {
+          continue; // expired: the stock cache would have dropped it too
+        }
+        byte[] id = new byte[RETRY_CLIENT_ID_LEN];
+        b.position(s + RE_CLIENT_ID);
+        b.get(id);
+        live.add(
+            new Entry(
+                id,
+                b.getInt(s + RE_CALL_ID),
+                b.getInt(s + RE_KIND),
+                b.getLong(s + RE_INODE),
+                time));
+        seqs.add(seq);
+      }
+    }
+    Integer[] order = new Integer[live.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingLong(seqs::get));
+    int restored = 0;
+    for (int i : order) {
+      restored += addToRetryCache(fsn, live.get(i)) ? 1 : 0;
+    }
+    if (!stale.isEmpty()) {
+      try (Txn t = store.begin()) {
+        for (long[] p : stale) {
+          t.removeRecord(p[0]);
+        }
+        t.commit();
+      }
+    }
+    LOG.info(
+        "NVM region: "
+            + restored
+            + " retry cache entries restored ("
+            + live.size()
+            + " younger than "
+            + expiryMs
+            + " ms); retry log of "
+            + log.pages.length
+            + " pages, next entry "
+            + log.nextSeq);
+    return log;
+  }
+
+  /**
+   * One entry into the retry cache, as 2.7.3's edit-log replay adds it: a create with the file's
+   * status, an append with its last block and status, anything else as a success. A create or
+   * append whose file is gone by now is left out: its status cannot be given any more.
+   */
+  private static boolean addToRetryCache(FSNamesystem fsn, Entry e) throws IOException {
+    if (e.kind == RETRY_SUCCESS) {
+      fsn.addCacheEntry(e.clientId, e.callId);
+      return true;
+    }
+    FSDirectory fsd = fsn.getFSDirectory();
+    INode n = fsd.getInode(e.inodeId);
+    if (n == null || !n.isFile()) {
+      return false;
+    }
+    String path = n.getFullPathName();
+    INodesInPath iip = fsd.getINodesInPath(path, true);
+    HdfsFileStatus stat =
+        FSDirStatAndListingOp.createFileStatus(
+            fsd,
+            path,
+            HdfsFileStatus.EMPTY_NAME,
+            n,
+            BlockStoragePolicySuite.ID_UNSPECIFIED,
+            Snapshot.CURRENT_STATE_ID,
+            false,
+            iip);
+    if (e.kind == RETRY_CREATE) {
+      fsn.addCacheEntryWithPayload(e.clientId, e.callId, stat);
+    } else {
+      fsn.addCacheEntryWithPayload(
+          e.clientId, e.callId, new LastBlockWithStatus(lastBlock(fsn, n.asFile()), stat));
+    }
+    return true;
+  }
+
+  /**
+   * The last block as an append answers it after a replay: the block under construction with no
+   * locations yet (no DataNode has reported), or null if the last block is complete.
+   */
+  private static LocatedBlock lastBlock(FSNamesystem fsn, INodeFile f) {
+    BlockInfoContiguous last = f.getLastBlock();
+    if (last == null || last.isComplete()) {
+      return null;
+    }
+    long offset = f.computeFileSize() - last.getNumBytes();
+    return new LocatedBlock(
+        new ExtendedBlock(fsn.getBlockPoolId(), last), new DatanodeInfo[0], offset, false);
+  }
+
+  /** Ring pages allocated so far (for tests). */
+  int pagesAllocated() {
+    int n = 0;
+    for (long p : pages) {
+      n += p != 0 ? 1 : 0;
+    }
+    return n;
+  }
+}

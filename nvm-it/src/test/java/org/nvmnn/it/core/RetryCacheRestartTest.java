@@ -1,0 +1,148 @@
+package org.nvmnn.it.core;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.ClientId;
+import org.apache.hadoop.ipc.RPC.RpcKind;
+import org.apache.hadoop.ipc.Server;
+import org.junit.After;
+import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * The retry cache survives a restart (region-format.md §5.5, the retry log): calls a client may
+ * retry — create, append, rename, delete — are made as RPC calls with a fixed client id and call
+ * id; the NameNode is restarted; the same calls, retried with the same ids, get their original
+ * answers (the created file's status, the appended block, true), where a NameNode without the
+ * entries would execute them again and answer otherwise (AlreadyBeingCreatedException, false). A
+ * call with a new id is executed again. The stock NameNode, which rebuilds its retry cache from the
+ * edit log, is run the same way as the reference.
+ */
+public class RetryCacheRestartTest {
+  private static final FsPermission PERM = FsPermission.getFileDefault();
+  private MiniDFSCluster cluster;
+
+  @After
+  public void tearDown() {
+    Server.getCurCall().set(null);
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+  }
+
+  /** The calls that follow run as RPC call {@code callId} of {@code client}. */
+  private static void call(byte[] client, int callId) {
+    Server.getCurCall()
+        .set(new Server.Call(callId, 1, null, null, RpcKind.RPC_PROTOCOL_BUFFER, client));
+  }
+
+  private static void noCall() {
+    Server.getCurCall().set(null);
+  }
+
+  private static EnumSetWritable<CreateFlag> flags(CreateFlag f) {
+    return new EnumSetWritable<CreateFlag>(EnumSet.of(f));
+  }
+
+  private void retriedCallsGetTheirAnswerAfterARestart(boolean nvm) throws Exception {
+    Configuration conf = nvm ? NvmCluster.nvmConf() : new HdfsConfiguration();
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ENABLE_RETRY_CACHE_KEY, true);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    cluster.waitActive();
+    DistributedFileSystem fs = cluster.getFileSystem();
+    fs.mkdirs(new Path("/r"));
+    for (String p : new String[] {"/r/src", "/r/gone", "/r/app"}) {
+      try (FSDataOutputStream out = fs.create(new Path(p))) {
+        out.write(new byte[100]);
+      }
+    }
+    byte[] client = ClientId.getClientId();
+    NamenodeProtocols rpc = cluster.getNameNodeRpc();
+    call(client, 1);
+    HdfsFileStatus created =
+        rpc.create(
+            "/r/f", PERM, "holder", flags(CreateFlag.CREATE), true, (short) 1, 1 << 20, null);
+    call(client, 2);
+    assertTrue(rpc.rename("/r/src", "/r/dst"));
+    call(client, 3);
+    assertTrue(rpc.delete("/r/gone", false));
+    call(client, 4);
+    LastBlockWithStatus appended = rpc.append("/r/app", "holder2", flags(CreateFlag.APPEND));
+    assertNotNull("the appended file's last block (100 of 1 MiB)", appended.getLastBlock());
+    noCall();
+
+    cluster.restartNameNode(true);
+    rpc = cluster.getNameNodeRpc();
+    String mode = nvm ? "NVM" : "stock";
+    call(client, 1);
+    HdfsFileStatus again =
+        rpc.create(
+            "/r/f", PERM, "holder", flags(CreateFlag.CREATE), true, (short) 1, 1 << 20, null);
+    assertEquals(mode + ": the retried create's file", created.getFileId(), again.getFileId());
+    call(client, 2);
+    assertTrue(mode + ": the retried rename", rpc.rename("/r/src", "/r/dst"));
+    call(client, 3);
+    assertTrue(mode + ": the retried delete", rpc.delete("/r/gone", false));
+    call(client, 4);
+    LastBlockWithStatus appendedAgain = rpc.append("/r/app", "holder2", flags(CreateFlag.APPEND));
+    assertEquals(
+        mode + ": the retried append's file",
+        appended.getFileStatus().getFileId(),
+        appendedAgain.getFileStatus().getFileId());
+    assertEquals(
+        mode + ": the retried append's block",
+        appended.getLastBlock().getBlock().getBlockId(),
+        appendedAgain.getLastBlock().getBlock().getBlockId());
+    call(client, 5); // a new call: executed, and the source is gone
+    assertFalse(mode + ": a new rename", rpc.rename("/r/src", "/r/dst"));
+    noCall();
+  }
+
+  @Test(timeout = 120_000)
+  public void nvm() throws Exception {
+    retriedCallsGetTheirAnswerAfterARestart(true);
+  }
+
+  /** Without the retry log (0 entries) the retries are executed again: the log is what answers. */
+  @Test(timeout = 120_000)
+  public void nvmWithoutTheRetryLog() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    conf.setInt(NvmConfigKeys.NVM_RETRY_LOG_ENTRIES_KEY, 0);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    cluster.waitActive();
+    DistributedFileSystem fs = cluster.getFileSystem();
+    fs.mkdirs(new Path("/r/src"));
+    byte[] client = ClientId.getClientId();
+    call(client, 7);
+    assertTrue(cluster.getNameNodeRpc().rename("/r/src", "/r/dst"));
+    noCall();
+    cluster.restartNameNode(true);
+    call(client, 7);
+    assertFalse(
+        "executed again: the source is gone", cluster.getNameNodeRpc().rename("/r/src", "/r/dst"));
+    noCall();
+  }
+
+  @Test(timeout = 120_000)
+  public void stock() throws Exception {
+    retriedCallsGetTheirAnswerAfterARestart(false);
+  }
+}
