@@ -46,7 +46,7 @@ final class RecordEntry {
     length = r.length();
     recordId = r.id();
     page = r.page;
-    byte[] payload = token || masterKey ? r.payload() : new byte[0];
+    byte[] payload = r.payload();
     identifier = token && payload != null ? decode(payload) : null;
     damaged = payload == null ? "payload" : token && identifier == null ? "identifier" : null;
   }
