@@ -175,9 +175,19 @@ public final class RegionDamage {
     return NvmNative.crc32c(0, b, 0, b.length) & LOW32;
   }
 
-  /** Whether {@code off} is a superblock counter (SB_LAST_INODE_ID .. SB_LAST_TXID). */
+  /**
+   * Whether {@code off} is a superblock counter (SB_LAST_INODE_ID .. SB_LAST_TXID, or a record
+   * counter SB_LAST_RECORD_ID .. SB_MASTER_KEY_ID).
+   */
   public static boolean isCounter(long off) {
-    return off >= FIRST_COUNTER && off <= LAST_COUNTER && (off - FIRST_COUNTER) % 8 == 0;
+    return (off >= FIRST_COUNTER && off <= LAST_COUNTER && (off - FIRST_COUNTER) % 8 == 0)
+        || isRecordCounter(off);
+  }
+
+  private static boolean isRecordCounter(long off) {
+    return off >= RegionLayout.SB_LAST_RECORD_ID
+        && off <= RegionLayout.SB_MASTER_KEY_ID
+        && (off - RegionLayout.SB_LAST_RECORD_ID) % 8 == 0;
   }
 
   /** A counter word: the value's low 48 bits and, above, the check of (offset, value). */
@@ -204,9 +214,16 @@ public final class RegionDamage {
     return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
   }
 
-  /** Counters are checked in a region with the feature, or this one already carries a check. */
+  /**
+   * Counters are checked in a region with the feature, or this one already carries a check; the
+   * record counters only in a region with the records feature (before it nothing reads them).
+   */
   private static boolean countersChecked(Image img, long counter) throws IOException {
-    return (img.getLong(RegionLayout.SB_FEATURES) & RegionLayout.FEATURE_PAGE_CHECKSUMS) != 0
+    long features = img.getLong(RegionLayout.SB_FEATURES);
+    if (isRecordCounter(counter)) {
+      return (features & RegionLayout.FEATURE_RECORDS) != 0;
+    }
+    return (features & RegionLayout.FEATURE_PAGE_CHECKSUMS) != 0
         || (img.getLong(counter) >>> RegionLayout.SB_COUNTER_BITS) != 0;
   }
 
@@ -218,8 +235,8 @@ public final class RegionDamage {
     try {
       boolean feature =
           (img.getLong(RegionLayout.SB_FEATURES) & RegionLayout.FEATURE_PAGE_CHECKSUMS) != 0;
-      for (long c = FIRST_COUNTER; c <= LAST_COUNTER; c += 8) {
-        if (!overlaps(off, len, c, c + 8) || overlaps(off, len, c + 6, c + 8)) {
+      for (long c = FIRST_COUNTER; c <= RegionLayout.SB_MASTER_KEY_ID; c += 8) {
+        if (!isCounter(c) || !overlaps(off, len, c, c + 8) || overlaps(off, len, c + 6, c + 8)) {
           continue; // untouched, or its check bits were written: damage to the check itself
         }
         if (countersChecked(img, c)) {

@@ -5,12 +5,13 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * The NAME_EXT and BLOCK_EXT chains of attached inodes and the STRING_EXT chains of the strings
- * they refer to ({@link ExtChain}; any violation makes recovery refuse the region), and LIVE
- * extension pages no kept owner links: crash leftovers of a batch that wrote them out of place but
- * never linked them, or the chain of a string no inode refers to any more; recovery reclaims them.
- * Pages of detached inodes and of the strings only they refer to are not reported again: the
- * finding about the detached inode covers them.
+ * The NAME_EXT and BLOCK_EXT chains of attached inodes, the STRING_EXT chains of the strings they
+ * refer to and the RECORD_EXT chains of the records (every LIVE record is kept) ({@link ExtChain};
+ * any violation makes recovery refuse the region), and LIVE extension pages no kept owner links:
+ * crash leftovers of a batch that wrote them out of place but never linked them, or the chain of a
+ * string no inode refers to any more or of a removed record; recovery reclaims them. Pages of
+ * detached inodes and of the strings only they refer to are not reported again: the finding about
+ * the detached inode covers them.
  */
 final class ChainCheck {
   private ChainCheck() {}
@@ -26,6 +27,8 @@ final class ChainCheck {
       }
     }
     refs.followKept(m, owners);
+    LongList records = m.census.liveRecords;
+    owners.followRecords(m.image, records);
     // a page a kept chain reaches must be sealed right (an unreachable one is reclaimed: below)
     for (int i = 0; i < m.census.liveExts.size(); i++) {
       long page = m.census.liveExts.get(i);
@@ -50,6 +53,9 @@ final class ChainCheck {
         report(ExtChain.string(m.image, sp, owners), out);
       }
     }
+    for (int i = 0; i < records.size(); i++) {
+      report(ExtChain.record(m.image, records.get(i), owners), out);
+    }
     ChainOwners detached = new ChainOwners();
     for (int i = 0; i < m.census.liveInodes.size(); i++) {
       long page = m.census.liveInodes.get(i);
@@ -64,21 +70,47 @@ final class ChainCheck {
     for (int i = 0; i < m.census.liveExts.size(); i++) {
       long page = m.census.liveExts.get(i);
       if (!owners.isLinked(page) && !detached.isLinked(page)) {
-        boolean string = kindOf(m.image.stateWord(page)) == KIND_STRING_EXT;
+        int kind = kindOf(m.image.stateWord(page));
         out.add(
             new Finding(
                 Finding.Kind.UNREFERENCED_EXTENSION,
                 page,
                 "LIVE "
-                    + PageState.kindName(kindOf(m.image.stateWord(page)))
+                    + PageState.kindName(kind)
                     + " page "
                     + page
-                    + (string ? " (string id " : " (owner id ")
+                    + " ("
+                    + ownerIdOf(kind)
+                    + " "
                     + m.image.getLong(page + EXT_OWNER_ID)
                     + ") is linked from no "
-                    + (string ? "string an inode refers to" : "inode")
+                    + keptOwnerOf(kind)
                     + "; recovery reclaims it"));
       }
+    }
+  }
+
+  /** What the owner id of an extension page of {@code kind} is, for messages. */
+  private static String ownerIdOf(int kind) {
+    switch (kind) {
+      case KIND_STRING_EXT:
+        return "string id";
+      case KIND_RECORD_EXT:
+        return "record id";
+      default:
+        return "owner id";
+    }
+  }
+
+  /** The owners recovery keeps that could link an extension page of {@code kind}. */
+  private static String keptOwnerOf(int kind) {
+    switch (kind) {
+      case KIND_STRING_EXT:
+        return "string an inode refers to";
+      case KIND_RECORD_EXT:
+        return "LIVE record";
+      default:
+        return "inode";
     }
   }
 

@@ -7,8 +7,8 @@ import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * How many owners (attached inodes, strings they refer to) link each extension page, found by
- * following every chain's links without judging them (stopping at a page that is not a LIVE
+ * How many owners (attached inodes, strings they refer to, records) link each extension page, found
+ * by following every chain's links without judging them (stopping at a page that is not a LIVE
  * extension page of the chain's kind, at a repeat, or once the units the chain needs are covered).
  * A page linked by two chains is shared; a LIVE extension page no chain links is one recovery
  * reclaims.
@@ -24,6 +24,13 @@ final class ChainOwners {
   void followString(RegionImage image, long stringPage) {
     if (ChainSpec.isChainedString(image, stringPage)) {
       follow(ChainSpec.ofString(image, stringPage));
+    }
+  }
+
+  /** The RECORD_EXT chains of the records on {@code recordPages} (recovery keeps every one). */
+  void followRecords(RegionImage image, LongList recordPages) {
+    for (int i = 0; i < recordPages.size(); i++) {
+      follow(ChainSpec.ofRecord(image, recordPages.get(i)));
     }
   }
 

@@ -4,24 +4,31 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * What one extension chain must be (region-format.md §5.3): its owner (an inode for NAME_EXT and
- * BLOCK_EXT, a string for STRING_EXT) and the owner's id every page carries, the page kind, the
- * units one page holds, the units the chain must cover, and the word that links its first page.
- * {@link ExtChain} judges a chain against it, {@link ChainOwners} follows one without judging.
+ * BLOCK_EXT, a string for STRING_EXT, a record for RECORD_EXT) and the owner's id every page
+ * carries, the page kind, the units one page holds, the units the chain must cover, and the word
+ * that links its first page. {@link ExtChain} judges a chain against it, {@link ChainOwners}
+ * follows one without judging.
  */
 final class ChainSpec {
   final RegionImage image;
 
-  /** "inode 16390 (page 17152)" or "string id 7 (STRING page 18176)", for messages. */
+  /**
+   * "inode 16390 (page 17152)", "string id 7 (STRING page 18176)" or "record id 3 (RECORD page
+   * 18432)", for messages.
+   */
   final String owner;
+
+  /** "inode", "string" or "record": what owns the chain. */
+  final String ownerKind;
 
   final long ownerId;
   final int kind;
   final long perPage;
 
-  /** "name", "block" or "string": the chain in messages. */
+  /** "name", "block", "string" or "record": the chain in messages. */
   final String what;
 
-  /** "name bytes", "block records" or "string bytes". */
+  /** "name bytes", "block records", "string bytes" or "payload bytes". */
   final String unit;
 
   /** What the chain covers, for "after the last page the ... needs": "name", "block list", … */
@@ -30,14 +37,18 @@ final class ChainSpec {
   /** The owner's length or count as stored (u64). */
   final long total;
 
-  /** Units the chain must cover (u64): past the inline part, or a chained string's length. */
+  /**
+   * Units the chain must cover (u64): past the inline part (a name, blocks, a record's payload), or
+   * a chained string's length.
+   */
   final long needed;
 
-  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT or ST_EXT. */
+  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT, ST_EXT or RC_EXT. */
   final long firstLink;
 
   private ChainSpec(
       RegionImage image,
+      String ownerKind,
       String owner,
       long ownerId,
       int kind,
@@ -47,6 +58,7 @@ final class ChainSpec {
       long needed,
       long firstLink) {
     this.image = image;
+    this.ownerKind = ownerKind;
     this.owner = owner;
     this.ownerId = ownerId;
     this.kind = kind;
@@ -65,6 +77,7 @@ final class ChainSpec {
     long inline = names ? NAME_INLINE_MAX : BLOCKS_INLINE_MAX;
     return new ChainSpec(
         inode.image,
+        "inode",
         "inode " + inode.id() + " (page " + inode.page + ")",
         inode.id(),
         names ? KIND_NAME_EXT : KIND_BLOCK_EXT,
@@ -96,6 +109,7 @@ final class ChainSpec {
     long len = image.getLong(page + ST_LEN);
     return new ChainSpec(
         image,
+        "string",
         "string id " + id + " (STRING page " + page + ")",
         id,
         KIND_STRING_EXT,
@@ -104,5 +118,30 @@ final class ChainSpec {
         len,
         len,
         page + ST_EXT);
+  }
+
+  /**
+   * The RECORD_EXT chain of the record on RECORD page {@code page}: the payload past
+   * RECORD_INLINE_MAX (RC_LEN is a u64, compared unsigned as recovery does).
+   */
+  static ChainSpec ofRecord(RegionImage image, long page) {
+    long id = image.getLong(page + RC_ID);
+    long len = image.getLong(page + RC_LEN);
+    return new ChainSpec(
+        image,
+        "record",
+        "record id " + id + " (RECORD page " + page + ")",
+        id,
+        KIND_RECORD_EXT,
+        NAME_EXT_MAX,
+        new String[] {"record", "payload bytes", "payload"},
+        len,
+        Long.compareUnsigned(len, RECORD_INLINE_MAX) > 0 ? len - RECORD_INLINE_MAX : 0,
+        page + RC_EXT);
+  }
+
+  /** "inode 16390", "string id 7" or "record id 3": the owner an extension page names. */
+  String ownerNamed(long id) {
+    return (ownerKind.equals("inode") ? "inode " : ownerKind + " id ") + id;
   }
 }

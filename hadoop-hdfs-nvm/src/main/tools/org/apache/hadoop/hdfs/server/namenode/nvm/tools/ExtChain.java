@@ -6,14 +6,17 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * One extension chain (an inode's NAME_EXT or BLOCK_EXT chain, or a chained string's STRING_EXT
- * chain), walked with the rules recovery applies (native/src/chains.c): every page a LIVE extension
- * page of the right kind, carrying the owner's id, holding 1..per-page units and no more than still
- * needed, reached once; the chain covers exactly the units its {@link ChainSpec} needs. The walk
- * stops at the first violation, which it keeps as {@link #problem()}; the pages before it are
- * usable.
+ * One extension chain (an inode's NAME_EXT or BLOCK_EXT chain, a chained string's STRING_EXT chain,
+ * or a record's RECORD_EXT chain), walked with the rules recovery applies (native/src/chains.c):
+ * every page a LIVE extension page of the right kind, carrying the owner's id, holding 1..per-page
+ * units and no more than still needed, reached once; the chain covers exactly the units its {@link
+ * ChainSpec} needs. The walk stops at the first violation, which it keeps as {@link #problem()};
+ * the pages before it are usable.
  */
 final class ExtChain {
+  /** Longest chained text or payload the tools read into memory (a Java array). */
+  static final long READ_MAX = Integer.MAX_VALUE - 16;
+
   private final LongList pages = new LongList();
   private final LongList counts = new LongList();
   private Finding problem;
@@ -46,6 +49,24 @@ final class ExtChain {
   /** The STRING_EXT chain of a chained string ({@link ChainSpec#isChainedString}). */
   static ExtChain string(RegionImage image, long stringPage, ChainOwners owners) {
     return walk(ChainSpec.ofString(image, stringPage), owners);
+  }
+
+  /** The RECORD_EXT chain of the record on {@code recordPage} (empty if its payload is inline). */
+  static ExtChain record(RegionImage image, long recordPage, ChainOwners owners) {
+    return walk(ChainSpec.ofRecord(image, recordPage), owners);
+  }
+
+  /**
+   * Copies the payloads of the chain's pages (the sound part) into {@code dest} from index {@code
+   * at}, as far as {@code dest} reaches; returns the index after the last byte copied.
+   */
+  int copyPayloads(RegionImage image, byte[] dest, int at) {
+    for (int i = 0; i < size() && at < dest.length; i++) {
+      int n = (int) Math.min(count(i), dest.length - at);
+      System.arraycopy(image.getBytes(page(i) + EXT_PAYLOAD, n), 0, dest, at, n);
+      at += n;
+    }
+    return at;
   }
 
   /**
@@ -128,10 +149,9 @@ final class ExtChain {
                   + " chain links page "
                   + off
                   + ", which belongs to "
-                  + (s.kind == KIND_STRING_EXT ? "string id " : "inode ")
-                  + owner
+                  + s.ownerNamed(owner)
                   + " and is linked from another "
-                  + (s.kind == KIND_STRING_EXT ? "string" : "inode")
+                  + s.ownerKind
                   + "'s chain too: shared");
         }
         return c.fail(

@@ -133,13 +133,9 @@ final class InodePage {
       return new byte[0];
     }
     byte[] b = image.getBytes(page + IN_NAME_INLINE, (int) Math.min(len, NAME_INLINE_MAX));
-    int done = b.length;
+    int inline = b.length;
     b = Arrays.copyOf(b, (int) len);
-    for (int i = 0; i < chain.size() && done < len; i++) {
-      int n = (int) Math.min(chain.count(i), len - done);
-      System.arraycopy(image.getBytes(chain.page(i) + EXT_PAYLOAD, n), 0, b, done, n);
-      done += n;
-    }
+    int done = chain.copyPayloads(image, b, inline);
     return done == len ? b : Arrays.copyOf(b, done);
   }
 

@@ -16,7 +16,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 /**
  * The namespace in a region, read-only (like {@code hdfs oiv}): one line per attached inode, sorted
  * by path (UTF-8 byte order, then id), with every persisted field; the superblock counters
- * separately. The namespace is the one the next read-write open would load: an armed undo record is
+ * separately; and the records (delegation tokens and master keys, without the keys' bytes) after
+ * the inodes. The namespace is the one the next read-write open would load: an armed undo record is
  * shown rolled back and orphans are left out. Two regions hold the same namespace iff their {@link
  * #lines(File)} are equal (page offsets and the region identity are not part of a line). Text and
  * JSON forms: docs/offline-tools.md.
@@ -35,10 +36,13 @@ public final class NamespaceDump {
   private final RegionCounters counters;
   private final List<InodeRecord> inodes;
 
+  private final List<RecordEntry> records;
+
   private NamespaceDump(File file, RegionModel m) {
     this.region = file.getPath();
     this.counters = new RegionCounters(m);
-    this.inodes = records(m);
+    this.inodes = inodeRecords(m);
+    this.records = recordEntries(m);
   }
 
   /** Reads a region (refusals of the native open are thrown as NvmException). */
@@ -60,7 +64,7 @@ public final class NamespaceDump {
     return read(region).jsonLines();
   }
 
-  /** The whole dump as one JSON document: {"region", "counters", "inodes": [...]}. */
+  /** The whole dump as one JSON document: {"region", "counters", "inodes": [...], "records"}. */
   public static String json(File region) throws IOException {
     return read(region).json();
   }
@@ -70,7 +74,17 @@ public final class NamespaceDump {
     return read(region).counters();
   }
 
-  private static List<InodeRecord> records(RegionModel m) {
+  private static List<RecordEntry> recordEntries(RegionModel m) {
+    LongList pages = m.census.liveRecords;
+    List<RecordEntry> out = new ArrayList<RecordEntry>(pages.size());
+    for (int i = 0; i < pages.size(); i++) {
+      out.add(new RecordEntry(m.record(pages.get(i))));
+    }
+    Collections.sort(out, RecordEntry.ORDER);
+    return out;
+  }
+
+  private static List<InodeRecord> inodeRecords(RegionModel m) {
     Map<Long, String> paths = new HashMap<Long, String>();
     List<InodeRecord> out = new ArrayList<InodeRecord>(m.tree.order.length);
     for (long page : m.tree.order) { // parents before children
@@ -97,6 +111,21 @@ public final class NamespaceDump {
       out.add(r.text());
     }
     return out;
+  }
+
+  /**
+   * One line per record (tokens, then master keys), as the text output lists them after the inodes.
+   */
+  public List<String> recordLines() {
+    List<String> out = new ArrayList<String>();
+    for (RecordEntry r : records) {
+      out.add(r.text());
+    }
+    return out;
+  }
+
+  public static List<String> recordLines(File region) throws IOException {
+    return read(region).recordLines();
   }
 
   /** Attached inodes, the root included. */
@@ -133,7 +162,10 @@ public final class NamespaceDump {
     return counters.lines();
   }
 
-  /** The command's text output: "# name=value" counter lines, then the inode lines. */
+  /**
+   * The command's text output: "# name=value" counter lines, the inode lines, then the record
+   * lines.
+   */
   public String text() {
     StringWriter w = new StringWriter();
     writeText(new PrintWriter(w));
@@ -150,10 +182,17 @@ public final class NamespaceDump {
       out.print(r.text());
       out.print('\n');
     }
+    for (String r : recordLines()) {
+      out.print(r);
+      out.print('\n');
+    }
     out.flush();
   }
 
-  /** The command's JSON output: one document, one inode object per line inside "inodes". */
+  /**
+   * The command's JSON output: one document, one inode object per line inside "inodes", one record
+   * object per line inside "records".
+   */
   public String json() {
     StringWriter w = new StringWriter();
     writeJson(new PrintWriter(w));
@@ -170,6 +209,13 @@ public final class NamespaceDump {
             + ",\n\"inodes\": [");
     boolean first = true;
     for (InodeRecord r : inodes) {
+      out.print(first ? "\n" : ",\n");
+      out.print(r.json());
+      first = false;
+    }
+    out.print("\n],\n\"records\": [");
+    first = true;
+    for (RecordEntry r : records) {
       out.print(first ? "\n" : ",\n");
       out.print(r.json());
       first = false;

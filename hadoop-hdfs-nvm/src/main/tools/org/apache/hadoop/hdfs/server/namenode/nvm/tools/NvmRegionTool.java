@@ -33,7 +33,7 @@ public final class NvmRegionTool {
       "usage: NvmRegionTool <command> [--json] <region-file>\n"
           + "  check <region>         validate the region without writing it; every finding with its offset\n"
           + "                         exit 0 consistent, 1 errors or refused, 2 consistent but needs recovery\n"
-          + "  dump [--json] <region> the namespace: counters, then one line per inode sorted by path\n"
+          + "  dump [--json] <region> the namespace: counters, one line per inode sorted by path, records\n"
           + "  stat [--json] <region> space use: pages by kind, inodes, blocks, bytes per inode, fragmentation\n"
           + "exit "
           + EXIT_USAGE

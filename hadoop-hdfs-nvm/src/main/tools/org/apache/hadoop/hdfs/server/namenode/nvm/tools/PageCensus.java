@@ -4,9 +4,10 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
- * region-format.md §7.6): live inode, extension and string pages, the high-water mark, and counts
- * of pending, invalid and malformed pages. Recovery stops at the scan limit; the census goes on to
- * the end and lists the pages above the limit that are not all zero, which recovery would not see.
+ * region-format.md §7.6): live inode, extension, string and record pages, the high-water mark, and
+ * counts of pending, invalid and malformed pages. Recovery stops at the scan limit; the census goes
+ * on to the end and lists the pages above the limit that are not all zero, which recovery would not
+ * see.
  */
 final class PageCensus {
   final int pageCount;
@@ -23,6 +24,9 @@ final class PageCensus {
   final LongList liveInodes = new LongList();
   final LongList liveExts = new LongList();
   final LongList liveStrings = new LongList();
+
+  /** LIVE RECORD pages, in a region with the records feature (else they are of an unknown kind). */
+  final LongList liveRecords = new LongList();
 
   /** State words recovery's scan refuses: wrong magic, or a state above INVALID. */
   final LongList malformed = new LongList();
@@ -41,14 +45,18 @@ final class PageCensus {
   long liveNameExts;
   long liveBlockExts;
   long liveStringExts;
+  long liveRecordExts;
 
-  private PageCensus(int pageCount, int scanLimit) {
+  private final boolean records;
+
+  private PageCensus(int pageCount, int scanLimit, boolean records) {
     this.pageCount = pageCount;
     this.scanLimit = scanLimit;
+    this.records = records;
   }
 
   static PageCensus scan(RegionImage image) {
-    PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image));
+    PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image), image.hasRecords());
     for (int i = c.scanLimit; i < c.pageCount; i++) {
       long page = pageOffset(i);
       if (image.stateWord(page) != 0) {
@@ -105,8 +113,15 @@ final class PageCensus {
         liveStringExts++;
         liveExts.add(page);
         break;
+      case KIND_RECORD_EXT: // an extension page whatever the features: reclaimed if unreachable
+        liveRecordExts++;
+        liveExts.add(page);
+        break;
       case KIND_STRING:
         liveStrings.add(page);
+        break;
+      case KIND_RECORD:
+        (records ? liveRecords : unknownKind).add(page);
         break;
       default:
         unknownKind.add(page);

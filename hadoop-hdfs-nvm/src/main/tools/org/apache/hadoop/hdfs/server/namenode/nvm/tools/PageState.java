@@ -34,6 +34,10 @@ final class PageState {
     return (word & 0xffffffffL) == (stateWord(kind, STATE_LIVE) & 0xffffffffL);
   }
 
+  /**
+   * A kind the format defines. (A RECORD page is refused all the same in a region without the
+   * records feature: {@link PageCensus}.)
+   */
   static boolean isKnownKind(int kind) {
     switch (kind) {
       case KIND_DIR:
@@ -42,6 +46,8 @@ final class PageState {
       case KIND_BLOCK_EXT:
       case KIND_STRING:
       case KIND_STRING_EXT:
+      case KIND_RECORD:
+      case KIND_RECORD_EXT:
         return true;
       default:
         return false;
@@ -62,6 +68,10 @@ final class PageState {
         return "STRING";
       case KIND_STRING_EXT:
         return "STRING_EXT";
+      case KIND_RECORD:
+        return "RECORD";
+      case KIND_RECORD_EXT:
+        return "RECORD_EXT";
       default:
         return "kind " + kind;
     }

@@ -5,8 +5,9 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind) or
- * never reads (a used page at or above the scan limit).
+ * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind or a
+ * RECORD page in a region without the records feature) or never reads (a used page at or above the
+ * scan limit).
  */
 final class PageWordCheck {
   private PageWordCheck() {}
@@ -66,7 +67,10 @@ final class PageWordCheck {
                   + page
                   + " has kind "
                   + kindOf(w)
-                  + ", which the format does not define (state word "
+                  + (kindOf(w) == KIND_RECORD
+                      ? " (RECORD), which a region without the records feature does not hold"
+                      : ", which the format does not define")
+                  + " (state word "
                   + PageState.hex(w)
                   + "); recovery refuses the region"));
     }

@@ -42,6 +42,7 @@ public final class RegionCheck {
       ChainCheck.run(m, findings);
       BlockCheck.run(m, findings);
       StringRefCheck.run(m, findings);
+      RecordCheck.run(m, findings);
       return new CheckReport(region, findings, summary(m));
     } finally {
       closeQuietly(r);
@@ -63,10 +64,17 @@ public final class RegionCheck {
         + " dirs, "
         + (m.tree.order.length - dirs)
         + " files), "
+        + records(m.census)
         + m.census.pending
         + " pending and "
         + m.census.invalid
         + " invalid pages (free; recovery leaves them as they are)";
+  }
+
+  /** "3 records, " if the region holds any (a region without records reads as before). */
+  private static String records(PageCensus c) {
+    int n = c.liveRecords.size();
+    return n == 0 ? "" : n + (n == 1 ? " record, " : " records, ");
   }
 
   static void closeQuietly(Region r) {

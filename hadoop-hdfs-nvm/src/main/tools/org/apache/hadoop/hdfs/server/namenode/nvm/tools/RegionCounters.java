@@ -36,7 +36,18 @@ final class RegionCounters {
     values.put("lastTxId", m.image.counter(SB_LAST_TXID));
     values.put("commitSeq", m.image.counter(SB_COMMIT_SEQ));
     values.put("rootPage", m.image.counter(SB_ROOT_PAGE));
+    values.put("lastRecordId", recordCounter(m, SB_LAST_RECORD_ID));
+    values.put("tokenSequence", recordCounter(m, SB_TOKEN_SEQUENCE));
+    values.put("masterKeyId", recordCounter(m, SB_MASTER_KEY_ID));
     values.put("undoArmed", m.image.undo().isArmed());
+  }
+
+  /**
+   * A record counter's value; 0 in a region without the records feature, where nothing reads the
+   * word and the next read-write open writes a checked 0 (so the dump does not change with it).
+   */
+  private static long recordCounter(RegionModel m, int off) {
+    return m.image.hasRecords() ? m.image.counter(off) : 0;
   }
 
   /** "name=value" per counter. */

@@ -99,8 +99,16 @@ final class RegionImage {
   }
 
   /**
-   * The value of the superblock counter at {@code sbOffset} (SB_LAST_INODE_ID .. SB_LAST_TXID),
-   * without its check bits; whether the check matches is {@link SealCheck}'s business.
+   * Whether the region may hold record pages and checks the record counters (FEATURE_RECORDS,
+   * region-format.md §5.5; the native open refuses it without the page-checksums feature).
+   */
+  boolean hasRecords() {
+    return (features & FEATURE_RECORDS) != 0;
+  }
+
+  /**
+   * The value of the superblock counter at {@code sbOffset} ({@link Seals#counterOffsets}), without
+   * its check bits; whether the check matches is {@link SealCheck}'s business.
    */
   long counter(int sbOffset) {
     return Seals.counterValue(getLong(sbOffset), hasPageChecksums());

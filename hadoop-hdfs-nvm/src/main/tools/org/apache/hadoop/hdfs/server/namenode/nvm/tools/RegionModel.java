@@ -31,6 +31,10 @@ final class RegionModel {
     return new InodePage(image, page);
   }
 
+  RecordPage record(long page) {
+    return new RecordPage(image, page);
+  }
+
   /**
    * The page of the attached inode with id {@code id} (not 0; the lowest page if several carry it),
    * or {@link LongLongMap#MISSING}. The map is built on first use.

@@ -31,6 +31,8 @@ public final class RegionStat {
     s.liveBlockExtPages = c.liveBlockExts;
     s.liveStringPages = c.liveStrings.size();
     s.liveStringExtPages = c.liveStringExts;
+    s.liveRecordPages = c.liveRecords.size();
+    s.liveRecordExtPages = c.liveRecordExts;
     s.pendingPages = c.pending;
     s.invalidPages = c.invalid;
     s.malformedPages = c.malformed.size() + c.unknownKind.size();
@@ -56,13 +58,18 @@ public final class RegionStat {
     }
     StringRefs refs = m.stringRefs();
     refs.followKept(m, owners);
+    owners.followRecords(m.image, c.liveRecords);
     long linkedExts = 0;
     for (int i = 0; i < c.liveExts.size(); i++) {
       linkedExts += owners.isLinked(c.liveExts.get(i)) ? 1 : 0;
     }
-    s.pagesUsed = m.tree.order.length + linkedExts + refs.keptCount();
+    s.pagesUsed = m.tree.order.length + linkedExts + refs.keptCount() + c.liveRecords.size();
     s.reclaimablePages =
-        c.liveInodes.size() + c.liveExts.size() + c.liveStrings.size() - s.pagesUsed;
+        c.liveInodes.size()
+            + c.liveExts.size()
+            + c.liveStrings.size()
+            + c.liveRecords.size()
+            - s.pagesUsed;
     return s;
   }
 }

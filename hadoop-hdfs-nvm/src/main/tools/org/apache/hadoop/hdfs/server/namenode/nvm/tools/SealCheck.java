@@ -24,7 +24,7 @@ final class SealCheck {
 
   private static void counters(RegionModel m, List<Finding> out) {
     boolean checked = m.image.hasPageChecksums();
-    for (int off = Seals.FIRST_COUNTER; off <= Seals.LAST_COUNTER; off += 8) {
+    for (int off : Seals.counterOffsets(m.image.hasRecords())) {
       long w = m.image.word(off);
       long value = w & Seals.COUNTER_VALUE_MASK;
       long check = w >>> SB_COUNTER_BITS;
@@ -58,7 +58,8 @@ final class SealCheck {
    */
   private static void pages(RegionModel m, List<Finding> out) {
     PageCensus c = m.census;
-    for (LongList live : new LongList[] {c.liveInodes, c.liveStrings, c.unknownKind}) {
+    for (LongList live :
+        new LongList[] {c.liveInodes, c.liveStrings, c.liveRecords, c.unknownKind}) {
       for (int i = 0; i < live.size(); i++) {
         Finding f = checksum(m, live.get(i));
         if (f != null) {
@@ -130,6 +131,10 @@ final class SealCheck {
         return what + " (string id " + m.image.getLong(page + ST_ID) + ")";
       case KIND_STRING_EXT:
         return what + " (of string id " + m.image.getLong(page + EXT_OWNER_ID) + ")";
+      case KIND_RECORD:
+        return what + " (record id " + m.image.getLong(page + RC_ID) + ")";
+      case KIND_RECORD_EXT:
+        return what + " (of record id " + m.image.getLong(page + EXT_OWNER_ID) + ")";
       default:
         return what;
     }

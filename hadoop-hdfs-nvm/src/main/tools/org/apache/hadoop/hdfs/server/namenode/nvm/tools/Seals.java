@@ -23,7 +23,7 @@ final class Seals {
   /** The value bits of a superblock counter. */
   static final long COUNTER_VALUE_MASK = (1L << SB_COUNTER_BITS) - 1;
 
-  /** The counters that carry a check, in offset order, and their names. */
+  /** The counters every region checks, SB_LAST_INODE_ID .. SB_LAST_TXID, in offset order. */
   private static final String[] COUNTER_NAMES = {
     "SB_LAST_INODE_ID",
     "SB_GENSTAMP_V1",
@@ -36,19 +36,42 @@ final class Seals {
     "SB_LAST_TXID"
   };
 
-  static final int FIRST_COUNTER = SB_LAST_INODE_ID;
-  static final int LAST_COUNTER = SB_LAST_TXID;
+  /** The counters after SB_FEATURES, checked only in a region with the records feature. */
+  private static final String[] RECORD_COUNTER_NAMES = {
+    "SB_LAST_RECORD_ID", "SB_TOKEN_SEQUENCE", "SB_MASTER_KEY_ID"
+  };
 
   static {
-    if (FIRST_COUNTER + 8 * (COUNTER_NAMES.length - 1) != LAST_COUNTER) {
+    if (SB_LAST_INODE_ID + 8 * (COUNTER_NAMES.length - 1) != SB_LAST_TXID
+        || SB_LAST_RECORD_ID + 8 * (RECORD_COUNTER_NAMES.length - 1) != SB_MASTER_KEY_ID) {
       throw new AssertionError(
-          "the counters are not the words from SB_LAST_INODE_ID to SB_LAST_TXID");
+          "the counters are not the words SB_LAST_INODE_ID .. SB_LAST_TXID and"
+              + " SB_LAST_RECORD_ID .. SB_MASTER_KEY_ID");
     }
   }
 
-  /** "SB_LAST_INODE_ID" for 4104, ... */
+  /**
+   * The offsets of the counters that carry a check in a region (as nvm_next_counter walks them):
+   * the record counters only with the records feature (before it they are zero words nothing
+   * reads).
+   */
+  static int[] counterOffsets(boolean records) {
+    int n = COUNTER_NAMES.length + (records ? RECORD_COUNTER_NAMES.length : 0);
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      out[i] =
+          i < COUNTER_NAMES.length
+              ? SB_LAST_INODE_ID + 8 * i
+              : SB_LAST_RECORD_ID + 8 * (i - COUNTER_NAMES.length);
+    }
+    return out;
+  }
+
+  /** "SB_LAST_INODE_ID" for 4104, ..., "SB_MASTER_KEY_ID" for 4208. */
   static String counterName(long off) {
-    return COUNTER_NAMES[(int) ((off - FIRST_COUNTER) / 8)];
+    return off >= SB_LAST_RECORD_ID
+        ? RECORD_COUNTER_NAMES[(int) ((off - SB_LAST_RECORD_ID) / 8)]
+        : COUNTER_NAMES[(int) ((off - SB_LAST_INODE_ID) / 8)];
   }
 
   /** The checksum of a page image (256 bytes; not modified) as the state word of a LIVE one. */
@@ -61,7 +84,7 @@ final class Seals {
   /** The kind whose LIVE state word would make {@code page}'s checksum match, or -1. */
   static int kindMatchingChecksum(byte[] page, long stored) {
     byte[] b = page.clone();
-    for (int k = KIND_DIR; k <= KIND_STRING_EXT; k++) {
+    for (int k = KIND_DIR; k <= KIND_RECORD_EXT; k++) { // every kind, as recovery's scan tries
       long low = stateWord(k, STATE_LIVE) & 0xffffffffL;
       for (int i = 0; i < 4; i++) {
         b[i] = (byte) (low >>> (8 * i));

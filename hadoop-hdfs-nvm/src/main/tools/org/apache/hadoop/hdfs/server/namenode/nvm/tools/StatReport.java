@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * Space use of a region, as the next read-write open would account it: a page is used if recovery
  * keeps it (an attached inode, a page of one of their extension chains, a string one of them refers
- * to and the pages of its STRING_EXT chain). Pages recovery would reclaim are counted by kind and
- * as {@link #reclaimablePages()}, not as used.
+ * to and the pages of its STRING_EXT chain, a record and the pages of its RECORD_EXT chain). Pages
+ * recovery would reclaim are counted by kind and as {@link #reclaimablePages()}, not as used.
  */
 public final class StatReport {
   final String region;
@@ -23,6 +23,8 @@ public final class StatReport {
   long liveBlockExtPages;
   long liveStringPages;
   long liveStringExtPages;
+  long liveRecordPages;
+  long liveRecordExtPages;
   long pendingPages;
   long invalidPages;
   long malformedPages;
@@ -96,6 +98,15 @@ public final class StatReport {
 
   public long liveStringExtPages() {
     return liveStringExtPages;
+  }
+
+  /** LIVE RECORD pages (delegation tokens, master keys), in a region with the records feature. */
+  public long liveRecordPages() {
+    return liveRecordPages;
+  }
+
+  public long liveRecordExtPages() {
+    return liveRecordExtPages;
   }
 
   public long pendingPages() {
@@ -179,6 +190,8 @@ public final class StatReport {
     v.put("liveBlockExtPages", liveBlockExtPages);
     v.put("liveStringPages", liveStringPages);
     v.put("liveStringExtPages", liveStringExtPages);
+    v.put("liveRecordPages", liveRecordPages);
+    v.put("liveRecordExtPages", liveRecordExtPages);
     v.put("pendingPages", pendingPages);
     v.put("invalidPages", invalidPages);
     v.put("malformedPages", malformedPages);

@@ -14,9 +14,6 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
  * (region-format.md §5.4), and only if the chain is sound.
  */
 final class StringPages {
-  /** Longest text the tools read into memory (a Java array); the format has no such limit. */
-  private static final long READ_MAX = Integer.MAX_VALUE - 16;
-
   private final RegionImage image;
   private final LongLongMap byId;
 
@@ -60,16 +57,12 @@ final class StringPages {
       return image.getBytes(page + ST_BYTES, (int) len);
     }
     ExtChain chain = ExtChain.string(image, page, null);
-    if (chain.problem() != null || len > READ_MAX) { // a sound chain holds len bytes: len >= 0
+    if (chain.problem() != null
+        || len > ExtChain.READ_MAX) { // a sound chain holds len bytes: len >= 0
       return null;
     }
     byte[] b = new byte[(int) len];
-    int done = 0;
-    for (int i = 0; i < chain.size(); i++) {
-      int n = (int) chain.count(i);
-      System.arraycopy(image.getBytes(chain.page(i) + EXT_PAYLOAD, n), 0, b, done, n);
-      done += n;
-    }
+    chain.copyPayloads(image, b, 0);
     return b;
   }
 

@@ -20,6 +20,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.ShmDir;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.junit.Rule;
 import org.junit.Test;
 
@@ -88,8 +89,10 @@ public class BitFlipTest {
   /**
    * A 1 MiB region written through the store: a directory with a quota, a file with a 100-byte name
    * (a NAME_EXT page) and 6 blocks (a BLOCK_EXT page), an under-construction file whose client name
-   * is 300 bytes (a chained string and its STRING_EXT pages), strings, NameNode-style counters, a
-   * deleted file (an INVALID page); and a crash image from the middle of an undo-logged rename.
+   * is 300 bytes (a chained string and its STRING_EXT pages), strings, a master key and a
+   * delegation token whose renewer is that name too (a record and its RECORD_EXT page),
+   * NameNode-style counters, a deleted file (an INVALID page); and a crash image from the middle of
+   * an undo-logged rename.
    */
   private void build() throws Exception {
     region = shm.file("r");
@@ -105,6 +108,8 @@ public class BitFlipTest {
     long gone;
     long nameExt;
     long blockExt;
+    long token;
+    long recordExt;
     try (InodeStore s = shm.createStore("r", MIN_REGION_SIZE)) {
       dir =
           createInode(
@@ -141,8 +146,20 @@ public class BitFlipTest {
       setGenerationStampV2(s, 1010);
       setLastAllocatedBlockId(s, (1L << 30) + 5);
       setLastTxId(s, 99);
+      try (Txn t = s.begin()) {
+        t.createRecord(RECORD_MASTER_KEY, 1, RecordSample.KEY_EXPIRY, RecordSample.key(20));
+        t.raiseCounter(SB_MASTER_KEY_ID, 1);
+        t.commit();
+      }
+      RecordSample.token(s, RecordSample.identifier("bob", "yarn", "", 1, 1));
+      token = RecordSample.token(s, RecordSample.identifier("alice", longClient, "", 2, 1));
+      recordExt = s.record(token).extPages()[0];
       delete(s, gone, new long[0], dir, 40);
-      setTimes(s, dir, 10, 11); // a last undo-logged batch for the disarmed record to keep
+      // a last undo-logged batch for the disarmed record to keep. Its sequence number (17) and the
+      // armed rename's (18) must not be powers of two: one flipped bit of UNDO_STATE would then
+      // disarm the armed record or arm the disarmed one with a valid sequence, which both readers
+      // accept (a gap in the undo record's format, not in either reader)
+      setTimes(s, dir, 10, 11);
     }
     byte[] clean = Files.readAllBytes(region.toPath());
     ByteBuffer b = ByteBuffer.wrap(clean).order(ByteOrder.LITTLE_ENDIAN);
@@ -181,6 +198,8 @@ public class BitFlipTest {
     samples.add(
         new Sample("STRING page (300 bytes, chained)", clean, chained, PAGE_SIZE).live(null));
     samples.add(new Sample("STRING_EXT page", clean, stringExt, PAGE_SIZE).live(null));
+    samples.add(new Sample("RECORD page (a token, chained)", clean, token, PAGE_SIZE).live(null));
+    samples.add(new Sample("RECORD_EXT page", clean, recordExt, PAGE_SIZE).live(null));
     samples.add(new Sample("INVALID page (deleted file)", clean, gone, PAGE_SIZE));
     samples.add(new Sample("never-used page below the high-water mark", clean, zero, PAGE_SIZE));
     samples.add(
@@ -211,11 +230,15 @@ public class BitFlipTest {
     return image;
   }
 
-  /** The namespace a region serves: the counters and the dump after a read-write open of it. */
+  /**
+   * The namespace a region serves: the counters, the inodes and the records the dump prints after a
+   * read-write open of it.
+   */
   private static List<String> served(File recovered) throws Exception {
     NamespaceDump d = NamespaceDump.read(recovered);
     List<String> out = new ArrayList<String>(d.counters());
     out.addAll(d.lines());
+    out.addAll(d.recordLines());
     return out;
   }
 

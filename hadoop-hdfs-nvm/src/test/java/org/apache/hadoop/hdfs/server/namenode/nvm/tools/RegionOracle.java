@@ -143,4 +143,23 @@ final class RegionOracle {
         + refusedAtAnErrorOffset
         + " of them at the offset of the native refusal)";
   }
+
+  /**
+   * Whatever the damage, dump and stat of {@code region} either succeed or throw IOException (the
+   * native open refused it), and a region the checker calls consistent ({@code report}) can be
+   * dumped; anything else they throw fails with {@code what}.
+   */
+  static void dumpAndStatOnlyReport(File region, CheckReport report, String what) {
+    try {
+      NamespaceDump.read(region).text();
+      RegionStat.run(region);
+    } catch (IOException e) {
+      if (report.isConsistent()) {
+        throw new AssertionError(what + ": consistent per the checker, yet the dump failed", e);
+      }
+    } catch (RuntimeException e) {
+      throw new AssertionError(
+          what + ": dump or stat threw instead of reporting:\n" + report.format(), e);
+    }
+  }
 }

@@ -1,0 +1,98 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+/**
+ * The fields of one record page (region-format.md §5.5), read through a {@link RegionImage} with no
+ * validation: a type, a unique id (the owner id of its RECORD_EXT pages), a key within the type,
+ * one mutable value, and a payload whose bytes past RECORD_INLINE_MAX are in its RECORD_EXT chain.
+ */
+final class RecordPage {
+  final RegionImage image;
+  final long page;
+
+  /** The RECORD_EXT chain, walked on first use. */
+  private ExtChain chain;
+
+  RecordPage(RegionImage image, long page) {
+    this.image = image;
+    this.page = page;
+  }
+
+  long type() {
+    return image.getLong(page + RC_TYPE);
+  }
+
+  long id() {
+    return image.getLong(page + RC_ID);
+  }
+
+  long key() {
+    return image.getLong(page + RC_KEY);
+  }
+
+  long value() {
+    return image.getLong(page + RC_VALUE);
+  }
+
+  /** RC_LEN, a u64. */
+  long length() {
+    return image.getLong(page + RC_LEN);
+  }
+
+  boolean isToken() {
+    return type() == RECORD_DELEGATION_TOKEN;
+  }
+
+  boolean isMasterKey() {
+    return type() == RECORD_MASTER_KEY;
+  }
+
+  /** "delegation token", "master key" or "type N", for messages. */
+  String typeName() {
+    return isToken() ? "delegation token" : isMasterKey() ? "master key" : "type " + type();
+  }
+
+  /** "record id 3 (delegation token, RECORD page 18432)", for messages. */
+  String describe() {
+    return "record id " + id() + " (" + typeName() + ", RECORD page " + page + ")";
+  }
+
+  ExtChain chain() {
+    if (chain == null) {
+      chain = ExtChain.record(image, page, null);
+    }
+    return chain;
+  }
+
+  /**
+   * The payload, the inline part and the chain joined; null if the chain is broken (the checker
+   * reports it) or the length is more than the tools read.
+   */
+  byte[] payload() {
+    long len = length();
+    if (chain().problem() != null || Long.compareUnsigned(len, ExtChain.READ_MAX) > 0) {
+      return null;
+    }
+    byte[] b = new byte[(int) len];
+    int inline = (int) Math.min(len, RECORD_INLINE_MAX);
+    System.arraycopy(image.getBytes(page + RC_PAYLOAD, inline), 0, b, 0, inline);
+    chain().copyPayloads(image, b, inline);
+    return b;
+  }
+
+  /** The region offset of payload byte {@code index} (of a record whose chain is sound). */
+  long payloadOffset(long index) {
+    if (index < RECORD_INLINE_MAX) {
+      return page + RC_PAYLOAD + index;
+    }
+    long at = index - RECORD_INLINE_MAX;
+    for (int i = 0; i < chain().size(); i++) {
+      if (at < chain().count(i)) {
+        return chain().page(i) + EXT_PAYLOAD + at;
+      }
+      at -= chain().count(i);
+    }
+    return page + RC_LEN; // past the payload: the length is what is short
+  }
+}

@@ -1,0 +1,389 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+import static org.junit.Assert.*;
+
+import java.io.File;
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.CrashHook;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionDamage;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.codehaus.jackson.JsonNode;
+import org.codehaus.jackson.map.ObjectMapper;
+import org.junit.Test;
+
+/**
+ * Record pages (region-format.md §5.5) in check, dump and stat: a clean region with tokens and a
+ * master key; a broken RECORD_EXT chain (refused by recovery, and by the checker at the same
+ * field); a crash leftover (recoverable); the NameNode's invariants recovery does not check
+ * (inconsistent per the checker, accepted by the native open); and the feature's rules. Every
+ * verdict goes through {@link RegionOracle}.
+ */
+public class RegionCheckRecordTest extends SampleNamespaceFixture {
+  private final RegionOracle oracle = new RegionOracle();
+
+  private CheckReport judge(String what) throws Exception {
+    CheckReport r = CheckAssert.check(n.file);
+    oracle.judge(n.file, shm.file("open-copy"), what);
+    return r;
+  }
+
+  @Test
+  public void tokensAndMasterKeysAreCleanAndDumpedWithoutTheKeyBytes() throws Exception {
+    List<String> inodes = NamespaceDump.lines(n.file);
+    RecordSample rs = RecordSample.add(shm);
+    assertEquals(4, rs.longTokenExt.length); // 1,000-byte renewer: the payload is chained
+    CheckReport r = judge("tokens and a master key");
+    assertEquals(r.format(), 0, r.exitCode());
+    assertTrue(r.format(), r.format().contains(" files), 3 records, 0 pending"));
+
+    NamespaceDump d = NamespaceDump.read(n.file);
+    assertEquals("the inode lines do not change", inodes, d.lines());
+    assertTrue(d.counters().contains("lastRecordId=3"));
+    assertTrue(d.counters().contains("tokenSequence=2"));
+    assertTrue(d.counters().contains("masterKeyId=1"));
+    String week = " issueDate=1700000000000 maxDate=1700604800000 masterKeyId=1";
+    assertEquals(
+        java.util.Arrays.asList(
+            "token sequenceNumber=1 owner=alice renewer=yarn realUser=-"
+                + week
+                + " expiryDate=1700000086400000 recordId=2 page="
+                + rs.shortToken,
+            "token sequenceNumber=2 owner=bob renewer="
+                + RecordSample.LONG_RENEWER
+                + " realUser=oozie"
+                + week
+                + " expiryDate=1700000086400000 recordId=3 page="
+                + rs.longToken,
+            "masterKey keyId=1 expiryDate=1800000000000 keyLength=64 recordId=1 page="
+                + rs.masterKey),
+        d.recordLines());
+    String text = d.text();
+    assertTrue(text, text.endsWith(String.join("\n", d.recordLines()) + "\n"));
+    assertFalse("no key bytes", text.toLowerCase().contains("a5a4a7a6"));
+
+    JsonNode doc = new ObjectMapper().readTree(d.json());
+    assertEquals(3, doc.get("counters").get("lastRecordId").getLongValue());
+    JsonNode records = doc.get("records");
+    assertEquals(3, records.size());
+    assertEquals("token", records.get(1).get("type").getTextValue());
+    assertEquals(2, records.get(1).get("sequenceNumber").getLongValue());
+    assertEquals(RecordSample.LONG_RENEWER, records.get(1).get("renewer").getTextValue());
+    assertEquals("", records.get(0).get("realUser").getTextValue());
+    assertEquals(rs.longToken, records.get(1).get("page").getLongValue());
+    JsonNode key = records.get(2);
+    assertEquals("masterKey", key.get("type").getTextValue());
+    assertEquals(64, key.get("keyLength").getLongValue());
+    assertNull("no key bytes", key.get("key"));
+
+    StatReport st = RegionStat.run(n.file);
+    assertEquals(3, st.liveRecordPages());
+    assertEquals(4, st.liveRecordExtPages());
+    assertEquals(0, st.reclaimablePages());
+    assertTrue(st.format(), st.format().contains("\nliveRecordPages: 3\nliveRecordExtPages: 4\n"));
+    RegionUsage u;
+    try (Region open =
+        Region.open(RegionDamage.copy(n.file, shm.file("c")), PersistMode.EMULATED)) {
+      u = open.usage();
+    }
+    assertEquals(u.pagesUsed(), st.pagesUsed());
+    assertEquals(u.highWater(), st.highWater());
+  }
+
+  @Test
+  public void aRegionWithoutRecordsDumpsAnEmptyRecordList() throws Exception {
+    NamespaceDump d = NamespaceDump.read(n.file);
+    assertTrue(d.recordLines().isEmpty());
+    assertEquals(0, new ObjectMapper().readTree(d.json()).get("records").size());
+    assertTrue(d.counters().contains("lastRecordId=0"));
+  }
+
+  /** One way to break the chain of token 2: returns the offset both readers refuse at. */
+  private interface ChainDamage {
+    long apply(RecordSample rs) throws Exception;
+  }
+
+  private void brokenChain(String what, Finding.Kind kind, ChainDamage damage) throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    long offset = damage.apply(rs);
+    CheckReport r = judge(what);
+    Finding f = CheckAssert.onlyError(r, kind, offset);
+    String owner =
+        kind == Finding.Kind.BAD_CHECKSUM
+            ? "(of record id " + rs.longTokenId + ")"
+            : "record id " + rs.longTokenId + " (RECORD page " + rs.longToken + "): record chain";
+    assertTrue(f.message(), f.message().contains(owner));
+    for (Finding x : r.findings()) {
+      if (x != f) {
+        assertEquals(r.format(), Finding.Kind.UNREFERENCED_EXTENSION, x.kind());
+      }
+    }
+    NvmException e = oracle.lastRefusal;
+    assertNotNull(what + ": recovery accepted the region", e);
+    assertEquals(e.getMessage(), offset, e.offset());
+    if (kind != Finding.Kind.BAD_CHECKSUM) {
+      assertTrue(
+          e.getMessage(), e.getMessage().contains("record chain of record " + rs.longTokenId));
+    }
+  }
+
+  @Test
+  public void recordChainWithAWrongOwner() throws Exception {
+    brokenChain(
+        "wrong owner",
+        Finding.Kind.BROKEN_CHAIN,
+        rs -> put(rs.longTokenExt[1] + EXT_OWNER_ID, rs.longTokenId + 1));
+  }
+
+  @Test
+  public void recordChainEndingEarly() throws Exception {
+    brokenChain(
+        "ends early", Finding.Kind.CHAIN_LENGTH, rs -> put(rs.longTokenExt[1] + EXT_NEXT, 0));
+  }
+
+  @Test
+  public void recordChainPageWithACountOfZero() throws Exception {
+    brokenChain("count 0", Finding.Kind.CHAIN_LENGTH, rs -> put(rs.longTokenExt[0] + EXT_COUNT, 0));
+  }
+
+  @Test
+  public void recordChainLinkingInsideAPage() throws Exception {
+    brokenChain(
+        "RC_EXT not a page",
+        Finding.Kind.BROKEN_CHAIN,
+        rs -> {
+          put(rs.longToken + RC_EXT, rs.longTokenExt[0] + 8);
+          return rs.longToken + RC_EXT;
+        });
+  }
+
+  @Test
+  public void recordChainLinkingAnInvalidPage() throws Exception {
+    brokenChain(
+        "INVALID page",
+        Finding.Kind.BROKEN_CHAIN,
+        rs -> {
+          put(rs.longTokenExt[2], stateWord(KIND_RECORD_EXT, STATE_INVALID));
+          return rs.longTokenExt[1] + EXT_NEXT;
+        });
+  }
+
+  @Test
+  public void recordChainLinkingPastThePayload() throws Exception {
+    brokenChain(
+        "RC_LEN covered by one page",
+        Finding.Kind.CHAIN_LENGTH,
+        rs -> {
+          put(rs.longToken + RC_LEN, RECORD_INLINE_MAX + NAME_EXT_MAX);
+          return rs.longTokenExt[0] + EXT_NEXT;
+        });
+  }
+
+  @Test
+  public void recordChainPageWithADamagedByte() throws Exception {
+    brokenChain(
+        "a flipped payload bit",
+        Finding.Kind.BAD_CHECKSUM,
+        rs -> {
+          RegionDamage.flipBit(n.file, rs.longTokenExt[3] + EXT_PAYLOAD + 5, 2);
+          return rs.longTokenExt[3];
+        });
+  }
+
+  @Test
+  public void chainOfARecordWhoseCreationCrashedIsRecoverable() throws Exception {
+    File work = RegionDamage.copy(n.file, shm.file("crash"));
+    String prefix = shm.file("crash.img").getPath();
+    try (InodeStore s = InodeStore.open(Region.open(work, PersistMode.EMULATED))) {
+      CrashHook.crashAt(s.region(), 1, prefix); // the new pages are written, nothing is linked
+      try {
+        RecordSample.token(s, RecordSample.identifier("bob", RecordSample.LONG_RENEWER, "", 1, 1));
+        fail("the crash hook did not fire");
+      } catch (NvmException e) {
+        assertEquals(NvmException.ErrorCode.ECRASHED, e.code());
+      }
+    }
+    File image = new File(prefix + ".present");
+    CheckReport r = CheckAssert.check(image);
+    assertEquals(r.format(), 4, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
+    assertEquals(r.format(), 4, r.findings().size());
+    assertTrue(r.format(), r.format().contains("(record id 1) is linked from no LIVE record"));
+    assertEquals(2, r.exitCode());
+    oracle.judgeInPlace(image, "a record's creation at barrier 1");
+    assertNull(oracle.lastRefusal);
+    assertEquals(0, CheckAssert.check(image).exitCode()); // recovery reclaimed the pages
+    assertTrue(NamespaceDump.recordLines(image).isEmpty());
+  }
+
+  @Test
+  public void twoTokensWithOneSequenceNumberAreInconsistent() throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    long again;
+    try (InodeStore s = shm.reopen("r")) {
+      again = RecordSample.token(s, RecordSample.identifier("carol", "yarn", "", 2, 1));
+    }
+    CheckReport r = judge("a duplicate sequence number");
+    assertNull("recovery does not check it", oracle.lastRefusal);
+    long higher = Math.max(again, rs.longToken);
+    Finding f = CheckAssert.onlyError(r, Finding.Kind.DUPLICATE_RECORD_KEY, higher + RC_KEY);
+    assertTrue(f.message(), f.message().contains("sequence number 2 is also that of record id"));
+    assertTrue(
+        f.message(), f.message().contains("RECORD page " + Math.min(again, rs.longToken) + ")"));
+  }
+
+  @Test
+  public void twoMasterKeysWithOneIdAreInconsistent() throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    long again = createRecord(RECORD_MASTER_KEY, 1, RecordSample.key(16), true);
+    CheckAssert.onlyError(
+        judge("a duplicate key id"),
+        Finding.Kind.DUPLICATE_RECORD_KEY,
+        Math.max(again, rs.masterKey) + RC_KEY);
+  }
+
+  @Test
+  public void aTokenAboveTheSequenceCounterIsInconsistent() throws Exception {
+    RecordSample.add(shm);
+    long page =
+        createRecord(
+            RECORD_DELEGATION_TOKEN,
+            9,
+            RecordSample.payload(RecordSample.identifier("dave", "yarn", "", 9, 1)),
+            false);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a token above its counter"), Finding.Kind.RECORD_ABOVE_COUNTER, page + RC_KEY);
+    assertTrue(f.message(), f.message().contains("above the superblock's SB_TOKEN_SEQUENCE 2"));
+  }
+
+  @Test
+  public void aMasterKeyAboveItsCounterIsInconsistent() throws Exception {
+    RecordSample.add(shm);
+    long page = createRecord(RECORD_MASTER_KEY, 5, new byte[0], false);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a key above its counter"), Finding.Kind.RECORD_ABOVE_COUNTER, page + RC_KEY);
+    assertTrue(f.message(), f.message().contains("SB_MASTER_KEY_ID 1"));
+  }
+
+  @Test
+  public void aRecordIdAboveItsCounterOrUsedTwiceIsInconsistent() throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    RegionDamage.putLong(n.file, rs.shortToken + RC_ID, rs.longTokenId);
+    CheckReport r = judge("a record id used twice");
+    CheckAssert.onlyError(
+        r, Finding.Kind.DUPLICATE_RECORD_ID, Math.max(rs.shortToken, rs.longToken) + RC_ID);
+    RegionDamage.putLong(n.file, rs.shortToken + RC_ID, rs.longTokenId + 1);
+    r = judge("a record id above its counter");
+    CheckAssert.onlyError(r, Finding.Kind.RECORD_ABOVE_COUNTER, rs.shortToken + RC_ID);
+  }
+
+  @Test
+  public void aTokenKeyThatIsNotItsIdentifiersSequenceNumberIsInconsistent() throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    RegionDamage.putLong(n.file, rs.longToken + RC_KEY, 1);
+    CheckReport r = judge("RC_KEY differs from the identifier");
+    // the sequence number is the payload's second-to-last byte, in the chain's last page: the
+    // higher of the two places that disagree
+    int payload =
+        RecordSample.payload(
+                RecordSample.identifier("bob", RecordSample.LONG_RENEWER, "oozie", 2, 1))
+            .length;
+    long seqAt = payload - 2 - RECORD_INLINE_MAX - 3 * NAME_EXT_MAX;
+    Finding f =
+        CheckAssert.find(r, Finding.Kind.BAD_RECORD, rs.longTokenExt[3] + EXT_PAYLOAD + seqAt);
+    assertTrue(f.message(), f.message().contains("sequence number 2 is not the record's key 1"));
+    CheckAssert.find(
+        r, Finding.Kind.DUPLICATE_RECORD_KEY, Math.max(rs.shortToken, rs.longToken) + RC_KEY);
+    assertEquals(r.format(), 2, r.count(Finding.Severity.ERROR));
+  }
+
+  @Test
+  public void unknownTypesAndPayloadsThatAreNoIdentifierAreInconsistent() throws Exception {
+    long odd = createRecord(3, 1, new byte[] {1, 2, 3}, false);
+    long garbage = createRecord(RECORD_DELEGATION_TOKEN, 1, new byte[] {1, 0}, true);
+    byte[] whole = RecordSample.payload(RecordSample.identifier("e", "yarn", "", 2, 1));
+    long truncated =
+        createRecord(RECORD_DELEGATION_TOKEN, 2, java.util.Arrays.copyOf(whole, 12), true);
+    CheckReport r = judge("an unknown type, payloads that do not decode");
+    CheckAssert.find(r, Finding.Kind.BAD_RECORD, odd + RC_TYPE);
+    Finding version = CheckAssert.find(r, Finding.Kind.BAD_RECORD, garbage + RC_PAYLOAD);
+    assertTrue(version.message(), version.message().contains("has version 1, not 0"));
+    Finding end = CheckAssert.find(r, Finding.Kind.BAD_RECORD, truncated + RC_PAYLOAD + 12);
+    assertTrue(end.message(), end.message().contains("ends before the issue date"));
+    assertEquals(r.format(), 3, r.count(Finding.Severity.ERROR));
+    assertNull(oracle.lastRefusal);
+    List<String> lines = NamespaceDump.recordLines(n.file);
+    assertTrue(
+        lines.toString(),
+        lines.contains("record type=3 key=1 value=0 length=3 recordId=1 page=" + odd));
+    assertTrue(
+        lines.toString(),
+        lines.contains(
+            "token sequenceNumber=1 expiryDate=0 recordId=2 page="
+                + garbage
+                + " damaged=identifier"));
+  }
+
+  @Test
+  public void aRecordInARegionWithoutTheFeatureIsAnUnknownKind() throws Exception {
+    RecordSample rs = RecordSample.add(shm);
+    RegionDamage.rawPutLong(n.file, SB_FEATURES, features(FEATURE_PAGE_CHECKSUMS));
+    RegionDamage.rawPutLong(n.file, SB_TOKEN_SEQUENCE, 12345); // nothing reads it now
+    CheckReport r = judge("records without the feature");
+    for (long page : new long[] {rs.masterKey, rs.shortToken, rs.longToken}) {
+      Finding f = CheckAssert.find(r, Finding.Kind.UNKNOWN_KIND, page);
+      assertTrue(f.message(), f.message().contains("without the records feature"));
+    }
+    assertEquals(r.format(), 3, r.count(Finding.Severity.ERROR));
+    assertEquals(r.format(), 4, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
+    assertTrue(
+        oracle.lastRefusal.getMessage(), oracle.lastRefusal.getMessage().contains("unknown kind"));
+    assertTrue(NamespaceDump.counters(n.file).contains("tokenSequence=0")); // not read: 0
+  }
+
+  @Test
+  public void recordCountersAreChecked() throws Exception {
+    RegionDamage.flipBit(n.file, SB_TOKEN_SEQUENCE + 1, 4);
+    CheckAssert.onlyError(
+        judge("a flipped counter bit"), Finding.Kind.BAD_COUNTER, SB_TOKEN_SEQUENCE);
+    assertEquals(SB_TOKEN_SEQUENCE, oracle.lastRefusal.offset());
+  }
+
+  @Test
+  public void recordsWithoutPageChecksumsAreRefused() throws Exception {
+    RegionDamage.rawPutLong(n.file, SB_FEATURES, features(FEATURE_RECORDS));
+    CheckAssert.onlyError(judge("records without checksums"), Finding.Kind.REFUSED, SB_FEATURES);
+  }
+
+  /** A feature word: the bits, their complement above. */
+  private static long features(int bits) {
+    return (bits & 0xffffffffL) | (~bits & 0xffffffffL) << 32;
+  }
+
+  /**
+   * A record written through the store; {@code raise}: with its counter raised to its key, as the
+   * NameNode writes a token or a master key.
+   */
+  private long createRecord(int type, long key, byte[] payload, boolean raise) throws Exception {
+    try (InodeStore s = shm.reopen("r");
+        Txn t = s.begin()) {
+      long page = t.createRecord(type, key, 0, payload);
+      if (raise) {
+        t.raiseCounter(type == RECORD_MASTER_KEY ? SB_MASTER_KEY_ID : SB_TOKEN_SEQUENCE, key);
+      }
+      t.commit();
+      return page;
+    }
+  }
+
+  private long put(long off, long v) throws Exception {
+    RegionDamage.putLong(n.file, off, v);
+    return off;
+  }
+}
