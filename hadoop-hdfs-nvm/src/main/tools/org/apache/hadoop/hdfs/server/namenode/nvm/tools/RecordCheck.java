@@ -26,6 +26,7 @@ final class RecordCheck {
 
   private final Map<Long, Long> pageOfToken = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfMasterKey = new HashMap<Long, Long>();
+  private final Map<Long, Long> pageOfRetryPage = new HashMap<Long, Long>();
 
   private RecordCheck(RegionModel m, List<Finding> out) {
     this.m = m;
@@ -55,6 +56,10 @@ final class RecordCheck {
               + "; the NameNode would hand it out again");
     }
     duplicate(pageOfId, r.id(), r, RC_ID, Finding.Kind.DUPLICATE_RECORD_ID, "record id");
+    if (r.isRetryLog()) {
+      retryLog(r);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -64,9 +69,11 @@ final class RecordCheck {
               + Long.toUnsignedString(r.type())
               + " is neither "
               + RECORD_DELEGATION_TOKEN
-              + " (delegation token) nor "
+              + " (delegation token), "
               + RECORD_MASTER_KEY
-              + " (master key); the NameNode refuses to start");
+              + " (master key) nor "
+              + RECORD_RETRY_LOG
+              + " (retry log); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {
@@ -96,6 +103,40 @@ final class RecordCheck {
       duplicate(
           pageOfMasterKey, r.key(), r, RC_KEY, Finding.Kind.DUPLICATE_RECORD_KEY, "master key id");
       aboveCounter(r, SB_MASTER_KEY_ID, "key id");
+    }
+  }
+
+  /**
+   * A retry log page: a ring index (an int, once per ring) and a payload of RETRY_SLOTS entries,
+   * which the NameNode writes in place and reads slot by slot.
+   */
+  private void retryLog(RecordPage r) {
+    if (r.key() < 0 || r.key() > Integer.MAX_VALUE) {
+      add(
+          Finding.Kind.BAD_RECORD,
+          r.page + RC_KEY,
+          r.describe() + ": ring index " + r.key() + " is not a non-negative int");
+    } else {
+      duplicate(
+          pageOfRetryPage,
+          r.key(),
+          r,
+          RC_KEY,
+          Finding.Kind.DUPLICATE_RECORD_KEY,
+          "retry ring index");
+    }
+    if (r.length() != (long) RETRY_SLOTS * RETRY_ENTRY_SIZE) {
+      add(
+          Finding.Kind.BAD_RECORD,
+          r.page + RC_LEN,
+          r.describe()
+              + ": payload length "
+              + Long.toUnsignedString(r.length())
+              + " is not "
+              + RETRY_SLOTS * RETRY_ENTRY_SIZE
+              + " ("
+              + RETRY_SLOTS
+              + " entries)");
     }
   }
 

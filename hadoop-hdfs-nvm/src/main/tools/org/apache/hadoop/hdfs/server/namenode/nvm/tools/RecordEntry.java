@@ -1,5 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
 import java.util.Comparator;
 
 /**
@@ -25,6 +27,12 @@ final class RecordEntry {
   private final long type;
   private final boolean token;
   private final boolean masterKey;
+  private final boolean retryLog;
+
+  /** A retry log page's entries in use and its newest entry number. */
+  private int retryEntries;
+
+  private long retryNewest;
   private final long key;
   private final long value;
   private final long length;
@@ -41,6 +49,7 @@ final class RecordEntry {
     type = r.type();
     token = r.isToken();
     masterKey = r.isMasterKey();
+    retryLog = r.isRetryLog();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -49,6 +58,17 @@ final class RecordEntry {
     byte[] payload = r.payload();
     identifier = token && payload != null ? decode(payload) : null;
     damaged = payload == null ? "payload" : token && identifier == null ? "identifier" : null;
+    if (retryLog && payload != null) {
+      java.nio.ByteBuffer b =
+          java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int s = 0; s + RETRY_ENTRY_SIZE <= payload.length; s += RETRY_ENTRY_SIZE) {
+        long seq = b.getLong(s + RE_SEQ);
+        if (seq != 0) {
+          retryEntries++;
+          retryNewest = Math.max(retryNewest, seq);
+        }
+      }
+    }
   }
 
   private static TokenIdentifier decode(byte[] payload) {
@@ -87,6 +107,9 @@ final class RecordEntry {
     } else if (masterKey) {
       b.append("masterKey keyId=").append(key).append(" expiryDate=").append(value);
       b.append(" keyLength=").append(Long.toUnsignedString(length));
+    } else if (retryLog) {
+      b.append("retryLog index=").append(key).append(" entries=").append(retryEntries);
+      b.append(" newestEntry=").append(retryNewest);
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -115,6 +138,9 @@ final class RecordEntry {
     } else if (masterKey) {
       j.put("type", "masterKey").put("keyId", key).put("expiryDate", value);
       j.put("keyLength", length);
+    } else if (retryLog) {
+      j.put("type", "retryLog").put("index", key).put("entries", (long) retryEntries);
+      j.put("newestEntry", retryNewest);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);
       j.put("length", length);

@@ -48,9 +48,15 @@ final class RecordPage {
     return type() == RECORD_MASTER_KEY;
   }
 
-  /** "delegation token", "master key" or "type N", for messages. */
+  boolean isRetryLog() {
+    return type() == RECORD_RETRY_LOG;
+  }
+
+  /** "delegation token", "master key", "retry log" or "type N", for messages. */
   String typeName() {
-    return isToken() ? "delegation token" : isMasterKey() ? "master key" : "type " + type();
+    return isToken()
+        ? "delegation token"
+        : isMasterKey() ? "master key" : isRetryLog() ? "retry log" : "type " + type();
   }
 
   /** "record id 3 (delegation token, RECORD page 18432)", for messages. */

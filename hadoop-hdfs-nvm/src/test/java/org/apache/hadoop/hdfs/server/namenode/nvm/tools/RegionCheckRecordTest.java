@@ -95,6 +95,45 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     assertEquals(u.highWater(), st.highWater());
   }
 
+  /** A retry log page, its entries written in place as the NameNode writes them: clean, dumped. */
+  @Test
+  public void aRetryLogPageIsCleanAndDumped() throws Exception {
+    long page;
+    try (InodeStore s = shm.reopen("r")) {
+      byte[] slots = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
+      slots[RE_SEQ] = 1;
+      try (Txn t = s.begin()) {
+        page = t.createRecord(RECORD_RETRY_LOG, 0, 0, slots);
+        t.commit();
+      }
+      byte[] second = new byte[RETRY_ENTRY_SIZE];
+      second[RE_SEQ] = 2;
+      try (Txn t = s.begin()) {
+        t.setRecordPayload(page, RETRY_ENTRY_SIZE, second);
+        t.commit();
+      }
+    }
+    CheckReport r = judge("a retry log page");
+    assertEquals(r.format(), 0, r.exitCode());
+    NamespaceDump d = NamespaceDump.read(n.file);
+    assertEquals(1, d.recordLines().size());
+    assertTrue(
+        d.recordLines().get(0),
+        d.recordLines().get(0).startsWith("retryLog index=0 entries=2 newestEntry=2 "));
+  }
+
+  /** A retry log page whose payload is not RETRY_SLOTS entries is reported. */
+  @Test
+  public void aRetryLogPageOfAnotherLengthIsReported() throws Exception {
+    try (InodeStore s = shm.reopen("r");
+        Txn t = s.begin()) {
+      t.createRecord(RECORD_RETRY_LOG, 0, 0, new byte[10]);
+      t.commit();
+    }
+    CheckReport r = judge("a retry log page of 10 bytes");
+    assertTrue(r.format(), r.format().contains("BAD_RECORD") && r.format().contains("retry log"));
+  }
+
   @Test
   public void aRegionWithoutRecordsDumpsAnEmptyRecordList() throws Exception {
     NamespaceDump d = NamespaceDump.read(n.file);
@@ -305,7 +344,7 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
 
   @Test
   public void unknownTypesAndPayloadsThatAreNoIdentifierAreInconsistent() throws Exception {
-    long odd = createRecord(3, 1, new byte[] {1, 2, 3}, false);
+    long odd = createRecord(9, 1, new byte[] {1, 2, 3}, false);
     long garbage = createRecord(RECORD_DELEGATION_TOKEN, 1, new byte[] {1, 0}, true);
     byte[] whole = RecordSample.payload(RecordSample.identifier("e", "yarn", "", 2, 1));
     long truncated =
@@ -321,7 +360,7 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     List<String> lines = NamespaceDump.recordLines(n.file);
     assertTrue(
         lines.toString(),
-        lines.contains("record type=3 key=1 value=0 length=3 recordId=1 page=" + odd));
+        lines.contains("record type=9 key=1 value=0 length=3 recordId=1 page=" + odd));
     assertTrue(
         lines.toString(),
         lines.contains(
