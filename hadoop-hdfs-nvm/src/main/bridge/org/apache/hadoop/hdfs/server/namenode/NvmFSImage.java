@@ -269,14 +269,15 @@ class NvmFSImage extends FSImage {
     if (!fsn.hasRetryCache() || entries <= 0) {
       return null;
     }
-    if (records == null) {
-      return NvmRetryLog.empty(entries);
-    }
     long expiry =
         conf.getLong(
             DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
             DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT);
-    return NvmRetryLog.restore(fsn, store, records, entries, expiry);
+    long reserve =
+        conf.getLong(
+            NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
+    int ringPages = NvmRetryLog.ringPages(entries, store.region().pageCount());
+    return NvmRetryLog.open(fsn, store, records, ringPages, expiry, reserve);
   }
 
   /** Highest transaction id the name directories know about: fsimage_N and seen_txid. */

@@ -19,8 +19,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
-import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.ipc.Server;
@@ -35,10 +35,12 @@ import org.apache.hadoop.ipc.Server;
  * is. At start-up every entry younger than the retry cache's expiry goes back into the retry cache
  * as 2.7.3's replay puts it there ({@code addCacheEntry}, {@code addCacheEntryWithPayload}).
  *
- * <p>The ring holds the newest {@code capacity} entries (rounded up to whole pages); like the stock
- * retry cache, which is bounded by a share of the heap, it forgets the oldest beyond that. Its
- * pages are allocated as it first fills and then reused. Every method runs inside the caller's
- * transaction, under the namesystem write lock.
+ * <p>The ring holds the newest {@code capacity} entries (rounded up to whole pages, and at most one
+ * page in {@link #REGION_SHARE} of the region); like the stock retry cache, which is bounded by a
+ * share of the heap, it forgets the oldest beyond that. Its pages are allocated when the NameNode
+ * starts, before it serves, so that an entry is always written in place and a client's operation
+ * never competes with the ring for room; a region too full for the whole ring gets a smaller one.
+ * {@link #stage} runs inside the caller's transaction, under the namesystem write lock.
  */
 final class NvmRetryLog {
   static final Log LOG = LogFactory.getLog(NvmRetryLog.class);
@@ -60,11 +62,24 @@ final class NvmRetryLog {
     }
   }
 
-  private final long[] pages; // ring page index -> record page, 0 = not allocated yet
+  /** The ring takes at most one page in this many of the region. */
+  static final int REGION_SHARE = 64;
+
+  /** Ring pages created per batch at start-up (each page's commit is one undo entry). */
+  static final int PAGES_PER_BATCH = 128;
+
+  private final long[] pages; // ring page index -> record page; the ring is pages[0, ring)
+  private int ring;
   private long nextSeq = 1;
 
-  private NvmRetryLog(int capacity) {
-    this.pages = new long[Math.max(1, (capacity + RETRY_SLOTS - 1) / RETRY_SLOTS)];
+  private NvmRetryLog(int capacityPages) {
+    this.pages = new long[capacityPages];
+  }
+
+  /** Ring pages for {@code entries} entries in a region of {@code pageCount} pages. */
+  static int ringPages(int entries, long pageCount) {
+    long want = (entries + (long) RETRY_SLOTS - 1) / RETRY_SLOTS;
+    return (int) Math.max(0, Math.min(want, pageCount / REGION_SHARE));
   }
 
   /**
@@ -89,23 +104,13 @@ final class NvmRetryLog {
    * the retry cache is a best effort in 2.7.3 too.
    */
   void stage(Txn t, Entry e) throws IOException {
-    long seq = nextSeq;
-    long slot = (seq - 1) % ((long) pages.length * RETRY_SLOTS);
-    int index = (int) (slot / RETRY_SLOTS);
-    int offset = (int) (slot % RETRY_SLOTS) * RETRY_ENTRY_SIZE;
-    byte[] bytes = encode(seq, e);
-    if (pages[index] != 0) {
-      t.setRecordPayload(pages[index], offset, bytes);
-    } else {
-      byte[] payload = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
-      System.arraycopy(bytes, 0, payload, offset, bytes.length);
-      try {
-        pages[index] = t.createRecord(RECORD_RETRY_LOG, index, 0, payload);
-      } catch (NvmException full) {
-        LOG.warn("NVM region: no room for a retry log page; the call is not retry-cached: " + full);
-        return;
-      }
+    if (ring == 0) {
+      return; // a region with no room for a ring: no entry is kept
     }
+    long seq = nextSeq;
+    long slot = (seq - 1) % ((long) ring * RETRY_SLOTS);
+    int offset = (int) (slot % RETRY_SLOTS) * RETRY_ENTRY_SIZE;
+    t.setRecordPayload(pages[(int) (slot / RETRY_SLOTS)], offset, encode(seq, e));
     nextSeq = seq + 1;
   }
 
@@ -118,20 +123,74 @@ final class NvmRetryLog {
     return b.array();
   }
 
-  /** For a new region: an empty ring. */
-  static NvmRetryLog empty(int capacity) {
-    return new NvmRetryLog(capacity);
+  /**
+   * The retry log of a region at start-up: the ring's recovered pages ({@code recordPages}; null
+   * for a new region), every entry younger than {@code expiryMs} back into {@code fsn}'s retry
+   * cache, oldest first, pages past a smaller ring removed (their entries restored first), and the
+   * missing pages of a ring of {@code capacityPages} created while the region has more than {@code
+   * reservePages} free.
+   */
+  static NvmRetryLog open(
+      FSNamesystem fsn,
+      InodeStore store,
+      long[] recordPages,
+      int capacityPages,
+      long expiryMs,
+      long reservePages)
+      throws IOException {
+    NvmRetryLog log =
+        recordPages == null
+            ? new NvmRetryLog(capacityPages)
+            : restore(fsn, store, recordPages, capacityPages, expiryMs);
+    log.allocate(store, reservePages);
+    return log;
   }
 
-  /**
-   * For a recovered region: the ring's pages (those past a smaller {@code capacity} are removed,
-   * their entries still restored), and every entry younger than {@code expiryMs} back into {@code
-   * fsn}'s retry cache, oldest first.
-   */
-  static NvmRetryLog restore(
-      FSNamesystem fsn, InodeStore store, long[] recordPages, int capacity, long expiryMs)
+  /** Creates the ring's missing pages, {@link #PAGES_PER_BATCH} per batch, while there is room. */
+  private void allocate(InodeStore store, long reservePages) throws IOException {
+    int missing = 0;
+    for (long p : pages) {
+      missing += p == 0 ? 1 : 0;
+    }
+    if (missing > 0) {
+      RegionUsage u = store.region().usage();
+      long room = u.pagesFree() - reservePages;
+      byte[] empty = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
+      int index = 0;
+      while (missing > 0 && room > 0) {
+        try (Txn t = store.begin()) {
+          for (int n = 0; n < PAGES_PER_BATCH && missing > 0 && room > 0; index++) {
+            if (pages[index] == 0) {
+              pages[index] = t.createRecord(RECORD_RETRY_LOG, index, 0, empty);
+              missing--;
+              room--;
+              n++;
+            }
+          }
+          t.commit();
+        }
+      }
+    }
+    ring = 0;
+    while (ring < pages.length && pages[ring] != 0) {
+      ring++;
+    }
+    if (ring < pages.length) {
+      LOG.warn(
+          "NVM region: room for "
+              + ring
+              + " of "
+              + pages.length
+              + " retry log pages; the retry cache keeps the newest "
+              + (long) ring * RETRY_SLOTS
+              + " calls across restarts");
+    }
+  }
+
+  private static NvmRetryLog restore(
+      FSNamesystem fsn, InodeStore store, long[] recordPages, int capacityPages, long expiryMs)
       throws IOException {
-    NvmRetryLog log = new NvmRetryLog(capacity);
+    NvmRetryLog log = new NvmRetryLog(capacityPages);
     List<long[]> stale = new ArrayList<>();
     List<Entry> live = new ArrayList<>();
     List<Long> seqs = new ArrayList<>();
@@ -179,9 +238,9 @@ final class NvmRetryLog {
     for (int i : order) {
       restored += addToRetryCache(fsn, live.get(i)) ? 1 : 0;
     }
-    if (!stale.isEmpty()) {
+    for (int from = 0; from < stale.size(); from += PAGES_PER_BATCH) {
       try (Txn t = store.begin()) {
-        for (long[] p : stale) {
+        for (long[] p : stale.subList(from, Math.min(stale.size(), from + PAGES_PER_BATCH))) {
           t.removeRecord(p[0]);
         }
         t.commit();
@@ -251,12 +310,8 @@ final class NvmRetryLog {
         new ExtendedBlock(fsn.getBlockPoolId(), last), new DatanodeInfo[0], offset, false);
   }
 
-  /** Ring pages allocated so far (for tests). */
-  int pagesAllocated() {
-    int n = 0;
-    for (long p : pages) {
-      n += p != 0 ? 1 : 0;
-    }
-    return n;
+  /** Pages in the ring (for tests and the log). */
+  int ringPages() {
+    return ring;
   }
 }
