@@ -423,12 +423,12 @@ public class CrashPointSweepTest {
     StringBuilder b = new StringBuilder();
     b.append(
         String.format(
-            "%-55s %7s %12s %7s %10s%n",
+            "%-64s %7s %12s %7s %10s%n",
             "operation", "batches", "crash points", "images", "violations"));
     int points = 0, images = 0, violations = 0;
     for (Map.Entry<String, int[]> e : ROWS.entrySet()) {
       int[] r = e.getValue();
-      b.append(String.format("%-55s %7d %12d %7d %10d%n", e.getKey(), r[0], r[1], r[2], r[3]));
+      b.append(String.format("%-64s %7d %12d %7d %10d%n", e.getKey(), r[0], r[1], r[2], r[3]));
       points += r[1];
       images += r[2];
       violations += r[3];
