@@ -16,7 +16,7 @@
 #   SKIP ()              comma-separated tags not to generate (known bugs), e.g. nul,long-owner
 #   MAX_ENTRIES (1500)   namespace size above which the generator deletes more
 #   SHRINK_SECONDS (300) time budget to shrink each distinct divergence; SHRINKS (6): how many
-#   MAX_DIVERGENCES (100) stop the run after this many divergences
+#   MAX_DIVERGENCES (100) stop the run after this many divergences (stock restart bugs do not count)
 #   DIR_ITEMS (48)       dfs.namenode.fs-limits.max-directory-items (lowered so it is reached)
 #   MAX_BLOCKS (16)      dfs.namenode.fs-limits.max-blocks-per-file (lowered likewise)
 #   REGION_SIZE (256m)   the NVM region
