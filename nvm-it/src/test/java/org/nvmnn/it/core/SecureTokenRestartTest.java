@@ -143,7 +143,9 @@ public class SecureTokenRestartTest {
         as(tokenOnly, () -> token.renew(conf));
         fail("the token renewed itself without Kerberos");
       } catch (IOException expected) {
-        // 2.7.3: "Delegation Token can be renewed only with kerberos or web authentication"
+        assertTrue(
+            "refused as 2.7.3 refuses a renewal without Kerberos: " + expected,
+            NvmCluster.messages(expected).contains("can be renewed only with kerberos"));
       }
       long expiry = as(kerberos, () -> token.renew(conf));
       assertTrue("renewed after the restart", expiry > System.currentTimeMillis());
@@ -165,7 +167,10 @@ public class SecureTokenRestartTest {
       }
       // the files the token-only identity wrote are there, read by the keytab identity
       try (FileSystem fs = fs(kerberos, uri, conf)) {
-        as(kerberos, () -> read(fs, second, second.length()));
+        assertArrayEquals(
+            "read as the keytab identity",
+            bytes(second),
+            as(kerberos, () -> read(fs, second, second.length())));
       }
     } finally {
       cluster.shutdown();
