@@ -102,12 +102,14 @@ conf_get() {
 }
 
 # hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
-# HJAVA_HEAP (default -Xmx2g) and PMEM_FORCE (PMEM_IS_PMEM_FORCE, default 1) may be set by callers.
+# HJAVA_HEAP (default -Xmx2g) and PMEM_FORCE (PMEM_IS_PMEM_FORCE, default 1) may be set by callers;
+# NVM_JAVA_OPTS, extra JVM options for every process and client started here (the secure demo's
+# Kerberos settings).
 hjava() {
   local conf=$1; shift
   # exec: when run in the background, $! is then the JVM itself, so kill -9 hits the JVM
   # shellcheck disable=SC2086
-  PMEM_IS_PMEM_FORCE=${PMEM_FORCE:-1} exec java ${HJAVA_HEAP:--Xmx2g} -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
+  PMEM_IS_PMEM_FORCE=${PMEM_FORCE:-1} exec java ${HJAVA_HEAP:--Xmx2g} ${NVM_JAVA_OPTS:-} -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
     -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
 }
 
@@ -116,7 +118,8 @@ hjava() {
 hclient_exec() {
   local conf=$1; shift
   mkdir -p "$conf/logs"
-  exec java -Xmx512m -Dhadoop.root.logger=WARN,console -Djava.net.preferIPv4Stack=true \
+  # shellcheck disable=SC2086
+  exec java -Xmx512m ${NVM_JAVA_OPTS:-} -Dhadoop.root.logger=WARN,console -Djava.net.preferIPv4Stack=true \
     -cp "$conf:$NVM_LIB/*" "$@" 2>>"$conf/logs/client.log"
 }
 
