@@ -221,8 +221,7 @@ public final class FuzzRpc {
         nextProgress = System.currentTimeMillis() + progressMs;
       }
     }
-    if (divergences < maxDiv
-        && (segment.isEmpty() || last(segment).call != Call.RESTART)) {
+    if (divergences < maxDiv && (segment.isEmpty() || last(segment).call != Call.RESTART)) {
       Op op = Op.of(Call.RESTART);
       segment.add(op);
       Divergence d = session.step(op, index);
