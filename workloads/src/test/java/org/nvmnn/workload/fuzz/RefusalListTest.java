@@ -27,8 +27,21 @@ public class RefusalListTest {
     assertTrue(r.listed(Op.of(Call.rollingUpgrade, RollingUpgradeAction.PREPARE)));
     assertFalse(r.listed(Op.of(Call.rollingUpgrade, RollingUpgradeAction.QUERY)));
     assertFalse(r.listed(Op.of(Call.mkdirs, "/a", 0755, true)));
-    assertTrue(r.conditional(Op.of(Call.getDelegationToken, "x")));
+    // delegation tokens are persisted (region-format.md §5.5): no longer listed
+    assertFalse(r.listed(Op.of(Call.getDelegationToken, "x")));
     assertFalse(r.conditional(Op.of(Call.truncate, "/a", 0L, "c")));
+  }
+
+  @Test
+  public void aRowMarkedOnlyWhileIsConditional() {
+    RefusalList r =
+        RefusalList.parse(
+            Arrays.asList(
+                "## Refused",
+                "| `getDelegationToken` — **only while** the secret manager runs | tokens | why |",
+                "| `concat` | concat | why |"));
+    assertTrue(r.conditional(Op.of(Call.getDelegationToken, "x")));
+    assertFalse(r.conditional(Op.of(Call.concat, "/a", new String[] {"/b"})));
   }
 
   @Test
