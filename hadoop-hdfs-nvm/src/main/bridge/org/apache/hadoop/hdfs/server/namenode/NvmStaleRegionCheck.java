@@ -65,6 +65,13 @@ final class NvmStaleRegionCheck {
             + NvmMigrationTool.IMPORT_COMMAND
             + "', docs/migration.md), or start with "
             + NvmConfigKeys.NVM_ENABLED_KEY
-            + "=false");
+            + "=false. But if it was 'hdfs namenode -recover' run in NVM mode (2.7.3 runs its own "
+            + "recovery of the fsimage and edit log there, not of the region), the region is current "
+            + "and an import would bring back that fsimage's older namespace: remove the fsimage and "
+            + "edits files above transaction "
+            + regionTxId
+            + " and set seen_txid back to "
+            + regionTxId
+            + " instead (docs/unsupported-operations.md, \"Start-up options\")");
   }
 }
