@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.commons.logging.Log;
@@ -45,15 +44,17 @@ import org.apache.hadoop.ipc.Server;
 final class NvmRetryLog {
   static final Log LOG = LogFactory.getLog(NvmRetryLog.class);
 
-  /** An entry to write: the ids of the call being persisted. */
+  /** An entry: the ids of a call (its sequence number is 0 until the log has written it). */
   static final class Entry {
+    final long seq;
     final byte[] clientId;
     final int callId;
     final int kind;
     final long inodeId;
     final long time;
 
-    Entry(byte[] clientId, int callId, int kind, long inodeId, long time) {
+    Entry(long seq, byte[] clientId, int callId, int kind, long inodeId, long time) {
+      this.seq = seq;
       this.clientId = clientId;
       this.callId = callId;
       this.kind = kind;
@@ -95,7 +96,7 @@ final class NvmRetryLog {
     if (id == null || id.length != RETRY_CLIENT_ID_LEN) {
       return null;
     }
-    return new Entry(id.clone(), Server.getCallId(), kind, inodeId, System.currentTimeMillis());
+    return new Entry(0, id.clone(), Server.getCallId(), kind, inodeId, System.currentTimeMillis());
   }
 
   /**
@@ -191,9 +192,8 @@ final class NvmRetryLog {
       FSNamesystem fsn, InodeStore store, long[] recordPages, int capacityPages, long expiryMs)
       throws IOException {
     NvmRetryLog log = new NvmRetryLog(capacityPages);
-    List<long[]> stale = new ArrayList<>();
+    List<Long> stale = new ArrayList<>();
     List<Entry> live = new ArrayList<>();
-    List<Long> seqs = new ArrayList<>();
     long now = System.currentTimeMillis();
     for (long page : recordPages) {
       RecordView r = store.record(page);
@@ -203,7 +203,7 @@ final class NvmRetryLog {
       if (r.key() >= 0 && r.key() < log.pages.length) {
         log.pages[(int) r.key()] = page;
       } else {
-        stale.add(new long[] {page});
+        stale.add(page);
       }
       ByteBuffer b = ByteBuffer.wrap(r.payload()).order(ByteOrder.LITTLE_ENDIAN);
       for (int s = 0; s + RETRY_ENTRY_SIZE <= b.capacity(); s += RETRY_ENTRY_SIZE) {
@@ -221,27 +221,23 @@ final class NvmRetryLog {
         b.get(id);
         live.add(
             new Entry(
+                seq,
                 id,
                 b.getInt(s + RE_CALL_ID),
                 b.getInt(s + RE_KIND),
                 b.getLong(s + RE_INODE),
                 time));
-        seqs.add(seq);
       }
     }
-    Integer[] order = new Integer[live.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingLong(seqs::get));
+    live.sort(Comparator.comparingLong(e -> e.seq)); // oldest first, as a replay adds them
     int restored = 0;
-    for (int i : order) {
-      restored += addToRetryCache(fsn, live.get(i)) ? 1 : 0;
+    for (Entry e : live) {
+      restored += addToRetryCache(fsn, e) ? 1 : 0;
     }
     for (int from = 0; from < stale.size(); from += PAGES_PER_BATCH) {
       try (Txn t = store.begin()) {
-        for (long[] p : stale.subList(from, Math.min(stale.size(), from + PAGES_PER_BATCH))) {
-          t.removeRecord(p[0]);
+        for (long p : stale.subList(from, Math.min(stale.size(), from + PAGES_PER_BATCH))) {
+          t.removeRecord(p);
         }
         t.commit();
       }

@@ -177,16 +177,21 @@ public final class InodeStore implements AutoCloseable {
 
   // ------------------------------------------------------------------ checks before staging
 
-  /**
-   * The live inode at {@code page}; EINVAL if the offset is not a page or the page not a live
-   * inode.
-   */
-  InodeView requireInode(long page) throws NvmException {
+  /** EINVAL unless {@code page} is the offset of a page of the data area. */
+  private void requireDataPage(long page) throws NvmException {
     if (page < DATA_OFFSET
         || (page - DATA_OFFSET) % PAGE_SIZE != 0
         || page + PAGE_SIZE > region.size()) {
       throw invalid("offset " + page + " is not a page of the data area");
     }
+  }
+
+  /**
+   * The live inode at {@code page}; EINVAL if the offset is not a page or the page not a live
+   * inode.
+   */
+  InodeView requireInode(long page) throws NvmException {
+    requireDataPage(page);
     InodeView v = inode(page);
     if (!v.isLive()) {
       throw invalid(
@@ -216,11 +221,7 @@ public final class InodeStore implements AutoCloseable {
   }
 
   RecordView requireRecord(long page) throws NvmException {
-    if (page < DATA_OFFSET
-        || (page - DATA_OFFSET) % PAGE_SIZE != 0
-        || page + PAGE_SIZE > region.size()) {
-      throw invalid("offset " + page + " is not a page of the data area");
-    }
+    requireDataPage(page);
     RecordView v = record(page);
     if (!v.isLive()) {
       throw invalid(
