@@ -5,13 +5,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.HAUtil;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
 
 /**
- * The two static hooks the patched {@code NameNode} of {@code hadoop-hdfs-2.7.3-nvm.jar} calls (see
- * nvm-patcher: {@code NameNode.loadNamesystem} and {@code NameNode.createRpcServer} are rewritten
- * to delegate here; descriptors in {@code NameNodePatch}).
+ * The static hooks the patched classes of {@code hadoop-hdfs-2.7.3-nvm.jar} call (see nvm-patcher;
+ * descriptors in {@code NameNodePatch}): {@code NameNode.loadNamesystem} and {@code
+ * NameNode.createRpcServer} are rewritten to delegate here; {@code NameNode.doRollback}, {@code
+ * NameNode.doRecovery} and {@code SecondaryNameNode.initialize} delegate here too, and their stock
+ * bodies are kept, unchanged, as the methods {@code stockDoRollback}, {@code stockDoRecovery} and
+ * {@code stockInitialize} of the same classes, which these hooks call when NVM mode is off.
  *
  * <p>With {@code dfs.namenode.nvm.enabled=false} (the default) both hooks do exactly what the stock
  * 2.7.3 methods do ({@code FSNamesystem.loadFromDisk(conf)} and {@code new NameNodeRpcServer(conf,
@@ -60,6 +64,59 @@ public final class NvmHooks {
       return new NameNodeRpcServer(conf, nn);
     }
     return new NvmRpcServer(conf, nn);
+  }
+
+  /** Replaces the body of {@code NameNode.doRollback(Configuration, boolean)}. */
+  public static boolean doRollback(Configuration conf, boolean isConfirmationNeeded)
+      throws IOException {
+    NvmGenericKeys.initialize(conf);
+    if (isNvmEnabled(conf)) {
+      throw NvmStartupOptions.rollbackRefused();
+    }
+    return (Boolean)
+        StockMethod.call(
+            NameNode.class,
+            "stockDoRollback",
+            new Class<?>[] {Configuration.class, boolean.class},
+            null,
+            conf,
+            isConfirmationNeeded);
+  }
+
+  /** Replaces the body of {@code NameNode.doRecovery(StartupOption, Configuration)}. */
+  public static void doRecovery(StartupOption startOpt, Configuration conf) throws IOException {
+    NvmGenericKeys.initialize(conf);
+    if (isNvmEnabled(conf)) {
+      NvmStartupOptions.recover(conf);
+      return;
+    }
+    StockMethod.call(
+        NameNode.class,
+        "stockDoRecovery",
+        new Class<?>[] {StartupOption.class, Configuration.class},
+        null,
+        startOpt,
+        conf);
+  }
+
+  /**
+   * Replaces the body of {@code SecondaryNameNode.initialize(Configuration, CommandLineOpts)}, the
+   * first thing its constructor does after resolving the generic keys.
+   */
+  public static void initializeSecondary(
+      SecondaryNameNode snn, Configuration conf, SecondaryNameNode.CommandLineOpts opts)
+      throws IOException {
+    NvmGenericKeys.initialize(conf);
+    if (isNvmEnabled(conf)) {
+      throw NvmStartupOptions.secondaryRefused();
+    }
+    StockMethod.call(
+        SecondaryNameNode.class,
+        "stockInitialize",
+        new Class<?>[] {Configuration.class, SecondaryNameNode.CommandLineOpts.class},
+        snn,
+        conf,
+        opts);
   }
 
   /** Whether {@code conf} puts the NameNode in NVM mode. */

@@ -83,7 +83,7 @@ final class NvmExport {
   /**
    * The region the NVM NameNode of {@code conf} would open (the storage is only read, not locked).
    */
-  private static File regionFile(Configuration conf) throws IOException {
+  static File regionFile(Configuration conf) throws IOException {
     NNStorage storage =
         new NNStorage(
             conf, FSNamesystem.getNamespaceDirs(conf), FSNamesystem.getNamespaceEditsDirs(conf));

@@ -1,0 +1,113 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.File;
+import java.io.IOException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.CheckReport;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
+
+/**
+ * What the start-up paths that 2.7.3 runs outside {@code loadNamesystem} do in NVM mode ({@link
+ * NvmHooks} calls these when {@code dfs.namenode.nvm.enabled=true}): {@code hdfs namenode -recover}
+ * recovers and checks the region instead of rewriting the name directory, {@code hdfs namenode
+ * -rollback} is refused with the procedure that does roll back, and a SecondaryNameNode refuses to
+ * start. docs/unsupported-operations.md lists each.
+ */
+final class NvmStartupOptions {
+  static final Log LOG = LogFactory.getLog(NvmStartupOptions.class);
+
+  /** The one message for every checkpointer an NVM NameNode does not use. */
+  static final String CHECKPOINTER_REFUSED =
+      " is not used with an NVM NameNode ("
+          + NvmConfigKeys.NVM_ENABLED_KEY
+          + "=true): it writes no edit log, so there is nothing to merge, and its region is its own"
+          + " always-current checkpoint. Stop this daemon and do not start it again (start-dfs.sh"
+          + " starts one on each host of 'hdfs getconf -secondaryNameNodes'; start the NameNode and"
+          + " DataNodes with hadoop-daemon.sh instead). For an fsimage (a backup, hdfs oiv, a"
+          + " rollback): hdfs dfsadmin -safemode enter; hdfs dfsadmin -saveNamespace; hdfs dfsadmin"
+          + " -safemode leave; hdfs dfsadmin -fetchImage <dir> (docs/operator-guide.md, section 5)";
+
+  private NvmStartupOptions() {}
+
+  /** {@code hdfs secondarynamenode} with NVM mode in its configuration. */
+  static IOException secondaryRefused() {
+    return new IOException("The SecondaryNameNode" + CHECKPOINTER_REFUSED);
+  }
+
+  /**
+   * {@code hdfs namenode -rollback}: NVM mode refuses {@code -upgrade} and {@code -rollingUpgrade},
+   * so a region is never the upgraded side of a rollback; going back to the stock NameNode is an
+   * export.
+   */
+  static IOException rollbackRefused() {
+    return new IOException(
+        "NVM NameNode ("
+            + NvmConfigKeys.NVM_ENABLED_KEY
+            + "=true): -rollback is not supported. NVM mode refuses -upgrade and -rollingUpgrade, so"
+            + " there is no pre-upgrade state to roll back to, and this command changes nothing. To"
+            + " run the stock NameNode again on this namespace: stop the NameNode, run 'hdfs"
+            + " org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool export', set "
+            + NvmConfigKeys.NVM_ENABLED_KEY
+            + "=false (or put the stock jar back) and start it (docs/migration.md)");
+  }
+
+  /**
+   * {@code hdfs namenode -recover} in NVM mode: opens the region read-write, which is the region's
+   * own recovery (an interrupted batch is rolled back or completed, the undo log is applied, space
+   * is reclaimed; region-format.md section 7.6), then checks it offline as {@code NvmRegionTool
+   * check} does. The name directory is not touched. Fails, naming what is wrong, if the region
+   * cannot be opened or the check finds errors.
+   */
+  static void recover(Configuration conf) throws IOException {
+    File file = NvmExport.regionFile(conf);
+    if (!file.exists()) {
+      throw new IOException(
+          "NVM NameNode -recover: there is no region at "
+              + file
+              + " (set "
+              + NvmConfigKeys.NVM_REGION_PATH_KEY
+              + " if it is elsewhere); nothing to recover. A freshly formatted NameNode creates"
+              + " its region at its first start");
+    }
+    PersistMode mode =
+        PersistMode.parse(
+            conf.getTrimmed(
+                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    LOG.info("NVM NameNode -recover: opening region " + file + " (" + mode + ")");
+    RecoveryReport recovery;
+    try (Region region = Region.open(file, mode)) { // validation + crash recovery
+      recovery = region.recovery();
+    } catch (NvmException e) {
+      throw new IOException(
+          "NVM NameNode -recover: region "
+              + file
+              + " cannot be opened: "
+              + e.getMessage()
+              + ". 'NvmRegionTool check "
+              + file
+              + "' lists every finding (docs/offline-tools.md)",
+          e);
+    }
+    LOG.info("NVM NameNode -recover: region recovery: " + recovery);
+    CheckReport check = RegionCheck.run(file);
+    String findings = check.format();
+    if (!check.isConsistent()) {
+      throw new IOException(
+          "NVM NameNode -recover: region "
+              + file
+              + " was recovered, but the check finds errors; the NameNode would refuse it or serve"
+              + " damaged metadata. Restore the region from a copy or import an exported fsimage"
+              + " (docs/offline-tools.md, docs/migration.md). Findings:\n"
+              + findings);
+    }
+    LOG.info("NVM NameNode -recover: " + findings.trim());
+    LOG.info("RECOVERY COMPLETE: region " + file + " is consistent; start the NameNode normally");
+  }
+}
