@@ -231,6 +231,10 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     if (t == null) {
       WriteThroughFailure.stop("a delegation token change before the region was opened", null);
     }
+    NvmRollbackImageGuard g = rollbackGuard;
+    if (g != null) {
+      g.beforeChange(); // an fsimage carries the secret manager's state too
+    }
     return t;
   }
 

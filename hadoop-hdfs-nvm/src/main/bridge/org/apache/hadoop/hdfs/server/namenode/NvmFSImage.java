@@ -49,10 +49,15 @@ class NvmFSImage extends FSImage {
       throws IOException {
     super(conf, imageDirs, editsDirs);
     this.nvmConf = conf;
-    // The stock constructor built a file-journal edit log; nothing was opened yet.
+    // The stock constructor built plain storage and a file-journal edit log over it; nothing was
+    // opened or locked yet, so both are replaced before anything uses them.
+    NvmNNStorage nvmStorage = new NvmNNStorage(conf, imageDirs, editsDirs);
+    nvmStorage.setRestoreFailedStorage(storage.getRestoreFailedStorage());
+    this.storage = nvmStorage;
     this.editLog = new NvmFSEditLog(conf, storage);
     this.archivalManager = new NNStorageRetentionManager(conf, storage, editLog);
     this.rollbackGuard = new NvmRollbackImageGuard(storage);
+    nvmStorage.setGuard(rollbackGuard);
     ((NvmFSEditLog) editLog).setRollbackGuard(rollbackGuard);
   }
 

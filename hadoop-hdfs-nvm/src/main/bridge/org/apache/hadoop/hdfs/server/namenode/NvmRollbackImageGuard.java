@@ -42,6 +42,15 @@ final class NvmRollbackImageGuard {
   }
 
   /**
+   * The transaction of the newest fsimage if it still holds the whole namespace (saved by this
+   * NameNode, no change since), else -1. After a restart no image counts as current: start-up opens
+   * a new segment and moves {@code seen_txid} past every image.
+   */
+  long currentImageTxId() {
+    return imageTxId;
+  }
+
+  /**
    * Called before every namespace change is persisted; costs a volatile read unless an image was
    * just saved.
    */

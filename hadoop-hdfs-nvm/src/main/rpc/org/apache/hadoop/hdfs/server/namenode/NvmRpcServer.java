@@ -28,6 +28,9 @@ import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifie
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMethods;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.RemoteEditLogManifest;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.Server;
@@ -370,6 +373,51 @@ class NvmRpcServer extends NameNodeRpcServer {
           "issue a delegation token to", owner, NvmSpaceGuard.tokenPages(owner, r, real));
     }
     return super.getDelegationToken(renewer);
+  }
+
+  // ---- checkpointers (NamenodeProtocol): nothing to merge, the region is the checkpoint ----
+
+  /**
+   * The refusal of a checkpointer's call (SecondaryNameNode, CheckpointNode, BackupNode), after the
+   * superuser check the stock NameNode makes first. A SecondaryNameNode running the drop-in jar
+   * with NVM mode in its configuration refuses to start with the same message ({@link
+   * NvmStartupOptions}); this is what one without it sees, at its first checkpoint.
+   */
+  private NvmUnsupportedOperationException refuseCheckpointer(String cmd) throws IOException {
+    namesystem.checkSuperuserPrivilege();
+    NvmRefusalAudit.log(namesystem, cmd, null);
+    return new NvmUnsupportedOperationException(
+        "NVM NameNode: "
+            + cmd
+            + " refused: a SecondaryNameNode, CheckpointNode or BackupNode"
+            + NvmStartupOptions.CHECKPOINTER_REFUSED);
+  }
+
+  @Override
+  public CheckpointSignature rollEditLog() throws IOException {
+    throw refuseCheckpointer("rollEditLog");
+  }
+
+  @Override
+  public RemoteEditLogManifest getEditLogManifest(long sinceTxId) throws IOException {
+    throw refuseCheckpointer("getEditLogManifest");
+  }
+
+  @Override
+  public NamenodeRegistration registerSubordinateNamenode(NamenodeRegistration registration)
+      throws IOException {
+    throw refuseCheckpointer("registerSubordinateNamenode");
+  }
+
+  @Override
+  public NamenodeCommand startCheckpoint(NamenodeRegistration registration) throws IOException {
+    throw refuseCheckpointer("startCheckpoint");
+  }
+
+  @Override
+  public void endCheckpoint(NamenodeRegistration registration, CheckpointSignature sig)
+      throws IOException {
+    throw refuseCheckpointer("endCheckpoint");
   }
 
   /** inotify reads namespace events from the edit log, which holds none in NVM mode. */
