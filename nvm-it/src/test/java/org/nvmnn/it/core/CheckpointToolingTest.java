@@ -107,7 +107,9 @@ public class CheckpointToolingTest {
   public void checkpointNodeAndBackupNodeAreRefusedWhenTheyRegister() throws Exception {
     for (String option : Arrays.asList("-checkpoint", "-backup")) {
       Configuration c = daemonConf("bn" + option, false);
-      String dir = new File(base, "bn" + option).toURI().toString();
+      File bnDir = new File(base, "bn" + option);
+      assertTrue(bnDir.mkdirs()); // a BackupNode formats an empty directory, not a missing one
+      String dir = bnDir.toURI().toString();
       c.set(DFSConfigKeys.DFS_NAMENODE_NAME_DIR_KEY, dir);
       c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_KEY, dir);
       c.set(DFSConfigKeys.DFS_NAMENODE_BACKUP_ADDRESS_KEY, "127.0.0.1:0");
@@ -119,6 +121,7 @@ public class CheckpointToolingTest {
         fail(option + " started");
       } catch (java.io.IOException e) {
         String all = StringUtils.stringifyException(e);
+        System.out.println(option + " refused: " + e);
         assertTrue(all, all.contains("registerSubordinateNamenode refused"));
         assertTrue(all, all.contains(NOT_USED));
       }
@@ -136,6 +139,7 @@ public class CheckpointToolingTest {
     } finally {
       System.setErr(err);
       printed.append(new String(buf.toByteArray(), StandardCharsets.UTF_8));
+      System.out.println("dfsadmin -fetchImage printed: " + printed);
     }
   }
 
@@ -156,10 +160,10 @@ public class CheckpointToolingTest {
     DFSAdmin admin = new DFSAdmin(cluster.getConfiguration(0));
     assertEquals(0, admin.run(new String[] {"-safemode", "enter"}));
     assertEquals(0, admin.run(new String[] {"-saveNamespace"}));
-    assertEquals(0, admin.run(new String[] {"-safemode", "leave"}));
     printed.setLength(0);
     assertEquals(printed.toString(), 0, fetchImage(out, printed));
     assertEquals(Arrays.toString(images(out)), 1, images(out).length);
+    assertEquals(0, admin.run(new String[] {"-safemode", "leave"}));
 
     cluster.getFileSystem().mkdirs(new Path("/after-the-save"));
     File again = new File(base, "fetched-again");

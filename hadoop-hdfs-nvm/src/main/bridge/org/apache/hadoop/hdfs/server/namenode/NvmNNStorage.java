@@ -35,10 +35,10 @@ final class NvmNNStorage extends NNStorage {
       throw new NvmImageNotCurrentException(
           "NVM NameNode: no current fsimage to serve: the newest one in the name directory (if"
               + " any) was saved before the namespace last changed or before this NameNode"
-              + " started, and NVM mode writes no edits to bring it forward. Save one first:"
-              + " hdfs dfsadmin -safemode enter; hdfs dfsadmin -saveNamespace; hdfs dfsadmin"
-              + " -safemode leave; then fetch it before the next change (docs/operator-guide.md,"
-              + " section 5)");
+              + " started, and NVM mode writes no edits to bring it forward. Save one and fetch it"
+              + " while nothing can change: hdfs dfsadmin -safemode enter; hdfs dfsadmin"
+              + " -saveNamespace; hdfs dfsadmin -fetchImage <dir>; hdfs dfsadmin -safemode leave"
+              + " (docs/operator-guide.md, section 5)");
     }
     return f;
   }

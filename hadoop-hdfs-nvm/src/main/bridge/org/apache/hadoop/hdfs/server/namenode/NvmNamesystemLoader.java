@@ -7,7 +7,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
-import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 
 /**
  * Builds the FSNamesystem of a NameNode in NVM mode (called by {@link NvmHooks}): like {@code
@@ -24,19 +23,7 @@ final class NvmNamesystemLoader {
   static FSNamesystem load(NameNode nn, Configuration conf) throws IOException {
     StartupOption opt = NameNode.getStartupOption(conf);
     if (opt != StartupOption.REGULAR) {
-      throw new IOException(
-          "NVM NameNode ("
-              + NvmConfigKeys.NVM_ENABLED_KEY
-              + "=true) does not support the "
-              + "startup option "
-              + opt.getName()
-              + " ("
-              + opt
-              + "); only a regular start is supported. "
-              + "Start with "
-              + NvmConfigKeys.NVM_ENABLED_KEY
-              + "=false for upgrade, rollback, rolling upgrade, "
-              + "import or recovery");
+      throw new IOException(NvmStartupOptions.optionRefused(opt));
     }
     long t0 = System.nanoTime();
     NvmFSImage image =

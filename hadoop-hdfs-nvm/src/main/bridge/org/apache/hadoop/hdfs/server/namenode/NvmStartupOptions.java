@@ -5,6 +5,7 @@ import java.io.IOException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
@@ -32,13 +33,60 @@ final class NvmStartupOptions {
           + " starts one on each host of 'hdfs getconf -secondaryNameNodes'; start the NameNode and"
           + " DataNodes with hadoop-daemon.sh instead). For an fsimage (a backup, hdfs oiv, a"
           + " rollback): hdfs dfsadmin -safemode enter; hdfs dfsadmin -saveNamespace; hdfs dfsadmin"
-          + " -safemode leave; hdfs dfsadmin -fetchImage <dir> (docs/operator-guide.md, section 5)";
+          + " -fetchImage <dir>; hdfs dfsadmin -safemode leave (docs/operator-guide.md, section"
+          + " 5)";
 
   private NvmStartupOptions() {}
 
   /** {@code hdfs secondarynamenode} with NVM mode in its configuration. */
   static IOException secondaryRefused() {
     return new IOException("The SecondaryNameNode" + CHECKPOINTER_REFUSED);
+  }
+
+  /**
+   * The refusal of a start-up option that reaches the namesystem loader (every one but a regular
+   * start; -rollback and -recover are handled before it), with the procedure that does the job.
+   */
+  static String optionRefused(StartupOption opt) {
+    String what;
+    switch (opt) {
+      case UPGRADE:
+      case UPGRADEONLY:
+        what =
+            "a region is only ever created on a name directory of this release's layout, so there"
+                + " is nothing to upgrade. To upgrade the name directory of an older release: run"
+                + " the stock NameNode ("
+                + NvmConfigKeys.NVM_ENABLED_KEY
+                + "=false) with -upgrade, finalize it (hdfs dfsadmin -finalizeUpgrade), stop it,"
+                + " and import it into a region with 'hdfs"
+                + " org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool import'"
+                + " (docs/migration.md)";
+        break;
+      case ROLLINGUPGRADE:
+        what =
+            "NVM mode refuses 'dfsadmin -rollingUpgrade prepare', so no rolling upgrade is in"
+                + " progress to start, roll back or downgrade. Start the NameNode without the"
+                + " option. To move to another release: export (NvmMigrationTool export), then"
+                + " run that release's stock NameNode (docs/migration.md)";
+        break;
+      case IMPORT:
+        what =
+            "to load a checkpoint into NVM mode, import it: point dfs.namenode.name.dir at a copy"
+                + " of the checkpoint directory and run 'hdfs"
+                + " org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool import'"
+                + " (docs/migration.md)";
+        break;
+      default:
+        what = "only a regular start is supported (docs/unsupported-operations.md)";
+    }
+    return "NVM NameNode ("
+        + NvmConfigKeys.NVM_ENABLED_KEY
+        + "=true) does not support the startup option "
+        + opt.getName()
+        + " ("
+        + opt
+        + "); nothing was read or written: "
+        + what;
   }
 
   /**

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -33,7 +34,7 @@ import org.junit.Test;
  * the name directory alone; -rollback is refused with the export procedure and changes nothing.
  * With NVM mode off, the patched jar runs the stock bodies.
  */
-public class RecoverAndRollbackTest {
+public class NvmStartupOptionsTest {
   private MiniDFSCluster cluster;
 
   @After
@@ -44,7 +45,7 @@ public class RecoverAndRollbackTest {
   }
 
   private MiniDFSCluster start(String name, boolean nvm) throws IOException {
-    String base = NamespaceOpsTestBase.baseDir(RecoverAndRollbackTest.class) + "/" + name;
+    String base = NamespaceOpsTestBase.baseDir(NvmStartupOptionsTest.class) + "/" + name;
     FileUtil.fullyDelete(new File(base));
     Configuration conf = NamespaceOpsTestBase.conf(nvm);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base);
@@ -64,7 +65,7 @@ public class RecoverAndRollbackTest {
     Map<String, String> m = new TreeMap<>();
     for (File f : currentDir().listFiles()) {
       if (!f.getName().equals(NvmConfigKeys.REGION_DEFAULT_FILE_NAME)) {
-        m.put(f.getName(), java.util.Arrays.toString(Files.readAllBytes(f.toPath())));
+        m.put(f.getName(), Arrays.toString(Files.readAllBytes(f.toPath())));
       }
     }
     return m;
@@ -103,7 +104,7 @@ public class RecoverAndRollbackTest {
       assertTrue(all, all.contains("NvmRegionTool check"));
     }
     assertEquals(before, nameDirFiles());
-    assertTrue(java.util.Arrays.equals(damaged, Files.readAllBytes(region.toPath())));
+    assertTrue(Arrays.equals(damaged, Files.readAllBytes(region.toPath())));
   }
 
   @Test
@@ -121,9 +122,47 @@ public class RecoverAndRollbackTest {
       assertTrue(e.getMessage(), e.getMessage().contains("NvmMigrationTool export"));
     }
     assertEquals(before, nameDirFiles());
-    assertTrue(java.util.Arrays.equals(regionBefore, Files.readAllBytes(region.toPath())));
+    assertTrue(Arrays.equals(regionBefore, Files.readAllBytes(region.toPath())));
     cluster.restartNameNode(0);
     assertTrue(cluster.getFileSystem().exists(new Path("/kept/file")));
+  }
+
+  @Test
+  public void upgradeRollingUpgradeAndImportCheckpointAreRefusedWithTheirProcedure()
+      throws Exception {
+    start("options", true);
+    cluster.shutdownNameNode(0);
+    File region = new File(currentDir(), NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
+    byte[] regionBefore = Files.readAllBytes(region.toPath());
+    Map<String, String> before = nameDirFiles();
+    // the arguments, then what the refusal must say
+    String[][] cases = {
+      {"-upgrade", "|", "nothing to upgrade", "NvmMigrationTool import"},
+      {"-upgradeOnly", "|", "nothing to upgrade", "-finalizeUpgrade"},
+      {"-rollingUpgrade", "rollback", "|", "no rolling upgrade is in progress"},
+      {"-rollingUpgrade", "started", "|", "no rolling upgrade is in progress"},
+      {"-importCheckpoint", "|", "import it", "NvmMigrationTool import"},
+    };
+    for (String[] c : cases) {
+      int bar = Arrays.asList(c).indexOf("|");
+      String[] args = Arrays.copyOfRange(c, 0, bar);
+      try {
+        NameNode nn = run(args);
+        if (nn != null) {
+          nn.stop();
+        }
+        fail(String.join(" ", args) + " was accepted");
+      } catch (IOException e) {
+        String all = StringUtils.stringifyException(e);
+        assertTrue(all, all.contains("does not support the startup option " + args[0]));
+        assertTrue(all, all.contains("nothing was read or written"));
+        for (String expected : Arrays.copyOfRange(c, bar + 1, c.length)) {
+          assertTrue(all, all.contains(expected));
+        }
+      }
+      assertEquals(String.join(" ", args) + " changed the name directory", before, nameDirFiles());
+    }
+    assertTrue(Arrays.equals(regionBefore, Files.readAllBytes(region.toPath())));
   }
 
   /** NVM mode off: the hooks call the stock bodies the patched jar kept. */
