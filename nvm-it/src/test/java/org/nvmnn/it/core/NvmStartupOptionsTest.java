@@ -52,7 +52,7 @@ public class NvmStartupOptionsTest {
     cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     cluster.waitActive();
     cluster.getFileSystem().mkdirs(new Path("/kept"));
-    cluster.getFileSystem().create(new Path("/kept/file")).close();
+    cluster.getFileSystem().create(new Path("/kept/file"), (short) 1).close();
     return cluster;
   }
 
