@@ -275,6 +275,11 @@ public final class ClassFile {
 
   // ---- constant pool ----
 
+  /** Whether {@code index} names an entry (not 0, not past the end, not a long's second slot). */
+  public boolean isEntry(int index) {
+    return index > 0 && index < constantPoolCount && cpOffset[index] != 0;
+  }
+
   public int tag(int index) {
     if (index <= 0 || index >= constantPoolCount || cpOffset[index] == 0) {
       throw new PatchException("bad constant-pool index " + index);

@@ -29,11 +29,12 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * Builds the drop-in jar: every entry of the stock hadoop-hdfs jar, in the same order and with
- * identical contents (the stock MANIFEST included), except {@code NameNode.class}, which goes
- * through {@link ClassFileSplicer}; then our entries (classes, native library, default config). The
- * output is deterministic (stock entries keep their stock time, ours get the stock NameNode.class
- * time, directory walks are sorted) and is verified with {@link PatchVerifier} before it replaces
- * the output path.
+ * identical contents (the stock MANIFEST included), except the {@link
+ * NameNodePatch#PATCHED_CLASSES} ({@code NameNode.class}, {@code SecondaryNameNode.class}), which
+ * go through {@link ClassFileSplicer}; then our entries (classes, native library, default config).
+ * The output is deterministic (stock entries keep their stock time, ours get the stock
+ * NameNode.class time, directory walks are sorted) and is verified with {@link PatchVerifier}
+ * before it replaces the output path.
  *
  * <pre>
  * JarPatcher &lt;stock hadoop-hdfs jar&gt; &lt;our classes dir or jar&gt; &lt;output jar&gt; [&lt;extra resources dir or jar&gt;...]
@@ -48,17 +49,33 @@ public final class JarPatcher {
 
   /** The outcome of a successful patch. */
   public static final class Summary {
-    public final ClassFileSplicer.Result splice;
+    /** one per patched class, in stock-jar order */
+    public final List<ClassFileSplicer.Result> splices;
+
     public final PatchVerifier.Report report;
 
-    Summary(ClassFileSplicer.Result splice, PatchVerifier.Report report) {
-      this.splice = splice;
+    Summary(List<ClassFileSplicer.Result> splices, PatchVerifier.Report report) {
+      this.splices = Collections.unmodifiableList(splices);
       this.report = report;
+    }
+
+    /** The splice of this class (internal name); null if none. */
+    public ClassFileSplicer.Result splice(String className) {
+      for (ClassFileSplicer.Result r : splices) {
+        if (r.className.equals(className)) {
+          return r;
+        }
+      }
+      return null;
     }
 
     @Override
     public String toString() {
-      return splice.summary() + "\n" + report;
+      StringBuilder s = new StringBuilder();
+      for (ClassFileSplicer.Result r : splices) {
+        s.append(r.summary()).append('\n');
+      }
+      return s.append(report).toString();
     }
   }
 
@@ -74,7 +91,9 @@ public final class JarPatcher {
       ours.add(Paths.get(args[i]));
     }
     Summary s = patch(Paths.get(args[0]), ours, Paths.get(args[2]));
-    System.out.println("[nvm-patcher] " + s.splice.summary());
+    for (ClassFileSplicer.Result r : s.splices) {
+      System.out.println("[nvm-patcher] " + r.summary());
+    }
     System.out.println("[nvm-patcher] " + s.report);
     System.out.println("[nvm-patcher] wrote " + args[2]);
   }
@@ -91,7 +110,7 @@ public final class JarPatcher {
     Path tmp = (dir != null ? dir : Paths.get(".")).resolve(output.getFileName() + ".tmp");
     boolean done = false;
     try {
-      ClassFileSplicer.Result splice = write(stockJar, ours, tmp);
+      List<ClassFileSplicer.Result> splices = write(stockJar, ours, tmp);
       PatchVerifier.Report report = PatchVerifier.verify(stockJar, tmp);
       report.assertOk();
       try {
@@ -101,7 +120,7 @@ public final class JarPatcher {
         Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING);
       }
       done = true;
-      return new Summary(splice, report);
+      return new Summary(splices, report);
     } finally {
       if (!done) {
         Files.deleteIfExists(tmp);
@@ -109,23 +128,24 @@ public final class JarPatcher {
     }
   }
 
-  private static ClassFileSplicer.Result write(Path stockJar, List<Path> ours, Path out)
+  private static List<ClassFileSplicer.Result> write(Path stockJar, List<Path> ours, Path out)
       throws IOException {
-    ClassFileSplicer.Result splice = null;
+    List<ClassFileSplicer.Result> splices = new ArrayList<>();
     try (ZipFile stock = new ZipFile(stockJar.toFile());
         OutputStream fos = Files.newOutputStream(out);
         ZipOutputStream zos = new ZipOutputStream(fos)) {
       zos.setLevel(Deflater.DEFAULT_COMPRESSION);
       Set<String> names = new LinkedHashSet<>();
-      ZipEntry nameNodeEntry = stock.getEntry(NameNodePatch.NAME_NODE_ENTRY);
-      if (nameNodeEntry == null) {
-        throw new PatchException(
-            stockJar
-                + " has no "
-                + NameNodePatch.NAME_NODE_ENTRY
-                + "; is this hadoop-hdfs-2.7.3.jar?");
+      Map<String, String> patched = new LinkedHashMap<>(); // entry -> class
+      for (String c : NameNodePatch.PATCHED_CLASSES) {
+        String entry = NameNodePatch.entry(c);
+        if (stock.getEntry(entry) == null) {
+          throw new PatchException(
+              stockJar + " has no " + entry + "; is this hadoop-hdfs-2.7.3.jar?");
+        }
+        patched.put(entry, c);
       }
-      long ourTime = nameNodeEntry.getTime();
+      long ourTime = stock.getEntry(NameNodePatch.NAME_NODE_ENTRY).getTime();
 
       for (Enumeration<? extends ZipEntry> en = stock.entries(); en.hasMoreElements(); ) {
         ZipEntry e = en.nextElement();
@@ -133,8 +153,10 @@ public final class JarPatcher {
           throw new PatchException("stock jar has a duplicate entry " + e.getName());
         }
         byte[] data = readAll(stock.getInputStream(e));
-        if (e.getName().equals(NameNodePatch.NAME_NODE_ENTRY)) {
-          splice = ClassFileSplicer.splice(data);
+        String patchedClass = patched.get(e.getName());
+        if (patchedClass != null) {
+          ClassFileSplicer.Result splice = ClassFileSplicer.splice(patchedClass, data);
+          splices.add(splice);
           data = splice.bytes;
         }
         put(zos, e.getName(), e.getTime(), data, e.getComment());
@@ -175,7 +197,7 @@ public final class JarPatcher {
         zos.setComment(comment);
       }
     }
-    return splice;
+    return splices;
   }
 
   /** Entries of ours that never go into the output. */

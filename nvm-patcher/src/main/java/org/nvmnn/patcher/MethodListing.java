@@ -34,9 +34,12 @@ public final class MethodListing {
 
     @Override
     public String toString() {
-      return name
-          + descriptor
-          + " maxStack="
+      return name + descriptor + " " + body();
+    }
+
+    /** Everything ASM saw but the name and descriptor: maxs, instructions, debug info counts. */
+    public String body() {
+      return "maxStack="
           + maxStack
           + " maxLocals="
           + maxLocals

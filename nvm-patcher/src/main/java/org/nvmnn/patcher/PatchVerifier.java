@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,15 +22,20 @@ import java.util.zip.ZipFile;
  *
  * <ol type="a">
  *   <li>every stock entry is present, in the stock order, with byte-identical contents, except
- *       {@code NameNode.class};
- *   <li>in {@code NameNode.class} the constant pool only grew at the end, and exactly the {@code
- *       Code} attributes of {@code loadNamesystem} and {@code createRpcServer} differ: every other
- *       method, every field, every class attribute and every other attribute of those two methods
- *       is byte-identical;
- *   <li>ASM, decoding independently, sees the two new bodies call the {@code NvmHooks} methods and
- *       nothing else;
+ *       {@code NameNode.class} and {@code SecondaryNameNode.class};
+ *   <li>in each of those two the constant pool only grew at the end; exactly the {@code Code}
+ *       attributes of the patched methods differ ({@code NameNode}: loadNamesystem,
+ *       createRpcServer, doRollback, doRecovery; {@code SecondaryNameNode}: initialize), every
+ *       other attribute of those methods is byte-identical; exactly the stock copies were added
+ *       after the last method ({@code NameNode}: stockDoRollback, stockDoRecovery; {@code
+ *       SecondaryNameNode}: stockInitialize), each with the stock method's descriptor and
+ *       attributes byte for byte, and the stock access flags made package-private and synthetic;
+ *       every other method, every field and every class attribute is byte-identical ({@link
+ *       ClassComparison});
+ *   <li>ASM, decoding independently, sees each new body call its {@code NvmHooks} method and
+ *       nothing else, and each stock copy decode exactly as the stock method;
  *   <li>the added entries are listed; {@code NvmHooks.class} must be one of them and must declare
- *       the two static hooks.
+ *       the five static hooks.
  * </ol>
  *
  * Usable from tests of other modules ({@link #verify}) and from the command line ({@code
@@ -39,35 +45,146 @@ public final class PatchVerifier {
 
   /** The instructions ASM must see in the patched loadNamesystem. */
   public static final List<String> EXPECTED_LOAD_NAMESYSTEM =
-      Collections.unmodifiableList(
-          Arrays.asList(
-              "ALOAD 0",
-              "ALOAD 0",
-              "ALOAD 1",
-              "INVOKESTATIC " + HOOKS + "." + LOAD_NAMESYSTEM + " " + HOOK_LOAD_NAMESYSTEM_DESC,
-              "PUTFIELD " + NAME_NODE + "." + NAMESYSTEM_FIELD + " " + NAMESYSTEM_FIELD_DESC,
-              "RETURN"));
+      list(
+          "ALOAD 0",
+          "ALOAD 0",
+          "ALOAD 1",
+          "INVOKESTATIC " + HOOKS + "." + LOAD_NAMESYSTEM + " " + HOOK_LOAD_NAMESYSTEM_DESC,
+          "PUTFIELD " + NAME_NODE + "." + NAMESYSTEM_FIELD + " " + NAMESYSTEM_FIELD_DESC,
+          "RETURN");
 
   /** The instructions ASM must see in the patched createRpcServer. */
   public static final List<String> EXPECTED_CREATE_RPC_SERVER =
+      list(
+          "ALOAD 0",
+          "ALOAD 1",
+          "INVOKESTATIC " + HOOKS + "." + CREATE_RPC_SERVER + " " + HOOK_CREATE_RPC_SERVER_DESC,
+          "ARETURN");
+
+  /** The instructions ASM must see in the patched NameNode.doRollback. */
+  public static final List<String> EXPECTED_DO_ROLLBACK =
+      list(
+          "ALOAD 0",
+          "ILOAD 1",
+          "INVOKESTATIC " + HOOKS + "." + DO_ROLLBACK + " " + DO_ROLLBACK_DESC,
+          "IRETURN");
+
+  /** The instructions ASM must see in the patched NameNode.doRecovery. */
+  public static final List<String> EXPECTED_DO_RECOVERY =
+      list(
+          "ALOAD 0",
+          "ALOAD 1",
+          "INVOKESTATIC " + HOOKS + "." + DO_RECOVERY + " " + DO_RECOVERY_DESC,
+          "RETURN");
+
+  /** The instructions ASM must see in the patched SecondaryNameNode.initialize. */
+  public static final List<String> EXPECTED_INITIALIZE =
+      list(
+          "ALOAD 0",
+          "ALOAD 1",
+          "ALOAD 2",
+          "INVOKESTATIC "
+              + HOOKS
+              + "."
+              + HOOK_INITIALIZE_SECONDARY
+              + " "
+              + HOOK_INITIALIZE_SECONDARY_DESC,
+          "RETURN");
+
+  /** A method whose Code attribute the patch replaces, and what ASM must see in it. */
+  static final class NewBody {
+    final String owner, name, descriptor;
+    final List<String> instructions;
+    final int maxStack, maxLocals;
+
+    NewBody(String owner, String name, String desc, List<String> insns, int stack, int locals) {
+      this.owner = owner;
+      this.name = name;
+      this.descriptor = desc;
+      this.instructions = insns;
+      this.maxStack = stack;
+      this.maxLocals = locals;
+    }
+  }
+
+  static final List<NewBody> NEW_BODIES =
       Collections.unmodifiableList(
           Arrays.asList(
-              "ALOAD 0",
-              "ALOAD 1",
-              "INVOKESTATIC " + HOOKS + "." + CREATE_RPC_SERVER + " " + HOOK_CREATE_RPC_SERVER_DESC,
-              "ARETURN"));
+              new NewBody(
+                  NAME_NODE, LOAD_NAMESYSTEM, LOAD_NAMESYSTEM_DESC, EXPECTED_LOAD_NAMESYSTEM, 3, 2),
+              new NewBody(
+                  NAME_NODE,
+                  CREATE_RPC_SERVER,
+                  CREATE_RPC_SERVER_DESC,
+                  EXPECTED_CREATE_RPC_SERVER,
+                  2,
+                  2),
+              new NewBody(NAME_NODE, DO_ROLLBACK, DO_ROLLBACK_DESC, EXPECTED_DO_ROLLBACK, 2, 2),
+              new NewBody(NAME_NODE, DO_RECOVERY, DO_RECOVERY_DESC, EXPECTED_DO_RECOVERY, 2, 2),
+              new NewBody(
+                  SECONDARY_NAME_NODE, INITIALIZE, INITIALIZE_DESC, EXPECTED_INITIALIZE, 3, 3)));
 
   private static final int MAX_LISTED = 20;
 
   private PatchVerifier() {}
 
+  private static List<String> list(String... s) {
+    return Collections.unmodifiableList(Arrays.asList(s));
+  }
+
+  /** The findings for one patched class. */
+  public static final class ClassReport {
+    /** internal name */
+    public final String className;
+
+    /** methods of the stock class */
+    public int methods;
+
+    public int constantPoolAdded;
+
+    /** names of the stock methods whose Code attribute (only) differs */
+    public final List<String> changedMethods = new ArrayList<>();
+
+    /** names of the methods added after the stock ones (each a verified stock copy) */
+    public final List<String> addedMethods = new ArrayList<>();
+
+    ClassReport(String className) {
+      this.className = className;
+    }
+
+    @Override
+    public String toString() {
+      return entry(simpleName(className))
+          + ": "
+          + changedMethods.size()
+          + " of "
+          + methods
+          + " methods changed ("
+          + String.join(", ", changedMethods)
+          + "), "
+          + addedMethods.size()
+          + " added ("
+          + String.join(", ", addedMethods)
+          + "), constant pool +"
+          + constantPoolAdded
+          + " entries appended";
+    }
+  }
+
   /** The verifier's findings. */
   public static final class Report {
     public int stockEntries;
     public int identicalStockEntries;
-    public int methods;
+
+    /** one per patched class, in {@link NameNodePatch#PATCHED_CLASSES} order */
+    public final List<ClassReport> classes = new ArrayList<>();
+
+    /** all classes' changed methods as {@code Class.method}, e.g. {@code NameNode.doRollback} */
     public final List<String> changedMethods = new ArrayList<>();
-    public int constantPoolAdded;
+
+    /** all classes' added methods as {@code Class.method}, e.g. {@code NameNode.stockDoRollback} */
+    public final List<String> addedMethods = new ArrayList<>();
+
     public final List<String> addedEntries = new ArrayList<>();
     public final List<String> violations = new ArrayList<>();
 
@@ -77,6 +194,16 @@ public final class PatchVerifier {
 
     void violation(String v) {
       violations.add(v);
+    }
+
+    /** The report of one patched class (internal name); null if it was not examined. */
+    public ClassReport classReport(String className) {
+      for (ClassReport c : classes) {
+        if (c.className.equals(className)) {
+          return c;
+        }
+      }
+      return null;
     }
 
     /** Throws a {@link PatchException} listing every violation. */
@@ -96,17 +223,11 @@ public final class PatchVerifier {
       s.append(identicalStockEntries)
           .append(" of ")
           .append(stockEntries)
-          .append(" stock entries identical (all in stock order), NameNode.class: ")
-          .append(changedMethods.size())
-          .append(" of ")
-          .append(methods)
-          .append(" methods changed (")
-          .append(String.join(", ", changedMethods))
-          .append("), constant pool +")
-          .append(constantPoolAdded)
-          .append(" entries appended, ")
-          .append(addedEntries.size())
-          .append(" entries added: ");
+          .append(" stock entries identical (all in stock order); ");
+      for (ClassReport c : classes) {
+        s.append(c).append("; ");
+      }
+      s.append(addedEntries.size()).append(" entries added: ");
       List<String> shown =
           addedEntries.size() <= MAX_LISTED ? addedEntries : addedEntries.subList(0, MAX_LISTED);
       s.append(shown);
@@ -136,6 +257,10 @@ public final class PatchVerifier {
       List<String> stockNames = names(stock, r, "stock");
       List<String> patchedNames = names(patched, r, "patched");
       r.stockEntries = stockNames.size();
+      Map<String, String> patchedClasses = new LinkedHashMap<>(); // entry -> class
+      for (String c : PATCHED_CLASSES) {
+        patchedClasses.put(entry(c), c);
+      }
 
       // (a) stock entries: present, same order, same bytes
       int orderErrors = 0;
@@ -152,7 +277,7 @@ public final class PatchVerifier {
                   + n);
         }
       }
-      byte[] stockNameNode = null, patchedNameNode = null;
+      Map<String, byte[][]> classBytes = new LinkedHashMap<>(); // class -> {stock, patched}
       int contentErrors = 0;
       for (String n : stockNames) {
         ZipEntry pe = patched.getEntry(n);
@@ -162,9 +287,8 @@ public final class PatchVerifier {
         }
         byte[] a = JarPatcher.readAll(stock.getInputStream(stock.getEntry(n)));
         byte[] b = JarPatcher.readAll(patched.getInputStream(pe));
-        if (n.equals(NAME_NODE_ENTRY)) {
-          stockNameNode = a;
-          patchedNameNode = b;
+        if (patchedClasses.containsKey(n)) {
+          classBytes.put(patchedClasses.get(n), new byte[][] {a, b});
         } else if (Arrays.equals(a, b)) {
           r.identicalStockEntries++;
         } else if (contentErrors++ < MAX_LISTED) {
@@ -183,19 +307,25 @@ public final class PatchVerifier {
         }
       }
 
-      if (stockNameNode == null || patchedNameNode == null) {
-        r.violation(NAME_NODE_ENTRY + " is missing from the stock or the patched jar");
-        return r;
+      // (b), (c) each patched class: raw, member by member; then as ASM decodes it
+      for (String c : PATCHED_CLASSES) {
+        byte[][] sp = classBytes.get(c);
+        if (sp == null) {
+          r.violation(entry(c) + " is missing from the stock or the patched jar");
+          continue;
+        }
+        ClassReport cr = new ClassReport(c);
+        r.classes.add(cr);
+        try {
+          ClassComparison.compare(
+              ClassFile.parse(sp[0]), ClassFile.parse(sp[1]), newBodies(c).keySet(), cr, r);
+        } catch (PatchException e) {
+          r.violation("cannot parse " + entry(simpleName(c)) + ": " + e.getMessage());
+          continue;
+        }
+        checkBodiesWithAsm(c, sp[0], sp[1], r);
       }
-      // (b) NameNode.class: raw, member by member
-      try {
-        compareNameNode(ClassFile.parse(stockNameNode), ClassFile.parse(patchedNameNode), r);
-      } catch (PatchException e) {
-        r.violation("cannot parse NameNode.class: " + e.getMessage());
-        return r;
-      }
-      // (c) the new bodies, as ASM decodes them
-      checkBodiesWithAsm(patchedNameNode, r);
+
       // (d) the hooks class
       ZipEntry hooks = patched.getEntry(HOOKS_ENTRY);
       if (hooks == null || !r.addedEntries.contains(HOOKS_ENTRY)) {
@@ -223,139 +353,92 @@ public final class PatchVerifier {
     return names;
   }
 
-  static void compareNameNode(ClassFile s, ClassFile p, Report r) {
-    byte[] sb = s.bytes(), pb = p.bytes();
-    if (!Arrays.equals(Arrays.copyOf(sb, 8), Arrays.copyOf(pb, 8))) {
-      r.violation("NameNode.class: magic or version changed");
-    }
-    byte[] scp = s.constantPoolEntries(), pcp = p.constantPoolEntries();
-    if (p.constantPoolCount < s.constantPoolCount
-        || pcp.length < scp.length
-        || !Arrays.equals(scp, Arrays.copyOf(pcp, scp.length))) {
-      r.violation(
-          "NameNode.class: the stock constant pool is not an unchanged prefix of the patched one");
-    }
-    r.constantPoolAdded = p.constantPoolCount - s.constantPoolCount;
-    if (!Arrays.equals(s.header(), p.header())) {
-      r.violation("NameNode.class: access flags, this_class, super_class or interfaces changed");
-    }
-    if (s.fields.size() != p.fields.size()) {
-      r.violation("NameNode.class: field count " + s.fields.size() + " -> " + p.fields.size());
-    } else {
-      for (int i = 0; i < s.fields.size(); i++) {
-        if (!Arrays.equals(s.fields.get(i).raw(), p.fields.get(i).raw())) {
-          r.violation("NameNode.class: field " + s.fields.get(i).key() + " changed");
-        }
+  /** The patched methods of one class, by name + descriptor. */
+  private static Map<String, NewBody> newBodies(String className) {
+    Map<String, NewBody> m = new LinkedHashMap<>();
+    for (NewBody b : NEW_BODIES) {
+      if (b.owner.equals(className)) {
+        m.put(b.name + b.descriptor, b);
       }
     }
-    r.methods = s.methods.size();
-    if (s.methods.size() != p.methods.size()) {
-      r.violation("NameNode.class: method count " + s.methods.size() + " -> " + p.methods.size());
-    } else {
-      for (int i = 0; i < s.methods.size(); i++) {
-        ClassFile.Member sm = s.methods.get(i), pm = p.methods.get(i);
-        boolean target = isTarget(sm);
-        if (Arrays.equals(sm.raw(), pm.raw())) {
-          if (target) {
-            r.violation("NameNode." + sm.key() + " was not patched");
-          }
-          continue;
-        }
-        if (!target) {
-          r.violation(
-              "NameNode."
-                  + sm.key()
-                  + " changed; only "
-                  + LOAD_NAMESYSTEM
-                  + " and "
-                  + CREATE_RPC_SERVER
-                  + " may");
-          continue;
-        }
-        if (sm.accessFlags != pm.accessFlags
-            || !sm.key().equals(pm.key())
-            || sm.attributes.size() != pm.attributes.size()) {
-          r.violation(
-              "NameNode." + sm.key() + ": flags, name, descriptor or attribute count changed");
-          continue;
-        }
-        boolean codeChanged = false, otherChanged = false;
-        for (int a = 0; a < sm.attributes.size(); a++) {
-          ClassFile.Attribute sa = sm.attributes.get(a), pa = pm.attributes.get(a);
-          boolean same = Arrays.equals(sa.raw(), pa.raw());
-          if (sa.name.equals("Code") && pa.name.equals("Code")) {
-            codeChanged |= !same;
-          } else if (!same) {
-            otherChanged = true;
-            r.violation("NameNode." + sm.key() + ": attribute " + sa.name + " changed");
-          }
-        }
-        if (codeChanged && !otherChanged) {
-          r.changedMethods.add(sm.name);
-        } else if (!codeChanged) {
-          r.violation("NameNode." + sm.key() + " was not patched (Code unchanged)");
-        }
-      }
-    }
-    if (s.attributes.size() != p.attributes.size()) {
-      r.violation("NameNode.class: class attribute count changed");
-    } else {
-      for (int i = 0; i < s.attributes.size(); i++) {
-        if (!Arrays.equals(s.attributes.get(i).raw(), p.attributes.get(i).raw())) {
-          r.violation("NameNode.class: class attribute " + s.attributes.get(i).name + " changed");
-        }
-      }
-    }
+    return m;
   }
 
-  private static boolean isTarget(ClassFile.Member m) {
-    return m.name.equals(LOAD_NAMESYSTEM) && m.descriptor.equals(LOAD_NAMESYSTEM_DESC)
-        || m.name.equals(CREATE_RPC_SERVER) && m.descriptor.equals(CREATE_RPC_SERVER_DESC);
-  }
-
-  static void checkBodiesWithAsm(byte[] patchedNameNode, Report r) {
-    Map<String, MethodListing.Method> methods;
+  static void checkBodiesWithAsm(
+      String className, byte[] stockClass, byte[] patchedClass, Report r) {
+    String cls = simpleName(className);
+    Map<String, MethodListing.Method> methods, stockMethods;
     try {
-      methods = MethodListing.of(patchedNameNode);
+      methods = MethodListing.of(patchedClass);
+      stockMethods = MethodListing.of(stockClass);
     } catch (PatchException e) {
-      r.violation("NameNode.class: " + e.getMessage());
+      r.violation(entry(cls) + ": " + e.getMessage());
       return;
     }
-    if (methods.size() != r.methods) {
+    int inClassFile = ClassFile.parse(patchedClass).methods.size();
+    if (methods.size() != inClassFile) {
       r.violation(
-          "NameNode.class: ASM sees "
+          entry(cls)
+              + ": ASM sees "
               + methods.size()
               + " methods, the class file has "
-              + r.methods);
+              + inClassFile);
     }
-    checkBody(methods.get(LOAD_NAMESYSTEM + LOAD_NAMESYSTEM_DESC), EXPECTED_LOAD_NAMESYSTEM, 3, r);
-    checkBody(
-        methods.get(CREATE_RPC_SERVER + CREATE_RPC_SERVER_DESC), EXPECTED_CREATE_RPC_SERVER, 2, r);
+    for (NewBody b : newBodies(className).values()) {
+      checkBody(cls, methods.get(b.name + b.descriptor), b, r);
+    }
+    for (RenameAndDelegate d : delegations(className)) {
+      MethodListing.Method stock = stockMethods.get(d.name + d.descriptor);
+      MethodListing.Method copy = methods.get(d.stockCopyName + d.descriptor);
+      if (stock == null || copy == null || !stock.body().equals(copy.body())) {
+        r.violation(
+            cls
+                + "."
+                + d.stockCopyName
+                + d.descriptor
+                + " as decoded by ASM is not the stock "
+                + d.name
+                + ": "
+                + copy
+                + " vs stock "
+                + stock);
+      }
+    }
   }
 
-  private static void checkBody(
-      MethodListing.Method m, List<String> expected, int maxStack, Report r) {
+  private static void checkBody(String cls, MethodListing.Method m, NewBody b, Report r) {
     if (m == null) {
-      r.violation("ASM does not see a patched method with the expected instructions " + expected);
+      r.violation(
+          "ASM does not see the patched method "
+              + cls
+              + "."
+              + b.name
+              + b.descriptor
+              + " (expected "
+              + b.instructions
+              + ")");
       return;
     }
-    if (!m.instructions.equals(expected)
-        || m.maxStack != maxStack
-        || m.maxLocals != 2
+    if (!m.instructions.equals(b.instructions)
+        || m.maxStack != b.maxStack
+        || m.maxLocals != b.maxLocals
         || m.tryCatchBlocks != 0
         || m.frames != 0
         || m.lineNumbers != 0
         || m.localVariables != 0) {
       r.violation(
-          "NameNode."
+          cls
+              + "."
               + m.name
               + " as decoded by ASM: "
               + m
               + "; expected "
-              + expected
+              + b.instructions
               + " maxStack="
-              + maxStack
-              + " maxLocals=2, no handlers/frames/debug info");
+              + b.maxStack
+              + " maxLocals="
+              + b.maxLocals
+              + ", no handlers/frames/debug info");
     }
   }
 
@@ -372,13 +455,16 @@ public final class PatchVerifier {
     }
     checkHook(h, LOAD_NAMESYSTEM, HOOK_LOAD_NAMESYSTEM_DESC, r);
     checkHook(h, CREATE_RPC_SERVER, HOOK_CREATE_RPC_SERVER_DESC, r);
+    for (RenameAndDelegate d : DELEGATIONS) {
+      checkHook(h, d.hookName, d.hookDescriptor, r);
+    }
   }
 
   private static void checkHook(ClassFile h, String name, String desc, Report r) {
     ClassFile.Member m = h.method(name, desc);
     if (m == null) {
       r.violation(HOOKS + " has no method " + name + desc);
-    } else if ((m.accessFlags & 0x0008) == 0 || (m.accessFlags & 0x0002) != 0) {
+    } else if ((m.accessFlags & ACC_STATIC) == 0 || (m.accessFlags & ACC_PRIVATE) != 0) {
       r.violation(
           HOOKS
               + "."

@@ -14,46 +14,39 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
-/** Patches the real hadoop-hdfs-2.7.3.jar and checks the result independently of the verifier. */
+/**
+ * Patches the real hadoop-hdfs-2.7.3.jar and checks the jar as a whole (entries, order, inputs,
+ * determinism) and that the verifier accepts it and catches tampering. The class-level checks are
+ * in {@link ClassFileSplicerTest}, the refusals in {@link RefusalTest}.
+ */
 public class JarPatcherTest {
 
   static Path stock;
   static Path hooks;
-  static Path resources;
   static Path patched;
-  static JarPatcher.Summary summary;
 
   @BeforeClass
   public static void patchOnce() throws IOException {
     stock = TestSupport.stockJar();
-    hooks = TestSupport.hooksDir("hooks");
-    resources = TestSupport.resourcesDir("resources");
-    patched = TestSupport.freshDir("out").resolve("hadoop-hdfs-2.7.3-nvm.jar");
-    summary = JarPatcher.patch(stock, Arrays.asList(hooks, resources), patched);
-    System.out.println(summary);
+    patched = TestSupport.patchedJar();
+    hooks = TestSupport.hooksDir("hooks-jar-test");
   }
 
   static Map<String, byte[]> entries(Path jar) throws IOException {
-    Map<String, byte[]> m = new LinkedHashMap<>();
-    try (ZipFile z = new ZipFile(jar.toFile())) {
-      for (Enumeration<? extends ZipEntry> en = z.entries(); en.hasMoreElements(); ) {
-        ZipEntry e = en.nextElement();
-        assertEquals(
-            "duplicate " + e.getName(),
-            null,
-            m.put(e.getName(), JarPatcher.readAll(z.getInputStream(e))));
-      }
-    }
-    return m;
+    return TestSupport.entries(jar);
+  }
+
+  static List<String> sorted(List<String> l) {
+    List<String> s = new ArrayList<>(l);
+    Collections.sort(s);
+    return s;
   }
 
   @Test
@@ -61,12 +54,37 @@ public class JarPatcherTest {
     PatchVerifier.Report r = PatchVerifier.verify(stock, patched);
     assertTrue(r.toString(), r.ok());
     assertEquals(3408, r.stockEntries);
-    assertEquals(3407, r.identicalStockEntries);
-    assertEquals(94, r.methods);
-    List<String> changed = new ArrayList<>(r.changedMethods);
-    Collections.sort(changed);
-    assertEquals(Arrays.asList(CREATE_RPC_SERVER, LOAD_NAMESYSTEM), changed);
-    assertEquals(8, r.constantPoolAdded);
+    assertEquals(3406, r.identicalStockEntries); // all but NameNode.class, SecondaryNameNode.class
+    assertEquals(
+        Arrays.asList(
+            "NameNode." + CREATE_RPC_SERVER,
+            "NameNode." + DO_RECOVERY,
+            "NameNode." + DO_ROLLBACK,
+            "NameNode." + LOAD_NAMESYSTEM,
+            "SecondaryNameNode." + INITIALIZE),
+        sorted(r.changedMethods));
+    assertEquals(
+        Arrays.asList(
+            "NameNode." + STOCK_DO_ROLLBACK,
+            "NameNode." + STOCK_DO_RECOVERY,
+            "SecondaryNameNode." + STOCK_INITIALIZE),
+        r.addedMethods);
+
+    PatchVerifier.ClassReport nn = r.classReport(NAME_NODE);
+    assertEquals(94, nn.methods);
+    assertEquals(
+        sorted(Arrays.asList(LOAD_NAMESYSTEM, CREATE_RPC_SERVER, DO_ROLLBACK, DO_RECOVERY)),
+        sorted(nn.changedMethods));
+    assertEquals(Arrays.asList(STOCK_DO_ROLLBACK, STOCK_DO_RECOVERY), nn.addedMethods);
+    // 8 for the replaced bodies; per delegation NameAndType + Methodref + the copy's name
+    assertEquals(8 + 3 + 3, nn.constantPoolAdded);
+
+    PatchVerifier.ClassReport snn = r.classReport(SECONDARY_NAME_NODE);
+    assertEquals(Collections.singletonList(INITIALIZE), snn.changedMethods);
+    assertEquals(Collections.singletonList(STOCK_INITIALIZE), snn.addedMethods);
+    // NvmHooks Utf8 + Class; hook name, hook descriptor, NameAndType, Methodref; the copy's name
+    assertEquals(2 + 4 + 1, snn.constantPoolAdded);
+
     assertEquals(
         Arrays.asList(
             HOOKS_ENTRY,
@@ -75,6 +93,8 @@ public class JarPatcherTest {
             "native/Linux-amd64/",
             "native/Linux-amd64/libnvmnn.so"),
         r.addedEntries);
+    assertTrue(r.toString(), r.toString().contains("NameNode.class: 4 of 94 methods changed"));
+    assertTrue(r.toString(), r.toString().contains("SecondaryNameNode.class: 1 of "));
   }
 
   @Test
@@ -83,134 +103,27 @@ public class JarPatcherTest {
   }
 
   @Test
-  public void spliceAppendsEightConstantsAndReplacesTwoCodeAttributes() {
-    ClassFileSplicer.Result s = summary.splice;
-    assertEquals(51, s.majorVersion);
-    assertEquals(1716, s.oldConstantPoolCount); // constant_pool_count: #1..#1715
-    assertEquals(1724, s.newConstantPoolCount); // #1716..#1723 appended
-    assertEquals(8, s.appendedConstants.size());
-    assertEquals(6 + 22, s.newLoadNamesystemCodeLength); // 10 code bytes
-    assertEquals(6 + 18, s.newCreateRpcServerCodeLength); // 6 code bytes
-  }
-
-  @Test
   public void stockEntriesAreByteIdenticalAndInStockOrder() throws IOException {
     Map<String, byte[]> s = entries(stock), p = entries(patched);
     List<String> sn = new ArrayList<>(s.keySet()), pn = new ArrayList<>(p.keySet());
     assertEquals(sn, pn.subList(0, sn.size()));
     int identical = 0;
+    List<String> changed = new ArrayList<>();
     for (String n : sn) {
-      if (n.equals(NAME_NODE_ENTRY)) {
-        assertFalse(Arrays.equals(s.get(n), p.get(n)));
-      } else {
-        assertArrayEquals(n, s.get(n), p.get(n));
+      if (Arrays.equals(s.get(n), p.get(n))) {
         identical++;
+      } else {
+        changed.add(n);
       }
     }
-    assertEquals(sn.size() - 1, identical);
+    assertEquals(Arrays.asList(NAME_NODE_ENTRY, SECONDARY_NAME_NODE_ENTRY), changed);
+    assertEquals(sn.size() - 2, identical);
     assertArrayEquals(s.get("META-INF/MANIFEST.MF"), p.get("META-INF/MANIFEST.MF"));
     // stock entries keep their stock timestamps
     try (ZipFile zs = new ZipFile(stock.toFile());
         ZipFile zp = new ZipFile(patched.toFile())) {
       for (String n : sn) {
         assertEquals(n, zs.getEntry(n).getTime(), zp.getEntry(n).getTime());
-      }
-    }
-  }
-
-  @Test
-  public void onlyTheTwoCodeAttributesDiffer() throws IOException {
-    ClassFile s = ClassFile.parse(entries(stock).get(NAME_NODE_ENTRY));
-    ClassFile p = ClassFile.parse(entries(patched).get(NAME_NODE_ENTRY));
-    assertEquals(94, s.methods.size());
-    assertEquals(s.methods.size(), p.methods.size());
-    List<String> differing = new ArrayList<>();
-    for (int i = 0; i < s.methods.size(); i++) {
-      if (!Arrays.equals(s.methods.get(i).raw(), p.methods.get(i).raw())) {
-        differing.add(s.methods.get(i).name);
-        // within a changed method, only the Code attribute differs
-        for (int a = 0; a < s.methods.get(i).attributes.size(); a++) {
-          ClassFile.Attribute sa = s.methods.get(i).attributes.get(a);
-          ClassFile.Attribute pa = p.methods.get(i).attributes.get(a);
-          assertEquals(sa.name, pa.name);
-          if (!sa.name.equals("Code")) {
-            assertArrayEquals(sa.raw(), pa.raw());
-          }
-        }
-      }
-    }
-    Collections.sort(differing);
-    assertEquals(Arrays.asList(CREATE_RPC_SERVER, LOAD_NAMESYSTEM), differing);
-    for (int i = 0; i < s.fields.size(); i++) {
-      assertArrayEquals(s.fields.get(i).raw(), p.fields.get(i).raw());
-    }
-    assertEquals(s.attributes.size(), p.attributes.size());
-    for (int i = 0; i < s.attributes.size(); i++) {
-      assertArrayEquals(s.attributes.get(i).raw(), p.attributes.get(i).raw());
-    }
-    assertArrayEquals(s.header(), p.header());
-    byte[] scp = s.constantPoolEntries(), pcp = p.constantPoolEntries();
-    assertArrayEquals(scp, Arrays.copyOf(pcp, scp.length));
-    assertEquals(s.thisClassIndex, p.thisClassIndex);
-  }
-
-  @Test
-  public void asmSeesExactlyTheExpectedInstructions() throws IOException {
-    Map<String, MethodListing.Method> pm = MethodListing.of(entries(patched).get(NAME_NODE_ENTRY));
-    Map<String, MethodListing.Method> sm = MethodListing.of(entries(stock).get(NAME_NODE_ENTRY));
-    MethodListing.Method load = pm.get(LOAD_NAMESYSTEM + LOAD_NAMESYSTEM_DESC);
-    MethodListing.Method rpc = pm.get(CREATE_RPC_SERVER + CREATE_RPC_SERVER_DESC);
-    assertEquals(
-        Arrays.asList(
-            "ALOAD 0",
-            "ALOAD 0",
-            "ALOAD 1",
-            "INVOKESTATIC org/apache/hadoop/hdfs/server/namenode/NvmHooks.loadNamesystem "
-                + "(Lorg/apache/hadoop/hdfs/server/namenode/NameNode;Lorg/apache/hadoop/conf/Configuration;)"
-                + "Lorg/apache/hadoop/hdfs/server/namenode/FSNamesystem;",
-            "PUTFIELD org/apache/hadoop/hdfs/server/namenode/NameNode.namesystem "
-                + "Lorg/apache/hadoop/hdfs/server/namenode/FSNamesystem;",
-            "RETURN"),
-        load.instructions);
-    assertEquals(3, load.maxStack);
-    assertEquals(2, load.maxLocals);
-    assertEquals(
-        Arrays.asList(
-            "ALOAD 0",
-            "ALOAD 1",
-            "INVOKESTATIC org/apache/hadoop/hdfs/server/namenode/NvmHooks.createRpcServer "
-                + "(Lorg/apache/hadoop/hdfs/server/namenode/NameNode;Lorg/apache/hadoop/conf/Configuration;)"
-                + "Lorg/apache/hadoop/hdfs/server/namenode/NameNodeRpcServer;",
-            "ARETURN"),
-        rpc.instructions);
-    assertEquals(2, rpc.maxStack);
-    assertEquals(2, rpc.maxLocals);
-    for (MethodListing.Method m : Arrays.asList(load, rpc)) {
-      assertEquals(m.toString(), 0, m.tryCatchBlocks + m.frames + m.lineNumbers + m.localVariables);
-    }
-    // the stock bodies were what we expected, and every other method decodes identically
-    assertEquals(
-        Arrays.asList(
-            "ALOAD 0",
-            "ALOAD 1",
-            "INVOKESTATIC " + FS_NAMESYSTEM + ".loadFromDisk " + LOAD_FROM_DISK_DESC,
-            "PUTFIELD " + NAME_NODE + ".namesystem " + NAMESYSTEM_FIELD_DESC,
-            "RETURN"),
-        sm.get(LOAD_NAMESYSTEM + LOAD_NAMESYSTEM_DESC).instructions);
-    assertEquals(
-        Arrays.asList(
-            "NEW " + RPC_SERVER,
-            "DUP",
-            "ALOAD 1",
-            "ALOAD 0",
-            "INVOKESPECIAL " + RPC_SERVER + ".<init> " + RPC_SERVER_INIT_DESC,
-            "ARETURN"),
-        sm.get(CREATE_RPC_SERVER + CREATE_RPC_SERVER_DESC).instructions);
-    assertEquals(sm.keySet(), pm.keySet());
-    for (String k : sm.keySet()) {
-      if (!k.equals(LOAD_NAMESYSTEM + LOAD_NAMESYSTEM_DESC)
-          && !k.equals(CREATE_RPC_SERVER + CREATE_RPC_SERVER_DESC)) {
-        assertEquals(k, sm.get(k).toString(), pm.get(k).toString());
       }
     }
   }
@@ -284,47 +197,21 @@ public class JarPatcherTest {
   }
 
   @Test
-  public void anAlreadyPatchedJarIsRefused() throws IOException {
+  public void hooksClassWithoutTheDelegationHooksIsRefused() throws IOException {
+    Path d = TestSupport.freshDir("old-hooks");
+    TestSupport.write(d.resolve(HOOKS_ENTRY), TestSupport.placeholderHooks(false));
+    Path out = TestSupport.freshDir("old-hooks-out").resolve("out.jar");
     try {
-      JarPatcher.patch(
-          patched,
-          Collections.singletonList(TestSupport.hooksDir("hooks-twice")),
-          TestSupport.freshDir("twice").resolve("out.jar"));
-      fail("patched twice");
+      JarPatcher.patch(stock, Collections.singletonList(d), out);
+      fail("NvmHooks without the delegation hooks accepted");
     } catch (PatchException e) {
-      assertTrue(
-          e.getMessage(),
-          e.getMessage().contains("refusing to patch NameNode.loadNamesystem")
-              && e.getMessage().contains("patched before"));
+      for (RenameAndDelegate h : DELEGATIONS) {
+        assertTrue(
+            e.getMessage(),
+            e.getMessage().contains(HOOKS + " has no method " + h.hookName + h.hookDescriptor));
+      }
     }
-  }
-
-  @Test
-  public void aDifferentNameNodeBodyIsRefused() throws IOException {
-    // a "different Hadoop build": createRpcServer loads its arguments in the other order
-    Map<String, byte[]> jar = entries(stock);
-    byte[] nn = jar.get(NAME_NODE_ENTRY).clone();
-    ClassFile cf = ClassFile.parse(nn);
-    ClassFile.Attribute code =
-        cf.method(CREATE_RPC_SERVER, CREATE_RPC_SERVER_DESC).attribute("Code");
-    int codeStart = code.infoOffset + 8;
-    assertEquals(0x2b, nn[codeStart + 4] & 0xFF); // aload_1
-    assertEquals(0x2a, nn[codeStart + 5] & 0xFF); // aload_0
-    nn[codeStart + 4] = 0x2a;
-    nn[codeStart + 5] = 0x2b;
-    jar.put(NAME_NODE_ENTRY, nn);
-    Path dir = TestSupport.freshDir("other-build");
-    Path other = dir.resolve("hadoop-hdfs-other.jar");
-    TestSupport.writeJar(other, jar);
-    try {
-      JarPatcher.patch(other, Collections.singletonList(hooks), dir.resolve("out.jar"));
-      fail("unexpected body accepted");
-    } catch (PatchException e) {
-      assertTrue(
-          e.getMessage(),
-          e.getMessage().contains("refusing to patch NameNode.createRpcServer")
-              && e.getMessage().contains("not the NameNode of Apache Hadoop 2.7.3"));
-    }
+    assertFalse(Files.exists(out));
   }
 
   @Test
@@ -368,6 +255,41 @@ public class JarPatcherTest {
     PatchVerifier.Report unpatched = PatchVerifier.verify(stock, stock);
     assertFalse(unpatched.ok());
     assertNotEquals(0, unpatched.violations.size());
+  }
+
+  @Test
+  public void verifierCatchesATamperedStockCopy() throws IOException {
+    Map<String, byte[]> jar = entries(patched);
+    // SecondaryNameNode.stockInitialize: max_stack + 1
+    byte[] snn = jar.get(SECONDARY_NAME_NODE_ENTRY).clone();
+    ClassFile cf = ClassFile.parse(snn);
+    snn[cf.method(STOCK_INITIALIZE, INITIALIZE_DESC).attribute("Code").infoOffset + 1]++;
+    jar.put(SECONDARY_NAME_NODE_ENTRY, snn);
+    // NameNode.stockDoRollback: public instead of package-private
+    byte[] nn = jar.get(NAME_NODE_ENTRY).clone();
+    int flags = ClassFile.parse(nn).method(STOCK_DO_ROLLBACK, DO_ROLLBACK_DESC).offset;
+    assertEquals(ACC_SYNTHETIC | ACC_STATIC, ((nn[flags] & 0xFF) << 8) | (nn[flags + 1] & 0xFF));
+    nn[flags + 1] |= ACC_PUBLIC;
+    jar.put(NAME_NODE_ENTRY, nn);
+    Path bad = TestSupport.freshDir("tampered-copy").resolve("tampered.jar");
+    TestSupport.writeJar(bad, jar);
+    PatchVerifier.Report r = PatchVerifier.verify(stock, bad);
+    String all = String.join("\n", r.violations);
+    assertTrue(
+        all,
+        all.contains(
+            "SecondaryNameNode.stockInitialize"
+                + INITIALIZE_DESC
+                + ": its attributes are not byte-identical to those of the stock initialize"));
+    assertTrue(
+        all, all.contains("SecondaryNameNode.stockInitialize" + INITIALIZE_DESC + " as decoded"));
+    assertTrue(
+        all,
+        all.contains(
+            "NameNode.stockDoRollback"
+                + DO_ROLLBACK_DESC
+                + ": access flags 0x1009, expected 0x1008"));
+    assertTrue(all, r.addedMethods.equals(Collections.singletonList("NameNode.stockDoRecovery")));
   }
 
   @Test

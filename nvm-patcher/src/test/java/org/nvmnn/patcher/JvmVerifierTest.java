@@ -21,14 +21,16 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Loads the patched NameNode in a child JVM (JDK 17 verifies every class not loaded by the boot
- * loader by default), with Hadoop's runtime classpath resolved by a separate Maven run of
- * src/test/hadoop-runtime/pom.xml so that Hadoop never enters this module's own classpath. Skipped
- * (Assume) when that classpath cannot be resolved.
+ * Loads the patched NameNode and SecondaryNameNode (with the added stock copies) in a child JVM
+ * (JDK 17 verifies every class not loaded by the boot loader by default), with Hadoop's runtime
+ * classpath resolved by a separate Maven run of src/test/hadoop-runtime/pom.xml so that Hadoop
+ * never enters this module's own classpath. Skipped (Assume) when that classpath cannot be
+ * resolved.
  */
 public class JvmVerifierTest {
 
   static final String NAME_NODE_CLASS = NAME_NODE.replace('/', '.');
+  static final String SECONDARY_NAME_NODE_CLASS = SECONDARY_NAME_NODE.replace('/', '.');
   static final String HOOKS_CLASS = HOOKS.replace('/', '.');
 
   static Path dir;
@@ -139,20 +141,31 @@ public class JvmVerifierTest {
   }
 
   @Test
-  public void patchedNameNodePassesTheJvmVerifier() throws Exception {
-    Result r = runChild("patched", null, NAME_NODE_CLASS, HOOKS_CLASS);
+  public void patchedClassesPassTheJvmVerifier() throws Exception {
+    Result r = runChild("patched", null, NAME_NODE_CLASS, SECONDARY_NAME_NODE_CLASS, HOOKS_CLASS);
     assertEquals(r.output, 0, r.exit);
     String where = patched.toUri().toURL().toString();
-    assertTrue(r.output, r.output.contains("LOADED " + NAME_NODE_CLASS + " FROM " + where));
-    assertTrue(r.output, r.output.contains("LOADED " + HOOKS_CLASS + " FROM " + where));
     String vlog =
         new String(
             Files.readAllBytes(dir.resolve("patched-verification.log")), StandardCharsets.UTF_8);
+    for (String c : Arrays.asList(NAME_NODE_CLASS, SECONDARY_NAME_NODE_CLASS, HOOKS_CLASS)) {
+      assertTrue(r.output, r.output.contains("LOADED " + c + " FROM " + where));
+      // the type-checking verifier (StackMapTable), which the stock copies' frames must satisfy
+      assertTrue(
+          c + " was not verified", vlog.contains("Verifying class " + c + " with new format"));
+      assertTrue(c + " did not pass", vlog.contains("End class verification for: " + c));
+    }
+    // the stock copies as reflection sees them: package-private, synthetic, static as before
     assertTrue(
-        "NameNode was not verified",
-        vlog.contains("Verifying class " + NAME_NODE_CLASS + " with new format"));
+        r.output,
+        r.output.contains("METHOD " + NAME_NODE_CLASS + ".stockDoRollback 0x1008 synthetic"));
     assertTrue(
-        "NameNode did not pass", vlog.contains("End class verification for: " + NAME_NODE_CLASS));
+        r.output,
+        r.output.contains("METHOD " + NAME_NODE_CLASS + ".stockDoRecovery 0x1008 synthetic"));
+    assertTrue(
+        r.output,
+        r.output.contains(
+            "METHOD " + SECONDARY_NAME_NODE_CLASS + ".stockInitialize 0x1000 synthetic"));
   }
 
   /**
@@ -176,5 +189,28 @@ public class JvmVerifierTest {
     assertTrue(
         r.output,
         r.output.contains("java.lang.VerifyError") && r.output.contains("loadNamesystem"));
+  }
+
+  /**
+   * Negative control for the stock copies: the JVM really verifies them too (max_stack of
+   * SecondaryNameNode.stockInitialize -> 1, below what its own instructions use).
+   */
+  @Test
+  public void aBrokenStockCopyIsRejectedByTheJvmVerifier() throws Exception {
+    byte[] snn;
+    try (ZipFile z = new ZipFile(patched.toFile())) {
+      snn = JarPatcher.readAll(z.getInputStream(z.getEntry(SECONDARY_NAME_NODE_ENTRY)));
+    }
+    ClassFile cf = ClassFile.parse(snn);
+    int at = cf.method(STOCK_INITIALIZE, INITIALIZE_DESC).attribute("Code").infoOffset;
+    assertEquals(6, ((snn[at] & 0xFF) << 8) | (snn[at + 1] & 0xFF)); // stock max_stack
+    snn[at + 1] = 1;
+    Path broken = dir.resolve("broken-copy");
+    TestSupport.write(broken.resolve(SECONDARY_NAME_NODE_ENTRY), snn);
+    Result r = runChild("broken-copy", broken.toString(), SECONDARY_NAME_NODE_CLASS);
+    assertNotEquals(r.output, 0, r.exit);
+    assertTrue(
+        r.output,
+        r.output.contains("java.lang.VerifyError") && r.output.contains(STOCK_INITIALIZE));
   }
 }

@@ -10,6 +10,7 @@ import java.io.File;
 import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -27,7 +28,9 @@ import org.junit.Test;
 
 /**
  * The test class path really holds the drop-in jar instead of the stock one, and that jar is the
- * stock jar plus exactly the intended change.
+ * stock jar plus exactly the intended change: in NameNode.class the bodies of loadNamesystem,
+ * createRpcServer, doRollback and doRecovery, plus the stock copies stockDoRollback and
+ * stockDoRecovery; in SecondaryNameNode.class the body of initialize, plus stockInitialize.
  */
 public class PatchedJarTest {
   private static final String STOCK_JAR_NAME = "hadoop-hdfs-2.7.3.jar";
@@ -74,7 +77,9 @@ public class PatchedJarTest {
   }
 
   /**
-   * (b) PatchVerifier: every stock entry byte-identical, only the two methods of NameNode changed.
+   * (b) PatchVerifier: every stock entry byte-identical but NameNode.class and
+   * SecondaryNameNode.class; in those, only the Code of the five patched methods changed and
+   * exactly the three stock copies were added.
    */
   @Test
   public void patchVerifierAcceptsTheJarAgainstTheStockJar() throws Exception {
@@ -94,12 +99,27 @@ public class PatchedJarTest {
       int stockEntries = (Integer) field(report, "stockEntries");
       assertTrue("stock entries: " + stockEntries, stockEntries > 3000);
       assertEquals(
-          "stock entries byte-identical (all but NameNode.class)",
-          (Integer) (stockEntries - 1),
+          "stock entries byte-identical (all but NameNode.class and SecondaryNameNode.class)",
+          (Integer) (stockEntries - 2),
           field(report, "identicalStockEntries"));
       List<String> changed = new ArrayList<>((List<String>) field(report, "changedMethods"));
       Collections.sort(changed);
-      assertEquals(Arrays.asList("createRpcServer", "loadNamesystem"), changed);
+      assertEquals(
+          Arrays.asList(
+              "NameNode.createRpcServer",
+              "NameNode.doRecovery",
+              "NameNode.doRollback",
+              "NameNode.loadNamesystem",
+              "SecondaryNameNode.initialize"),
+          changed);
+      List<String> addedMethods = new ArrayList<>((List<String>) field(report, "addedMethods"));
+      Collections.sort(addedMethods);
+      assertEquals(
+          Arrays.asList(
+              "NameNode.stockDoRecovery",
+              "NameNode.stockDoRollback",
+              "SecondaryNameNode.stockInitialize"),
+          addedMethods);
       List<?> added = (List<?>) field(report, "addedEntries");
       for (String e :
           new String[] {
@@ -109,6 +129,36 @@ public class PatchedJarTest {
         assertTrue(e + " not added: " + added, added.contains(e));
       }
     }
+  }
+
+  /**
+   * (b') The stock copies the hooks call by reflection (NvmHooks via StockMethod) are there, with
+   * the parameter types the hooks look them up with: package-private, synthetic, static as the
+   * stock method.
+   */
+  @Test
+  public void stockCopiesAreDeclaredAsTheHooksExpect() throws Exception {
+    ClassLoader cl = getClass().getClassLoader();
+    String pkg = "org.apache.hadoop.hdfs.server.namenode.";
+    Class<?> conf = Class.forName("org.apache.hadoop.conf.Configuration", false, cl);
+    Class<?> startupOption =
+        Class.forName(
+            "org.apache.hadoop.hdfs.server.common.HdfsServerConstants$StartupOption", false, cl);
+    Class<?> snn = Class.forName(pkg + "SecondaryNameNode", false, cl);
+    Class<?> opts = Class.forName(pkg + "SecondaryNameNode$CommandLineOpts", false, cl);
+    assertEquals(codeSource(NameNode.class), codeSource(snn));
+    assertStockCopy(NameNode.class.getDeclaredMethod("stockDoRollback", conf, boolean.class), true);
+    assertStockCopy(NameNode.class.getDeclaredMethod("stockDoRecovery", startupOption, conf), true);
+    assertStockCopy(snn.getDeclaredMethod("stockInitialize", conf, opts), false);
+  }
+
+  private static void assertStockCopy(Method m, boolean isStatic) {
+    int mod = m.getModifiers();
+    assertTrue(m + " is not synthetic", m.isSynthetic());
+    assertEquals(m.toString(), isStatic, Modifier.isStatic(mod));
+    assertFalse(
+        m + " is not package-private",
+        Modifier.isPublic(mod) || Modifier.isPrivate(mod) || Modifier.isProtected(mod));
   }
 
   @SuppressWarnings("unchecked")
