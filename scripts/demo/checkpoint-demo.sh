@@ -37,7 +37,7 @@ echo "   namespace: $inodes inodes (directories and files, root included)"
 step "2. hdfs secondarynamenode (what start-dfs.sh starts) with the cluster's configuration"
 t0=$(date +%s.%N)
 set +e
-hjava "$conf" org.apache.hadoop.hdfs.server.namenode.SecondaryNameNode > "$conf/logs/secondarynamenode.log" 2>&1
+(hjava "$conf" org.apache.hadoop.hdfs.server.namenode.SecondaryNameNode) > "$conf/logs/secondarynamenode.log" 2>&1
 rc=$?
 set -e
 secs=$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")
@@ -48,12 +48,15 @@ grep -q "is not used with an NVM NameNode" "$conf/logs/secondarynamenode.log" ||
 
 step "3. dfsadmin -fetchImage before any save: refused (the newest fsimage is the empty one of -format)"
 mkdir -p "$work/fetched"
+: > "$conf/logs/client.log"   # a client's errors go to its log (cluster-lib.sh)
 set +e
-out=$(dfsadmin "$conf" -fetchImage "$work/fetched" 2>&1)
+dfsadmin "$conf" -fetchImage "$work/fetched"
 rc=$?
 set -e
 [ "$rc" -ne 0 ] || fail "fetchImage served a stale image"
-echo "$out" | grep -o "NVM NameNode: no current fsimage to serve[^(]*" | head -1 | cut -c1-200 | sed 's/^/   /'
+grep -m1 "^fetchImage:" "$conf/logs/client.log" | sed 's/^/   /'
+grep -m1 -o "NVM NameNode: no current fsimage to serve.*bring it forward\." "$conf/logs/client.log" \
+  | sed 's/^/   /' || fail "no refusal message"
 echo "   exit $rc; $(find "$work/fetched" -name 'fsimage_*' | wc -l) files fetched"
 
 step "4. the procedure: safe mode, saveNamespace, fetchImage, leave; hdfs oiv reads the image"
@@ -65,7 +68,7 @@ image=$(find "$work/fetched" -name 'fsimage_*' ! -name '*.md5' | head -1)
 [ -n "$image" ] || fail "no fsimage fetched"
 hclient "$conf" org.apache.hadoop.hdfs.tools.offlineImageViewer.OfflineImageViewerPB \
   -p XML -i "$image" -o "$work/fsimage.xml"
-in_image=$(grep -o '<inode>' "$work/fsimage.xml" | wc -l)
+in_image=$(grep -o '<inode><id>' "$work/fsimage.xml" | wc -l)   # INodeSection entries
 echo "   $(basename "$image"): hdfs oiv lists $in_image inodes; the NameNode has $inodes"
 [ "$in_image" -eq "$inodes" ] || fail "the fetched image does not hold the namespace"
 
@@ -73,7 +76,7 @@ step "5. kill -9 the NameNode; hdfs namenode -recover, -rollback, -upgrade on it
 kill_hard "$NN_PID"; NN_PID=
 for opt in -recover -rollback -upgrade; do
   set +e
-  hjava "$conf" org.apache.hadoop.hdfs.server.namenode.NameNode "$opt" > "$conf/logs/namenode$opt.log" 2>&1
+  (hjava "$conf" org.apache.hadoop.hdfs.server.namenode.NameNode "$opt") > "$conf/logs/namenode$opt.log" 2>&1
   rc=$?
   set -e
   echo "   namenode $opt: exit $rc"
