@@ -20,8 +20,6 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
-import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
@@ -191,28 +189,6 @@ public class UnsupportedOperationsTest {
     assertStockAnswer("java.io.IOException", () -> fs.createEncryptionZone(SUB, "key"));
     assertFalse(fs.listEncryptionZones().hasNext());
     assertNull(fs.getEZForPath(FILE));
-  }
-
-  @Test
-  public void centralizedCacheIsRefused() throws Exception {
-    assertRefused("centralized cache pools", () -> fs.addCachePool(new CachePoolInfo("pool")));
-    assertRefused(
-        "centralized cache pools",
-        () -> fs.modifyCachePool(new CachePoolInfo("pool").setMode(FsPermission.getDefault())));
-    assertRefused("centralized cache pools", () -> fs.removeCachePool("pool"));
-    assertRefused(
-        "centralized cache directives",
-        () ->
-            fs.addCacheDirective(
-                new CacheDirectiveInfo.Builder().setPath(FILE).setPool("pool").build()));
-    assertRefused(
-        "centralized cache directives",
-        () ->
-            fs.modifyCacheDirective(
-                new CacheDirectiveInfo.Builder().setId(1L).setReplication((short) 2).build()));
-    assertRefused("centralized cache directives", () -> fs.removeCacheDirective(1L));
-    assertFalse(fs.listCachePools().hasNext());
-    assertFalse(fs.listCacheDirectives(null).hasNext());
   }
 
   @Test

@@ -7,6 +7,8 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.security.token.delegation.DelegationKey;
@@ -23,6 +25,7 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   private volatile NvmWriteThrough writeThrough;
   private volatile NvmRollbackImageGuard rollbackGuard;
   private volatile NvmTokenWriteThrough tokens;
+  private volatile NvmCacheWriteThrough cache;
 
   NvmFSEditLog(Configuration conf, NNStorage storage) {
     super(journalConf(conf), storage, Collections.singletonList(NullJournalManager.URI_));
@@ -50,6 +53,10 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   void attachTokens(NvmTokenWriteThrough t) {
     this.tokens = t;
+  }
+
+  void attachCache(NvmCacheWriteThrough c) {
+    this.cache = c;
   }
 
   NvmWriteThrough writeThrough() {
@@ -221,6 +228,51 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
       w.retryable(RegionLayout.RETRY_SUCCESS, 0);
     }
     w.deleted(src);
+  }
+
+  // ---- the centralized cache manager (NvmCacheWriteThrough): under the namesystem write lock
+
+  private NvmCacheWriteThrough cache() {
+    NvmCacheWriteThrough c = cache;
+    if (c == null) {
+      WriteThroughFailure.stop(
+          "a cache pool or directive change before the region was opened", null);
+    }
+    NvmRollbackImageGuard g = rollbackGuard;
+    if (g != null) {
+      g.beforeChange(); // an fsimage carries the cache manager's state too
+    }
+    return c;
+  }
+
+  @Override
+  void logAddCachePool(CachePoolInfo pool, boolean toLogRpcIds) {
+    cache().poolAdded(pool, toLogRpcIds);
+  }
+
+  @Override
+  void logModifyCachePool(CachePoolInfo info, boolean toLogRpcIds) {
+    cache().poolModified(info, toLogRpcIds);
+  }
+
+  @Override
+  void logRemoveCachePool(String poolName, boolean toLogRpcIds) {
+    cache().poolRemoved(poolName, toLogRpcIds);
+  }
+
+  @Override
+  void logAddCacheDirectiveInfo(CacheDirectiveInfo directive, boolean toLogRpcIds) {
+    cache().directiveAdded(directive, toLogRpcIds);
+  }
+
+  @Override
+  void logModifyCacheDirectiveInfo(CacheDirectiveInfo directive, boolean toLogRpcIds) {
+    cache().directiveModified(directive, toLogRpcIds);
+  }
+
+  @Override
+  void logRemoveCacheDirectiveInfo(Long id, boolean toLogRpcIds) {
+    cache().directiveRemoved(id, toLogRpcIds);
   }
 
   // ---- the delegation token secret manager (NvmTokenWriteThrough): the RPC handlers log under

@@ -204,6 +204,7 @@ class NvmFSImage extends FSImage {
     try {
       NvmWriteThrough ns;
       NvmTokenWriteThrough tokens;
+      NvmCacheWriteThrough cache;
       int cacheCapacity =
           nvmConf.getInt(
               NvmConfigKeys.NVM_CACHE_INODES_KEY, NvmConfigKeys.NVM_CACHE_INODES_DEFAULT);
@@ -213,6 +214,7 @@ class NvmFSImage extends FSImage {
         ns.attach(target);
         initRegion(target, ns);
         tokens = NvmTokenWriteThrough.empty(store);
+        cache = NvmCacheWriteThrough.empty(store, ns);
         ns.attachRetryLog(retryLog(nvmConf, target, store, null));
         LOG.info("NVM region " + file + " initialised for namespace " + expected);
       } else {
@@ -227,6 +229,7 @@ class NvmFSImage extends FSImage {
                 NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
         tokens = NvmTokenWriteThrough.restore(target, store, region.recoveredRecords());
+        cache = NvmCacheWriteThrough.restore(target, store, ns, region.recoveredRecords());
         ns.attachRetryLog(retryLog(nvmConf, target, store, region.recoveredRecords()));
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);
@@ -247,6 +250,7 @@ class NvmFSImage extends FSImage {
       this.writeThrough = ns;
       ((NvmFSEditLog) editLog).attach(ns);
       ((NvmFSEditLog) editLog).attachTokens(tokens);
+      ((NvmFSEditLog) editLog).attachCache(cache);
       initEditLog(startOpt);
       long last = region.lastTxId();
       this.lastAppliedTxId = last;

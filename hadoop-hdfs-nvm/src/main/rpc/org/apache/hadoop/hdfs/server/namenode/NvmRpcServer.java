@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
+import org.apache.hadoop.hdfs.protocol.CacheDirective;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMethods;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeRegistration;
@@ -288,56 +290,92 @@ class NvmRpcServer extends NameNodeRpcServer {
         "createEncryptionZone", src, "encryption zone on " + src, "encryption zones are");
   }
 
-  // ---- centralized cache management: directives and pools live in the fsimage/edit log ----
+  // ---- centralized cache management: pools and directives are records (NvmCacheWriteThrough) ----
+
+  /** Pages of a cache record holding {@code payloadBytes}, plus the next-id record. */
+  private static long cacheRecordPages(long payloadBytes) {
+    return 2 + PageCodec.recordExtPages(payloadBytes + CACHE_RECORD_SLACK);
+  }
+
+  /**
+   * The encoded size of a pool ({@code pool} not null) or directive as the cache manager holds it
+   * now, 0 if it has none: a modify's new record holds the request's fields and the old ones.
+   */
+  private long storedBytes(String pool, long directiveId) {
+    CacheManager cm = namesystem.getCacheManager();
+    namesystem.readLock();
+    try {
+      if (pool != null) {
+        for (CachePool p : cm.getCachePools()) {
+          if (p.getPoolName().equals(pool)) {
+            return NvmCacheWriteThrough.encode(p.getInfo(true)).length;
+          }
+        }
+      } else {
+        for (CacheDirective d : cm.getCacheDirectives()) {
+          if (d.getId() == directiveId) {
+            return NvmCacheWriteThrough.encode(d.toInfo()).length;
+          }
+        }
+      }
+      return 0;
+    } finally {
+      namesystem.readUnlock();
+    }
+  }
+
+  /** Bytes a stored record may hold beyond the request's encoding (fields the manager fills in). */
+  private static final int CACHE_RECORD_SLACK = 64;
 
   @Override
   public long addCacheDirective(CacheDirectiveInfo path, EnumSet<CacheFlag> flags)
       throws IOException {
-    throw refuseWrite(
-        "addCacheDirective",
-        path == null ? null : String.valueOf(path.getPath()),
-        "cache directive",
-        "centralized cache directives are");
+    if (path != null && path.getPath() != null && path.getPool() != null) {
+      space.checkPages(
+          "add a cache directive for",
+          String.valueOf(path.getPath()),
+          cacheRecordPages(NvmCacheWriteThrough.encode(path).length));
+    }
+    return super.addCacheDirective(path, flags);
   }
 
   @Override
   public void modifyCacheDirective(CacheDirectiveInfo directive, EnumSet<CacheFlag> flags)
       throws IOException {
-    throw refuseWrite(
-        "modifyCacheDirective",
-        directive == null ? null : String.valueOf(directive.getPath()),
-        "cache directive",
-        "centralized cache directives are");
-  }
-
-  @Override
-  public void removeCacheDirective(long id) throws IOException {
-    throw refuseWrite(
-        "removeCacheDirective", null, "cache directive", "centralized cache directives are");
+    if (directive != null && directive.getId() != null) {
+      // the stored directive is replaced by a new record; a path may come with the change
+      space.checkPages(
+          "modify cache directive",
+          String.valueOf(directive.getId()),
+          cacheRecordPages(
+              NvmCacheWriteThrough.encode(directive).length
+                  + storedBytes(null, directive.getId())));
+    }
+    super.modifyCacheDirective(directive, flags);
   }
 
   @Override
   public void addCachePool(CachePoolInfo info) throws IOException {
-    throw refuseWrite(
-        "addCachePool",
-        info == null ? null : info.getPoolName(),
-        "cache pool",
-        "centralized cache pools are");
+    if (info != null && info.getPoolName() != null) {
+      space.checkPages(
+          "add cache pool",
+          info.getPoolName(),
+          cacheRecordPages(NvmCacheWriteThrough.encode(info).length));
+    }
+    super.addCachePool(info);
   }
 
   @Override
   public void modifyCachePool(CachePoolInfo info) throws IOException {
-    throw refuseWrite(
-        "modifyCachePool",
-        info == null ? null : info.getPoolName(),
-        "cache pool",
-        "centralized cache pools are");
-  }
-
-  @Override
-  public void removeCachePool(String cachePoolName) throws IOException {
-    throw refuseWrite(
-        "removeCachePool", cachePoolName, "cache pool", "centralized cache pools are");
+    if (info != null && info.getPoolName() != null) {
+      // the stored pool is replaced: owner and group names may grow it
+      space.checkPages(
+          "modify cache pool",
+          info.getPoolName(),
+          cacheRecordPages(
+              NvmCacheWriteThrough.encode(info).length + storedBytes(info.getPoolName(), 0)));
+    }
+    super.modifyCachePool(info);
   }
 
   // ---- edit-log-only state ----

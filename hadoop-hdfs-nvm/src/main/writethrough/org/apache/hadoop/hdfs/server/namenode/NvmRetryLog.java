@@ -258,12 +258,17 @@ final class NvmRetryLog {
 
   /**
    * One entry into the retry cache, as 2.7.3's edit-log replay adds it: a create with the file's
-   * status, an append with its last block and status, anything else as a success. A create or
-   * append whose file is gone by now is left out: its status cannot be given any more.
+   * status, an append with its last block and status, an addCacheDirective with the directive id,
+   * anything else as a success. A create or append whose file is gone by now is left out: its
+   * status cannot be given any more.
    */
   private static boolean addToRetryCache(FSNamesystem fsn, Entry e) throws IOException {
     if (e.kind == RETRY_SUCCESS) {
       fsn.addCacheEntry(e.clientId, e.callId);
+      return true;
+    }
+    if (e.kind == RETRY_CACHE_DIRECTIVE) { // the id addCacheDirective answered
+      fsn.addCacheEntryWithPayload(e.clientId, e.callId, e.inodeId);
       return true;
     }
     FSDirectory fsd = fsn.getFSDirectory();

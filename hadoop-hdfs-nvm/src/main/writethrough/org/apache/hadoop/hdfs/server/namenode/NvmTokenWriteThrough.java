@@ -88,6 +88,10 @@ final class NvmTokenWriteThrough {
           break;
         case RegionLayout.RECORD_RETRY_LOG:
           break; // NvmRetryLog's
+        case RegionLayout.RECORD_CACHE_POOL:
+        case RegionLayout.RECORD_CACHE_DIRECTIVE:
+        case RegionLayout.RECORD_CACHE_IDS:
+          break; // NvmCacheWriteThrough's
         default:
           throw new IOException(
               "NVM region: record page "

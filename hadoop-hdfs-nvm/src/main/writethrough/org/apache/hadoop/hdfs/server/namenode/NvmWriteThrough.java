@@ -70,6 +70,11 @@ final class NvmWriteThrough {
     this.retryLog = log;
   }
 
+  /** The retry log, for the other write-throughs' batches (null before it is attached). */
+  NvmRetryLog retryLog() {
+    return retryLog;
+  }
+
   /**
    * The operation about to be logged is one a client may retry ({@code toLogRpcIds} in 2.7.3): its
    * call's entry goes into the batch that persists it.

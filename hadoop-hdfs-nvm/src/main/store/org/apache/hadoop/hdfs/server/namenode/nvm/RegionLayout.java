@@ -272,6 +272,15 @@ public final class RegionLayout {
   /** Key: ring page index; payload: RETRY_SLOTS retry entries */
   public static final int RECORD_RETRY_LOG = 3;
 
+  /** key: 0; payload: the pool (CachePoolInfoProto), named in it */
+  public static final int RECORD_CACHE_POOL = 4;
+
+  /** key: the directive id; payload: the directive (CacheDirectiveInfoProto) */
+  public static final int RECORD_CACHE_DIRECTIVE = 5;
+
+  /** key: 0; value: the next cache directive id; at most one */
+  public static final int RECORD_CACHE_IDS = 6;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;
@@ -306,6 +315,9 @@ public final class RegionLayout {
 
   /** Append: its retry gets RE_INODE's last block and file status */
   public static final int RETRY_APPEND = 3;
+
+  /** addCacheDirective: its retry gets RE_INODE as the directive id */
+  public static final int RETRY_CACHE_DIRECTIVE = 4;
 
   // ---- well-known values ----
   public static final int ROOT_INODE_ID = 16385;
