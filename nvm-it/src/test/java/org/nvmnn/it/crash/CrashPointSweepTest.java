@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Options;
@@ -26,6 +27,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
@@ -390,6 +393,7 @@ public class CrashPointSweepTest {
     sweep("delete (recursive tree)", () -> assertTrue(nn.delete("/s/b", true)));
 
     sweepTokens();
+    sweepCache();
 
     report();
     assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
@@ -417,6 +421,50 @@ public class CrashPointSweepTest {
       }
     }
     sweep("updateMasterKey (and the expired key dropped)", () -> roll.invoke(dtsm));
+  }
+
+  /** The cache manager's edits (region-format.md §5.5, cache pools and directives). */
+  private static void sweepCache() throws Exception {
+    EnumSet<CacheFlag> force = EnumSet.of(CacheFlag.FORCE);
+    sweep(
+        "addCachePool (a pool record)",
+        () -> nn.addCachePool(new CachePoolInfo("pool1").setLimit(1L << 30)));
+    sweep(
+        "addCachePool, 300-character name (a RECORD_EXT chain)",
+        () -> nn.addCachePool(new CachePoolInfo(new String(new char[300]).replace('\0', 'p'))));
+    final long[] id = new long[2];
+    sweep(
+        "addCacheDirective (the directive and the ids record)",
+        () ->
+            id[0] =
+                nn.addCacheDirective(
+                    new CacheDirectiveInfo.Builder()
+                        .setPath(new Path("/s/cached"))
+                        .setPool("pool1")
+                        .build(),
+                    force));
+    sweep(
+        "addCacheDirective (a second: the ids record's value)",
+        () ->
+            id[1] =
+                nn.addCacheDirective(
+                    new CacheDirectiveInfo.Builder()
+                        .setPath(new Path("/s/also-cached"))
+                        .setPool("pool1")
+                        .setReplication((short) 2)
+                        .build(),
+                    force));
+    sweep(
+        "modifyCacheDirective (the record replaced)",
+        () ->
+            nn.modifyCacheDirective(
+                new CacheDirectiveInfo.Builder().setId(id[0]).setReplication((short) 3).build(),
+                force));
+    sweep(
+        "modifyCachePool (the record replaced)",
+        () -> nn.modifyCachePool(new CachePoolInfo("pool1").setOwnerName("someone-else")));
+    sweep("removeCacheDirective", () -> nn.removeCacheDirective(id[0]));
+    sweep("removeCachePool (and its directive)", () -> nn.removeCachePool("pool1"));
   }
 
   private static void report() throws IOException {

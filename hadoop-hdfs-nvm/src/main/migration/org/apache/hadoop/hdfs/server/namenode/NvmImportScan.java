@@ -3,7 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -68,6 +67,8 @@ final class NvmImportScan {
     // delegation tokens and master keys become records (region-format.md §5.5)
     s.pages +=
         NvmTokenWriteThrough.pages(fsn.getDelegationTokenSecretManager().saveSecretManagerState());
+    // and so do cache pools and directives
+    s.pages += NvmCacheWriteThrough.pages(fsn);
     return s;
   }
 
@@ -95,15 +96,6 @@ final class NvmImportScan {
       throw refusal(
           "a rolling upgrade is in progress; NVM mode does not support rolling upgrades. Finalize it "
               + "(hdfs dfsadmin -rollingUpgrade finalize) with the stock NameNode first");
-    }
-    Collection<CachePool> pools = fsn.getCacheManager().getCachePools();
-    if (!pools.isEmpty()) {
-      throw refusal(
-          "the namespace has cache pool '"
-              + pools.iterator().next().getPoolName()
-              + "' (centralized "
-              + "cache management), which a region cannot hold. Remove the cache directives and pools "
-              + "(hdfs cacheadmin -removePool) with the stock NameNode first");
     }
     BlockIdManager ids = fsn.getBlockIdManager();
     refuseCounter("the generation stamp (v1)", ids.getGenerationStampV1());

@@ -86,6 +86,13 @@ final class NvmImportVerifier {
             "the delegation tokens and master keys differ; differing lines:\n"
                 + diff(secrets, records));
       }
+      List<String> cache = NvmCacheWriteThrough.describe(fsn);
+      List<String> cacheRecords = NvmCacheWriteThrough.describe(r);
+      if (!cache.equals(cacheRecords)) {
+        throw mismatch(
+            "the cache pools and directives differ; differing lines:\n"
+                + diff(cache, cacheRecords));
+      }
       if (!identity.equals(r.identity()) || !Arrays.equals(expected, actual)) {
         throw mismatch(
             "identity or counters differ (last inode id, generation stamps v1, v2, v1 limit, last block "

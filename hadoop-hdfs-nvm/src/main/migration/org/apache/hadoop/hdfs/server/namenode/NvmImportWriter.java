@@ -50,6 +50,7 @@ final class NvmImportWriter {
     }
     NvmTokenWriteThrough.importState(
         store, fsn.getDelegationTokenSecretManager().saveSecretManagerState());
+    NvmCacheWriteThrough.importState(store, fsn);
     Deque<INodeDirectory> dirs = new ArrayDeque<INodeDirectory>();
     Deque<Long> dirPages = new ArrayDeque<Long>();
     dirs.add(root);

@@ -14,7 +14,9 @@ import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.CacheP
 import org.apache.hadoop.hdfs.protocolPB.PBHelper;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.CacheManagerSection;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
@@ -141,6 +143,116 @@ final class NvmCacheWriteThrough {
 
   static byte[] encode(CacheDirectiveInfo info) {
     return PBHelper.convert(info).toByteArray();
+  }
+
+  // ---- import (NvmImportWriter) and its verification
+
+  /** The cache manager's pools, every field (2.7.3's own saveState drops maxRelativeExpiry). */
+  private static List<byte[]> poolPayloads(CacheManager cm) {
+    List<byte[]> out = new ArrayList<>();
+    for (CachePool p : cm.getCachePools()) {
+      out.add(encode(p.getInfo(true)));
+    }
+    return out;
+  }
+
+  private static Map<Long, byte[]> directivePayloads(CacheManager cm) {
+    Map<Long, byte[]> out = new java.util.TreeMap<>();
+    for (CacheDirective d : cm.getCacheDirectives()) {
+      out.put(d.getId(), encode(d.toInfo()));
+    }
+    return out;
+  }
+
+  private static long nextId(CacheManager cm) throws IOException {
+    return cm.saveState().section.getNextDirectiveId();
+  }
+
+  /** Pages the cache manager's state takes as records (the import's room check). */
+  static long pages(FSNamesystem fsn) {
+    CacheManager cm = fsn.getCacheManager();
+    long n = 1; // the ids record
+    for (byte[] b : poolPayloads(cm)) {
+      n += 1 + PageCodec.recordExtPages(b.length);
+    }
+    for (byte[] b : directivePayloads(cm).values()) {
+      n += 1 + PageCodec.recordExtPages(b.length);
+    }
+    return n;
+  }
+
+  /**
+   * Writes a stock namespace's cache pools and directives (loaded into {@code fsn} by the stock
+   * loader) as records, {@link NvmTokenWriteThrough#RECORDS_PER_BATCH} per batch, and the next
+   * directive id when it is past 1.
+   */
+  static void importState(InodeStore store, FSNamesystem fsn) throws IOException {
+    CacheManager cm = fsn.getCacheManager();
+    List<Op> records = new ArrayList<>();
+    long next = nextId(cm);
+    if (next > 1) {
+      records.add(t -> t.createRecord(RegionLayout.RECORD_CACHE_IDS, 0, next, new byte[0]));
+    }
+    for (byte[] b : poolPayloads(cm)) {
+      records.add(t -> t.createRecord(RegionLayout.RECORD_CACHE_POOL, 0, 0, b));
+    }
+    for (Map.Entry<Long, byte[]> e : directivePayloads(cm).entrySet()) {
+      records.add(
+          t -> t.createRecord(RegionLayout.RECORD_CACHE_DIRECTIVE, e.getKey(), 0, e.getValue()));
+    }
+    int per = NvmTokenWriteThrough.RECORDS_PER_BATCH;
+    for (int from = 0; from < records.size(); from += per) {
+      try (Txn t = store.begin()) {
+        for (Op op : records.subList(from, Math.min(records.size(), from + per))) {
+          op.stage(t);
+        }
+        t.commit();
+      }
+    }
+  }
+
+  /** The cache manager's state as sorted lines: the next id, every pool and directive. */
+  static List<String> describe(FSNamesystem fsn) throws IOException {
+    CacheManager cm = fsn.getCacheManager();
+    List<String> out = new ArrayList<>();
+    out.add("cache next directive id " + nextId(cm));
+    for (byte[] b : poolPayloads(cm)) {
+      out.add("cache pool " + CachePoolInfoProto.parseFrom(b).toString().replace('\n', ' '));
+    }
+    for (byte[] b : directivePayloads(cm).values()) {
+      out.add(
+          "cache directive " + CacheDirectiveInfoProto.parseFrom(b).toString().replace('\n', ' '));
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  /** The same lines from a region's cache records (opened read-only). */
+  static List<String> describe(Region region) throws IOException {
+    List<String> out = new ArrayList<>();
+    long next = 1;
+    for (long page : RecordView.scan(region)) {
+      RecordView r = new RecordView(region, page);
+      switch (r.type()) {
+        case RegionLayout.RECORD_CACHE_IDS:
+          next = r.value();
+          break;
+        case RegionLayout.RECORD_CACHE_POOL:
+          out.add(
+              "cache pool "
+                  + CachePoolInfoProto.parseFrom(r.payload()).toString().replace('\n', ' '));
+          break;
+        case RegionLayout.RECORD_CACHE_DIRECTIVE:
+          out.add(
+              "cache directive "
+                  + CacheDirectiveInfoProto.parseFrom(r.payload()).toString().replace('\n', ' '));
+          break;
+        default:
+      }
+    }
+    out.add("cache next directive id " + next);
+    Collections.sort(out);
+    return out;
   }
 
   private interface Op {

@@ -256,7 +256,7 @@ final class NvmTokenWriteThrough {
     return out;
   }
 
-  /** The same lines from a region's records (opened read-only). */
+  /** The same lines from a region's token and key records (opened read-only). */
   static List<String> describe(Region region) {
     List<String> out = new ArrayList<>();
     out.add(
@@ -265,7 +265,10 @@ final class NvmTokenWriteThrough {
             region.counter(RegionLayout.SB_TOKEN_SEQUENCE)));
     for (long page : RecordView.scan(region)) {
       RecordView r = new RecordView(region, page);
-      out.add(line(r.type(), r.key(), r.value(), r.payload()));
+      if (r.type() == RegionLayout.RECORD_MASTER_KEY
+          || r.type() == RegionLayout.RECORD_DELEGATION_TOKEN) {
+        out.add(line(r.type(), r.key(), r.value(), r.payload()));
+      }
     }
     Collections.sort(out);
     return out;

@@ -1,0 +1,122 @@
+package org.nvmnn.it.core;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.nvmnn.it.core.MigrationTestSupport.cluster;
+import static org.nvmnn.it.core.MigrationTestSupport.setMode;
+import static org.nvmnn.it.core.MigrationTestSupport.tool;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.hadoop.fs.CacheFlag;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
+import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
+import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * Cache pools and directives cross a migration both ways: a stock namespace's pools and directives
+ * (one directive removed, so the next id is past the live ones) are imported into a region (the
+ * import no longer refuses them), are served by the NVM NameNode with the next id kept, and,
+ * exported back, by the stock NameNode again, with what the NVM NameNode added.
+ */
+public class CacheMigrationTest {
+  private MiniDFSCluster cluster;
+
+  @After
+  public void tearDown() {
+    if (cluster != null) {
+      cluster.shutdown();
+    }
+  }
+
+  /** Pools (without maxRelativeExpiry, which 2.7.3's fsimage does not keep) and directives. */
+  private static List<String> state(DistributedFileSystem fs) throws Exception {
+    List<String> out = new ArrayList<>();
+    RemoteIterator<CachePoolEntry> pools = fs.listCachePools();
+    while (pools.hasNext()) {
+      CachePoolInfo p = pools.next().getInfo();
+      out.add(
+          "pool "
+              + p.getPoolName()
+              + " "
+              + p.getOwnerName()
+              + " "
+              + p.getGroupName()
+              + " "
+              + p.getMode()
+              + " "
+              + p.getLimit());
+    }
+    RemoteIterator<CacheDirectiveEntry> ds = fs.listCacheDirectives(null);
+    while (ds.hasNext()) {
+      CacheDirectiveInfo d = ds.next().getInfo();
+      out.add(
+          "directive "
+              + d.getId()
+              + " "
+              + d.getPath().toUri().getPath()
+              + " "
+              + d.getReplication()
+              + " "
+              + d.getPool()
+              + " "
+              + d.getExpiration());
+    }
+    return out;
+  }
+
+  private static long add(DistributedFileSystem fs, String path, String pool) throws Exception {
+    return fs.addCacheDirective(
+        new CacheDirectiveInfo.Builder().setPath(new Path(path)).setPool(pool).build(),
+        EnumSet.of(CacheFlag.FORCE));
+  }
+
+  @Test(timeout = 180_000)
+  public void poolsAndDirectivesSurviveImportAndExport() throws Exception {
+    cluster = cluster(getClass(), "cache", false, 0);
+    DistributedFileSystem fs = cluster.getFileSystem();
+    fs.addCachePool(
+        new CachePoolInfo("reports")
+            .setOwnerName("alice")
+            .setGroupName("bi")
+            .setMode(new FsPermission((short) 0755))
+            .setLimit(1L << 32));
+    fs.addCachePool(new CachePoolInfo("scratch"));
+    add(fs, "/reports/daily", "reports");
+    long removed = add(fs, "/scratch/tmp", "scratch");
+    fs.removeCacheDirective(removed);
+    List<String> onStock = state(fs);
+    cluster.shutdownNameNode(0);
+
+    MigrationTestSupport.Run run = tool(cluster, "import");
+    assertEquals(run.toString(), 0, run.exit);
+    setMode(cluster, true);
+    cluster.restartNameNode(0, true);
+    assertTrue(NvmTestAccess.isNvm(cluster.getNameNode(0)));
+    fs = cluster.getFileSystem();
+    assertEquals("after the import", onStock, state(fs));
+    long added = add(fs, "/reports/weekly", "reports");
+    assertEquals("the next directive id crossed the import", removed + 1, added);
+    List<String> onNvm = state(fs);
+
+    cluster.shutdownNameNode(0);
+    run = tool(cluster, "export");
+    assertEquals(run.toString(), 0, run.exit);
+    setMode(cluster, false);
+    cluster.restartNameNode(0, true);
+    assertTrue(!NvmTestAccess.isNvm(cluster.getNameNode(0)));
+    fs = cluster.getFileSystem();
+    assertEquals("after the export", onNvm, state(fs));
+    assertEquals(added + 1, add(fs, "/scratch/again", "scratch"));
+  }
+}
