@@ -12,6 +12,10 @@ import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
+import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.CorruptFileBlocks;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
@@ -186,6 +190,40 @@ final class Canon {
       BatchedEntries<?> e = (BatchedEntries<?>) r;
       c.put(p + "size", e.size());
       c.put(p + "more", e.hasMore());
+      for (int i = 0; i < e.size(); i++) {
+        // a cache pool's or directive's settings; not their statistics, which the NameNode's
+        // cache monitor updates in the background
+        Object x = e.get(i);
+        if (x instanceof CachePoolEntry) {
+          CachePoolInfo info = ((CachePoolEntry) x).getInfo();
+          c.put(
+              p + i + ".pool",
+              Text.quote(info.getPoolName())
+                  + " "
+                  + info.getOwnerName()
+                  + " "
+                  + info.getGroupName()
+                  + " "
+                  + info.getMode()
+                  + " "
+                  + info.getLimit()
+                  + " "
+                  + info.getMaxRelativeExpiryMs());
+        } else if (x instanceof CacheDirectiveEntry) {
+          CacheDirectiveInfo info = ((CacheDirectiveEntry) x).getInfo();
+          c.put(
+              p + i + ".directive",
+              info.getId()
+                  + " "
+                  + Text.quote(String.valueOf(info.getPath()))
+                  + " "
+                  + info.getReplication()
+                  + " "
+                  + Text.quote(info.getPool())
+                  + " "
+                  + expiry(info.getExpiration()));
+        }
+      }
     } else if (r instanceof CorruptFileBlocks) {
       CorruptFileBlocks cf = (CorruptFileBlocks) r;
       List<String> q = new ArrayList<>();
@@ -315,5 +353,16 @@ final class Canon {
       c.put(p + "quota." + t, s.getTypeQuota(t));
       c.put(p + "consumed." + t, s.getTypeConsumed(t));
     }
+  }
+
+  /**
+   * A directive's expiry: "never", or only that it is set: a relative expiry becomes a date from
+   * each NameNode's own clock at the call, so the two dates differ by the calls' distance.
+   */
+  private static String expiry(CacheDirectiveInfo.Expiration e) {
+    if (e == null) {
+      return "-";
+    }
+    return e.getMillis() == CacheDirectiveInfo.Expiration.NEVER.getMillis() ? "never" : "set";
   }
 }

@@ -386,6 +386,13 @@ final class Generator {
         () ->
             Op.of(Call.rollingUpgrade, pick(HdfsConstants.RollingUpgradeAction.values()))
                 .as(caller()));
+    // centralized cache management (persisted as records since issue 25)
+    add(1, () -> Op.of(Call.addCacheDirective, target(), "fz-pool"));
+    add(1, () -> Op.of(Call.modifyCacheDirective, 1L, target()));
+    add(1, () -> Op.of(Call.removeCacheDirective, 1L));
+    add(1, () -> Op.of(Call.addCachePool, "fz-pool"));
+    add(1, () -> Op.of(Call.modifyCachePool, "fz-pool"));
+    add(1, () -> Op.of(Call.removeCachePool, "fz-pool"));
     // what the NVM NameNode refuses (it answers first; the stock NameNode only if it did not)
     add(2, () -> Op.of(Call.allowSnapshot, dirOrAny()).as(caller()));
     add(1, () -> Op.of(Call.disallowSnapshot, dirOrAny()).as(caller()));
@@ -403,12 +410,6 @@ final class Generator {
     add(2, () -> Op.of(Call.truncate, fileOrAny(), (long) rnd.nextInt(3), client(null)));
     add(2, () -> Op.of(Call.concat, fileOrAny(), new String[] {fileOrAny(), fileOrAny()}));
     add(1, () -> Op.of(Call.createEncryptionZone, dirOrAny(), "fz-key"));
-    add(1, () -> Op.of(Call.addCacheDirective, target(), "fz-pool"));
-    add(1, () -> Op.of(Call.modifyCacheDirective, 1L, target()));
-    add(1, () -> Op.of(Call.removeCacheDirective, 1L));
-    add(1, () -> Op.of(Call.addCachePool, "fz-pool"));
-    add(1, () -> Op.of(Call.modifyCachePool, "fz-pool"));
-    add(1, () -> Op.of(Call.removeCachePool, "fz-pool"));
     add(1, () -> Op.of(Call.getEditsFromTxid, 0L));
   }
 
