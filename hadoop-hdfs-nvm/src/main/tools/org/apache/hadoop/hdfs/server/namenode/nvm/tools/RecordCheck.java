@@ -2,6 +2,8 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -156,7 +158,9 @@ final class RecordCheck {
 
   /**
    * A retry log page: a ring index (an int, once per ring) and a payload of RETRY_SLOTS entries,
-   * which the NameNode writes in place and reads slot by slot.
+   * which the NameNode writes in place and reads slot by slot; an entry in use (RE_SEQ not 0) has a
+   * kind the restore knows (NvmRetryLog.addToRetryCache: success, create, append, cache directive;
+   * it takes any other for an append).
    */
   private void retryLog(RecordPage r) {
     if (r.key() < 0 || r.key() > Integer.MAX_VALUE) {
@@ -185,6 +189,32 @@ final class RecordCheck {
               + " ("
               + RETRY_SLOTS
               + " entries)");
+      return;
+    }
+    byte[] payload = r.payload();
+    if (payload == null) {
+      return; // a broken chain: ChainCheck reports it
+    }
+    ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
+    for (int s = 0; s + RETRY_ENTRY_SIZE <= payload.length; s += RETRY_ENTRY_SIZE) {
+      int kind = b.getInt(s + RE_KIND);
+      if (b.getLong(s + RE_SEQ) != 0 && (kind < RETRY_SUCCESS || kind > RETRY_CACHE_DIRECTIVE)) {
+        add(
+            Finding.Kind.BAD_RECORD,
+            r.payloadOffset(s + RE_KIND),
+            r.describe()
+                + ": retry entry "
+                + Long.toUnsignedString(b.getLong(s + RE_SEQ))
+                + " (slot "
+                + s / RETRY_ENTRY_SIZE
+                + ") has RE_KIND "
+                + Integer.toUnsignedString(kind)
+                + ", none of "
+                + RETRY_SUCCESS
+                + ".."
+                + RETRY_CACHE_DIRECTIVE
+                + "; the NameNode would answer its retry as an append's");
+      }
     }
   }
 

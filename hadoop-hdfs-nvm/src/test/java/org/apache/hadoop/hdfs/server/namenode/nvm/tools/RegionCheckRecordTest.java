@@ -98,19 +98,25 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     assertEquals(u.highWater(), st.highWater());
   }
 
-  /** A retry log page, its entries written in place as the NameNode writes them: clean, dumped. */
+  /**
+   * A retry log page, its entries written in place as the NameNode writes them (a success and an
+   * addCacheDirective's): clean, dumped.
+   */
   @Test
   public void aRetryLogPageIsCleanAndDumped() throws Exception {
     long page;
     try (InodeStore s = shm.reopen("r")) {
       byte[] slots = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
       slots[RE_SEQ] = 1;
+      slots[RE_KIND] = RETRY_SUCCESS;
       try (Txn t = s.begin()) {
         page = t.createRecord(RECORD_RETRY_LOG, 0, 0, slots);
         t.commit();
       }
       byte[] second = new byte[RETRY_ENTRY_SIZE];
       second[RE_SEQ] = 2;
+      second[RE_KIND] = RETRY_CACHE_DIRECTIVE; // an addCacheDirective's: RE_INODE is the id
+      second[RE_INODE] = 1;
       try (Txn t = s.begin()) {
         t.setRecordPayload(page, RETRY_ENTRY_SIZE, second);
         t.commit();
@@ -135,6 +141,24 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     }
     CheckReport r = judge("a retry log page of 10 bytes");
     assertTrue(r.format(), r.format().contains("BAD_RECORD") && r.format().contains("retry log"));
+  }
+
+  /** A retry entry in use whose kind the NameNode does not know is reported at its RE_KIND. */
+  @Test
+  public void aRetryEntryOfAnUnknownKindIsReported() throws Exception {
+    byte[] slots = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
+    slots[RE_SEQ] = 1;
+    slots[RE_KIND] = RETRY_SUCCESS;
+    slots[RETRY_ENTRY_SIZE + RE_SEQ] = 2;
+    slots[RETRY_ENTRY_SIZE + RE_KIND] = RETRY_CACHE_DIRECTIVE + 1;
+    slots[2 * RETRY_ENTRY_SIZE + RE_KIND] = 9; // not in use: not judged
+    long page = createRecord(RECORD_RETRY_LOG, 0, slots, false);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a retry entry of kind 5"),
+            Finding.Kind.BAD_RECORD,
+            page + RC_PAYLOAD + RETRY_ENTRY_SIZE + RE_KIND);
+    assertTrue(f.message(), f.message().contains("retry entry 2 (slot 1) has RE_KIND 5"));
   }
 
   @Test
