@@ -2,23 +2,30 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 
 /**
  * One record decoded for the dump, and its text and JSON forms: a delegation token (its identifier,
  * expiry date), a master key (id, expiry date, length: the key bytes are a secret and never
- * printed), or a record of a type the format does not define (its raw words). Each names its record
- * id and page. What cannot be read (a broken chain, a payload that is no token identifier) is
- * marked as damaged rather than guessed.
+ * printed), a retry log page (its entries in use), a cache pool, a cache directive, the next cache
+ * directive id, or a record of a type the format does not define (its raw words). Each names its
+ * record id and page. What cannot be read (a broken chain, a payload that is no token identifier or
+ * no cache pool or directive message) is marked as damaged rather than guessed.
  */
 final class RecordEntry {
-  /** Tokens by sequence number, then master keys by id, then other types; then id and page. */
+  /**
+   * By type (tokens by sequence number, master keys by id, retry log pages by index, cache pools by
+   * name in UTF-8 byte order, cache directives by id, the cache ids record, then other types), then
+   * key, pool name (a pool without one first), record id and page.
+   */
   static final Comparator<RecordEntry> ORDER =
       new Comparator<RecordEntry>() {
         @Override
         public int compare(RecordEntry a, RecordEntry b) {
           int c = Long.compareUnsigned(a.type, b.type);
           c = c != 0 ? c : Long.compare(a.key, b.key);
+          c = c != 0 ? c : comparePoolNames(a, b);
           c = c != 0 ? c : Long.compare(a.recordId, b.recordId);
           return c != 0 ? c : Long.compare(a.page, b.page);
         }
@@ -28,6 +35,9 @@ final class RecordEntry {
   private final boolean token;
   private final boolean masterKey;
   private final boolean retryLog;
+  private final boolean cachePool;
+  private final boolean cacheDirective;
+  private final boolean cacheIds;
 
   /** A retry log page's entries in use and its newest entry number. */
   private int retryEntries;
@@ -42,7 +52,16 @@ final class RecordEntry {
   /** The decoded identifier of a token, or null. */
   private final TokenIdentifier identifier;
 
-  /** "payload" (a broken chain), "identifier" (a token payload that does not decode), or null. */
+  /** The decoded pool of a cache pool record, or null. */
+  private final CachePoolPayload pool;
+
+  /** The decoded directive of a cache directive record, or null. */
+  private final CacheDirectivePayload directive;
+
+  /**
+   * "payload" (a broken chain), "identifier" (a token payload that does not decode), "poolInfo" or
+   * "directiveInfo" (a cache pool or directive payload that does not parse), or null.
+   */
   private final String damaged;
 
   RecordEntry(RecordPage r) {
@@ -50,6 +69,9 @@ final class RecordEntry {
     token = r.isToken();
     masterKey = r.isMasterKey();
     retryLog = r.isRetryLog();
+    cachePool = r.isCachePool();
+    cacheDirective = r.isCacheDirective();
+    cacheIds = r.isCacheIds();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -57,7 +79,19 @@ final class RecordEntry {
     page = r.page;
     byte[] payload = r.payload();
     identifier = token && payload != null ? decode(payload) : null;
-    damaged = payload == null ? "payload" : token && identifier == null ? "identifier" : null;
+    pool = cachePool && payload != null ? decodePool(payload) : null;
+    directive = cacheDirective && payload != null ? decodeDirective(payload) : null;
+    if (payload == null) {
+      damaged = "payload";
+    } else if (token && identifier == null) {
+      damaged = "identifier";
+    } else if (cachePool && pool == null) {
+      damaged = "poolInfo";
+    } else if (cacheDirective && directive == null) {
+      damaged = "directiveInfo";
+    } else {
+      damaged = null;
+    }
     if (retryLog && payload != null) {
       java.nio.ByteBuffer b =
           java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -77,6 +111,56 @@ final class RecordEntry {
     } catch (WritableInput.Malformed e) {
       return null;
     }
+  }
+
+  private static CachePoolPayload decodePool(byte[] payload) {
+    try {
+      return CachePoolPayload.decode(payload);
+    } catch (ProtoInput.Malformed e) {
+      return null;
+    }
+  }
+
+  private static CacheDirectivePayload decodeDirective(byte[] payload) {
+    try {
+      return CacheDirectivePayload.decode(payload);
+    } catch (ProtoInput.Malformed e) {
+      return null;
+    }
+  }
+
+  private static int comparePoolNames(RecordEntry a, RecordEntry b) {
+    String x = a.pool != null ? a.pool.name : null;
+    String y = b.pool != null ? b.pool.name : null;
+    if (x == null || y == null) {
+      return x == null ? (y == null ? 0 : -1) : 1;
+    }
+    return NameCheck.compareBytes(
+        x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A string field of a cache record: "-" when absent, else escaped like an owner. */
+  private static String field(String s) {
+    return s == null ? "-" : TextEscape.value(s);
+  }
+
+  /** A number field of a cache record: "-" when absent. */
+  private static String field(Number n) {
+    return n == null ? "-" : n.toString();
+  }
+
+  /** A directive's path: "-" when absent, else escaped like an inode path (a leading '-' too). */
+  private static String pathField(String s) {
+    if (s == null) {
+      return "-";
+    }
+    String e = TextEscape.path(s);
+    return e.startsWith("-") ? "\\x2d" + e.substring(1) : e;
+  }
+
+  /** A pool's mode in octal, at least four digits, as an inode's. */
+  private static String mode(Integer mode) {
+    return mode == null ? null : String.format("%04o", mode);
   }
 
   /** A Text of the identifier: "-" when empty (HDFS's "none", e.g. no real user). */
@@ -110,6 +194,33 @@ final class RecordEntry {
     } else if (retryLog) {
       b.append("retryLog index=").append(key).append(" entries=").append(retryEntries);
       b.append(" newestEntry=").append(retryNewest);
+    } else if (cachePool) {
+      b.append("cachePool");
+      if (pool != null) {
+        b.append(" name=").append(field(pool.name));
+        b.append(" owner=").append(field(pool.owner));
+        b.append(" group=").append(field(pool.group));
+        b.append(" mode=").append(pool.mode == null ? "-" : mode(pool.mode));
+        b.append(" limit=").append(field(pool.limit));
+        b.append(" maxRelativeExpiry=").append(field(pool.maxRelativeExpiry));
+      }
+    } else if (cacheDirective) {
+      b.append("cacheDirective id=")
+          .append(directive != null ? field(directive.id) : String.valueOf(key));
+      if (directive != null) {
+        b.append(" path=").append(pathField(directive.path));
+        b.append(" pool=").append(field(directive.pool));
+        b.append(" replication=")
+            .append(
+                directive.replication == null
+                    ? "-"
+                    : Integer.toUnsignedString(directive.replication));
+        b.append(" expiry=").append(field(directive.expiryMs));
+        b.append(" expiryRelative=")
+            .append(directive.relative == null ? "-" : directive.relative.toString());
+      }
+    } else if (cacheIds) {
+      b.append("cacheIds nextDirectiveId=").append(value);
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -141,6 +252,30 @@ final class RecordEntry {
     } else if (retryLog) {
       j.put("type", "retryLog").put("index", key).put("entries", (long) retryEntries);
       j.put("newestEntry", retryNewest);
+    } else if (cachePool) {
+      j.put("type", "cachePool");
+      if (pool != null) {
+        j.put("name", pool.name).put("owner", pool.owner).put("group", pool.group);
+        j.put("mode", mode(pool.mode));
+        number(j, "limit", pool.limit);
+        number(j, "maxRelativeExpiry", pool.maxRelativeExpiry);
+      }
+    } else if (cacheDirective) {
+      j.put("type", "cacheDirective");
+      if (directive != null) {
+        number(j, "id", directive.id);
+        j.put("path", directive.path).put("pool", directive.pool);
+        number(
+            j,
+            "replication",
+            directive.replication == null ? null : directive.replication & 0xffffffffL);
+        number(j, "expiry", directive.expiryMs);
+        j.putRaw("expiryRelative", String.valueOf(directive.relative));
+      } else {
+        j.put("id", key);
+      }
+    } else if (cacheIds) {
+      j.put("type", "cacheIds").put("nextDirectiveId", value);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);
       j.put("length", length);
@@ -150,5 +285,14 @@ final class RecordEntry {
       j.putRaw("damaged", "[" + Json.quote(damaged) + "]");
     }
     return j.toString();
+  }
+
+  /** A number, or null when absent. */
+  private static void number(Json j, String k, Long v) {
+    if (v == null) {
+      j.putRaw(k, "null");
+    } else {
+      j.put(k, (long) v);
+    }
   }
 }

@@ -52,11 +52,38 @@ final class RecordPage {
     return type() == RECORD_RETRY_LOG;
   }
 
-  /** "delegation token", "master key", "retry log" or "type N", for messages. */
+  boolean isCachePool() {
+    return type() == RECORD_CACHE_POOL;
+  }
+
+  boolean isCacheDirective() {
+    return type() == RECORD_CACHE_DIRECTIVE;
+  }
+
+  boolean isCacheIds() {
+    return type() == RECORD_CACHE_IDS;
+  }
+
+  /**
+   * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids" or
+   * "type N", for messages.
+   */
   String typeName() {
-    return isToken()
-        ? "delegation token"
-        : isMasterKey() ? "master key" : isRetryLog() ? "retry log" : "type " + type();
+    long t = type();
+    if (t == RECORD_DELEGATION_TOKEN) {
+      return "delegation token";
+    } else if (t == RECORD_MASTER_KEY) {
+      return "master key";
+    } else if (t == RECORD_RETRY_LOG) {
+      return "retry log";
+    } else if (t == RECORD_CACHE_POOL) {
+      return "cache pool";
+    } else if (t == RECORD_CACHE_DIRECTIVE) {
+      return "cache directive";
+    } else if (t == RECORD_CACHE_IDS) {
+      return "cache ids";
+    }
+    return "type " + t;
   }
 
   /** "record id 3 (delegation token, RECORD page 18432)", for messages. */

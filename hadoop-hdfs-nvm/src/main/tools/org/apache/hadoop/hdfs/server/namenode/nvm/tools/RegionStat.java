@@ -33,6 +33,11 @@ public final class RegionStat {
     s.liveStringExtPages = c.liveStringExts;
     s.liveRecordPages = c.liveRecords.size();
     s.liveRecordExtPages = c.liveRecordExts;
+    for (int i = 0; i < c.liveRecords.size(); i++) {
+      RecordPage r = m.record(c.liveRecords.get(i));
+      s.cachePools += r.isCachePool() ? 1 : 0;
+      s.cacheDirectives += r.isCacheDirective() ? 1 : 0;
+    }
     s.pendingPages = c.pending;
     s.invalidPages = c.invalid;
     s.malformedPages = c.malformed.size() + c.unknownKind.size();

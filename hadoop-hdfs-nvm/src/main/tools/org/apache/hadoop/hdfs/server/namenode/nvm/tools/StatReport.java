@@ -25,6 +25,8 @@ public final class StatReport {
   long liveStringExtPages;
   long liveRecordPages;
   long liveRecordExtPages;
+  long cachePools;
+  long cacheDirectives;
   long pendingPages;
   long invalidPages;
   long malformedPages;
@@ -100,13 +102,26 @@ public final class StatReport {
     return liveStringExtPages;
   }
 
-  /** LIVE RECORD pages (delegation tokens, master keys), in a region with the records feature. */
+  /**
+   * LIVE RECORD pages (delegation tokens, master keys, retry log pages, cache pools, cache
+   * directives, the cache ids record), in a region with the records feature.
+   */
   public long liveRecordPages() {
     return liveRecordPages;
   }
 
   public long liveRecordExtPages() {
     return liveRecordExtPages;
+  }
+
+  /** Of the LIVE RECORD pages, the cache pools (RECORD_CACHE_POOL). */
+  public long cachePools() {
+    return cachePools;
+  }
+
+  /** Of the LIVE RECORD pages, the cache directives (RECORD_CACHE_DIRECTIVE). */
+  public long cacheDirectives() {
+    return cacheDirectives;
   }
 
   public long pendingPages() {
@@ -192,6 +207,8 @@ public final class StatReport {
     v.put("liveStringExtPages", liveStringExtPages);
     v.put("liveRecordPages", liveRecordPages);
     v.put("liveRecordExtPages", liveRecordExtPages);
+    v.put("cachePools", cachePools);
+    v.put("cacheDirectives", cacheDirectives);
     v.put("pendingPages", pendingPages);
     v.put("invalidPages", invalidPages);
     v.put("malformedPages", malformedPages);

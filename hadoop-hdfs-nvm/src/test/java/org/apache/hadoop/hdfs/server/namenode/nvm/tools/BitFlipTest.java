@@ -41,8 +41,8 @@ import org.junit.Test;
  * A flip that is accepted, not reported, and changes the namespace fails the test; so does any
  * disagreement of the checker and the native open. The table per sample is printed. Each flip costs
  * about 2 ms (a check, a read-write open, a dump if accepted), so by default every 17th bit is
- * flipped (17 is odd: the flips still reach every bit position of a byte; about 1,650 flips, a few
- * seconds); {@code -Dnvm.bitflip.stride=1} flips every bit (27,904 flips, about a minute).
+ * flipped (17 is odd: the flips still reach every bit position of a byte; 2,012 flips, a few
+ * seconds); {@code -Dnvm.bitflip.stride=1} flips every bit (34,048 flips, under half a minute).
  */
 public class BitFlipTest {
   private static final int STRIDE = Math.max(1, Integer.getInteger("nvm.bitflip.stride", 17));
@@ -90,9 +90,9 @@ public class BitFlipTest {
    * A 1 MiB region written through the store: a directory with a quota, a file with a 100-byte name
    * (a NAME_EXT page) and 6 blocks (a BLOCK_EXT page), an under-construction file whose client name
    * is 300 bytes (a chained string and its STRING_EXT pages), strings, a master key and a
-   * delegation token whose renewer is that name too (a record and its RECORD_EXT page),
-   * NameNode-style counters, a deleted file (an INVALID page); and a crash image from the middle of
-   * an undo-logged rename.
+   * delegation token whose renewer is that name too (a record and its RECORD_EXT page), a cache
+   * pool, two cache directives (one chained) and the cache ids record, NameNode-style counters, a
+   * deleted file (an INVALID page); and a crash image from the middle of an undo-logged rename.
    */
   private void build() throws Exception {
     region = shm.file("r");
@@ -110,6 +110,7 @@ public class BitFlipTest {
     long blockExt;
     long token;
     long recordExt;
+    CacheSample cache;
     try (InodeStore s = shm.createStore("r", MIN_REGION_SIZE)) {
       dir =
           createInode(
@@ -154,9 +155,10 @@ public class BitFlipTest {
       RecordSample.token(s, RecordSample.identifier("bob", "yarn", "", 1, 1));
       token = RecordSample.token(s, RecordSample.identifier("alice", longClient, "", 2, 1));
       recordExt = s.record(token).extPages()[0];
+      cache = CacheSample.add(s);
       delete(s, gone, new long[0], dir, 40);
-      // a last undo-logged batch for the disarmed record to keep. Its sequence number (17) and the
-      // armed rename's (18) must not be powers of two: one flipped bit of UNDO_STATE would then
+      // a last undo-logged batch for the disarmed record to keep. Its sequence number (20) and the
+      // armed rename's (21) must not be powers of two: one flipped bit of UNDO_STATE would then
       // disarm the armed record or arm the disarmed one with a valid sequence, which both readers
       // accept (a gap in the undo record's format, not in either reader)
       setTimes(s, dir, 10, 11);
@@ -200,6 +202,9 @@ public class BitFlipTest {
     samples.add(new Sample("STRING_EXT page", clean, stringExt, PAGE_SIZE).live(null));
     samples.add(new Sample("RECORD page (a token, chained)", clean, token, PAGE_SIZE).live(null));
     samples.add(new Sample("RECORD_EXT page", clean, recordExt, PAGE_SIZE).live(null));
+    samples.add(
+        new Sample("RECORD page (a cache directive)", clean, cache.directive1, PAGE_SIZE)
+            .live(null));
     samples.add(new Sample("INVALID page (deleted file)", clean, gone, PAGE_SIZE));
     samples.add(new Sample("never-used page below the high-water mark", clean, zero, PAGE_SIZE));
     samples.add(
@@ -226,7 +231,8 @@ public class BitFlipTest {
       }
     }
     byte[] image = Files.readAllBytes(new File(prefix + ".present").toPath());
-    assertNotEquals(0, ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getLong(UNDO_STATE));
+    // the armed rename's sequence, which must not be a power of two (see build())
+    assertEquals(21, ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getLong(UNDO_STATE));
     return image;
   }
 

@@ -9,13 +9,15 @@ import org.junit.Test;
 
 /**
  * Seeded random damage to a region holding records ({@link RecordSample}: tokens, one with a
- * RECORD_EXT chain, and a master key), as {@link RegionMutationTest} damages the plain sample
- * ({@code -Dnvm.mutants=N}, {@code -Dnvm.mutants.seed=S}): every change lands in a record page, a
- * RECORD_EXT page or the record counters, raw or sealed. The checker stays the oracle of the native
- * open ({@link RegionOracle}), and the dump and stat never throw anything but their reported
- * errors. The checker's record invariants the native open does not check (duplicate keys, keys
- * above their counters, unknown types, payloads) give ERRORs on regions the open accepts, which the
- * oracle allows: it requires only that a region the checker calls consistent is accepted.
+ * RECORD_EXT chain, and a master key; {@link CacheSample}: a cache pool, two directives, one with a
+ * RECORD_EXT chain, and the cache ids record), as {@link RegionMutationTest} damages the plain
+ * sample ({@code -Dnvm.mutants=N}, {@code -Dnvm.mutants.seed=S}): every change lands in a record
+ * page, a RECORD_EXT page or the record counters, raw or sealed. The checker stays the oracle of
+ * the native open ({@link RegionOracle}), and the dump and stat never throw anything but their
+ * reported errors. The checker's record invariants the native open does not check (duplicate keys,
+ * keys above their counters, unknown types, payloads, the cache records' protobuf payloads and
+ * references) give ERRORs on regions the open accepts, which the oracle allows: it requires only
+ * that a region the checker calls consistent is accepted.
  */
 public class RecordOracleTest extends SampleNamespaceFixture {
   private static final long SEED = Long.getLong("nvm.mutants.seed", 20261125L);
@@ -24,10 +26,19 @@ public class RecordOracleTest extends SampleNamespaceFixture {
   @Test
   public void damagedRecordsAreReportedAndTheCheckerIsTheOracleOfTheOpen() throws Exception {
     RecordSample rs = RecordSample.add(shm);
-    long[] pages = {rs.masterKey, rs.shortToken, rs.longToken};
-    long[] targets = new long[pages.length + rs.longTokenExt.length];
+    CacheSample cs = CacheSample.add(shm);
+    long[] pages = {
+      rs.masterKey, rs.shortToken, rs.longToken, cs.pool, cs.directive1, cs.directive2, cs.ids
+    };
+    long[] targets = new long[pages.length + rs.longTokenExt.length + cs.directive2Ext.length];
     System.arraycopy(pages, 0, targets, 0, pages.length);
     System.arraycopy(rs.longTokenExt, 0, targets, pages.length, rs.longTokenExt.length);
+    System.arraycopy(
+        cs.directive2Ext,
+        0,
+        targets,
+        pages.length + rs.longTokenExt.length,
+        cs.directive2Ext.length);
     byte[] pristine = Files.readAllBytes(n.file.toPath());
     Random rnd = new Random(SEED);
     File mutant = shm.file("mutant");

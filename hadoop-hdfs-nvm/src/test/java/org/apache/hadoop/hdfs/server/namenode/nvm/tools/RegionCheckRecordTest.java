@@ -5,6 +5,9 @@ import static org.junit.Assert.*;
 
 import java.io.File;
 import java.util.List;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.CacheDirectiveInfoExpirationProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.CacheDirectiveInfoProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.CachePoolInfoProto;
 import org.apache.hadoop.hdfs.server.namenode.nvm.CrashHook;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
@@ -95,19 +98,25 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     assertEquals(u.highWater(), st.highWater());
   }
 
-  /** A retry log page, its entries written in place as the NameNode writes them: clean, dumped. */
+  /**
+   * A retry log page, its entries written in place as the NameNode writes them (a success and an
+   * addCacheDirective's): clean, dumped.
+   */
   @Test
   public void aRetryLogPageIsCleanAndDumped() throws Exception {
     long page;
     try (InodeStore s = shm.reopen("r")) {
       byte[] slots = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
       slots[RE_SEQ] = 1;
+      slots[RE_KIND] = RETRY_SUCCESS;
       try (Txn t = s.begin()) {
         page = t.createRecord(RECORD_RETRY_LOG, 0, 0, slots);
         t.commit();
       }
       byte[] second = new byte[RETRY_ENTRY_SIZE];
       second[RE_SEQ] = 2;
+      second[RE_KIND] = RETRY_CACHE_DIRECTIVE; // an addCacheDirective's: RE_INODE is the id
+      second[RE_INODE] = 1;
       try (Txn t = s.begin()) {
         t.setRecordPayload(page, RETRY_ENTRY_SIZE, second);
         t.commit();
@@ -132,6 +141,24 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     }
     CheckReport r = judge("a retry log page of 10 bytes");
     assertTrue(r.format(), r.format().contains("BAD_RECORD") && r.format().contains("retry log"));
+  }
+
+  /** A retry entry in use whose kind the NameNode does not know is reported at its RE_KIND. */
+  @Test
+  public void aRetryEntryOfAnUnknownKindIsReported() throws Exception {
+    byte[] slots = new byte[RETRY_SLOTS * RETRY_ENTRY_SIZE];
+    slots[RE_SEQ] = 1;
+    slots[RE_KIND] = RETRY_SUCCESS;
+    slots[RETRY_ENTRY_SIZE + RE_SEQ] = 2;
+    slots[RETRY_ENTRY_SIZE + RE_KIND] = RETRY_CACHE_DIRECTIVE + 1;
+    slots[2 * RETRY_ENTRY_SIZE + RE_KIND] = 9; // not in use: not judged
+    long page = createRecord(RECORD_RETRY_LOG, 0, slots, false);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a retry entry of kind 5"),
+            Finding.Kind.BAD_RECORD,
+            page + RC_PAYLOAD + RETRY_ENTRY_SIZE + RE_KIND);
+    assertTrue(f.message(), f.message().contains("retry entry 2 (slot 1) has RE_KIND 5"));
   }
 
   @Test
@@ -398,6 +425,341 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
   public void recordsWithoutPageChecksumsAreRefused() throws Exception {
     RegionDamage.rawPutLong(n.file, SB_FEATURES, features(FEATURE_RECORDS));
     CheckAssert.onlyError(judge("records without checksums"), Finding.Kind.REFUSED, SB_FEATURES);
+  }
+
+  // ---- cache pools and directives (RECORD_CACHE_POOL, RECORD_CACHE_DIRECTIVE, RECORD_CACHE_IDS)
+
+  @Test
+  public void cachePoolsAndDirectivesAreCleanDumpedAndCounted() throws Exception {
+    List<String> inodes = NamespaceDump.lines(n.file);
+    CacheSample cs = CacheSample.add(shm);
+    assertEquals(1, cs.directive2Ext.length); // a 312-byte path: the payload is chained
+    CheckReport r = judge("a cache pool, two directives and the ids record");
+    assertEquals(r.format(), 0, r.exitCode());
+    assertTrue(r.format(), r.format().contains(" files), 4 records, 0 pending"));
+
+    NamespaceDump d = NamespaceDump.read(n.file);
+    assertEquals("the inode lines do not change", inodes, d.lines());
+    assertEquals(
+        java.util.Arrays.asList(
+            "cachePool name=hot owner=hdfs group=supergroup mode=0755 limit=1073741824"
+                + " maxRelativeExpiry=604800000 recordId=1 page="
+                + cs.pool,
+            "cacheDirective id=1 path=/user/alice/report.csv pool=hot replication=2"
+                + " expiry=1800000000000 expiryRelative=false recordId=2 page="
+                + cs.directive1,
+            "cacheDirective id=2 path="
+                + CacheSample.LONG_PATH
+                + " pool=hot replication=1 expiry=1800000000000 expiryRelative=false recordId=4"
+                + " page="
+                + cs.directive2,
+            "cacheIds nextDirectiveId=3 recordId=3 page=" + cs.ids),
+        d.recordLines());
+    assertTrue(d.text(), d.text().endsWith(String.join("\n", d.recordLines()) + "\n"));
+
+    JsonNode records = new ObjectMapper().readTree(d.json()).get("records");
+    assertEquals(4, records.size());
+    JsonNode pool = records.get(0);
+    assertEquals("cachePool", pool.get("type").getTextValue());
+    assertEquals("hot", pool.get("name").getTextValue());
+    assertEquals("0755", pool.get("mode").getTextValue());
+    assertEquals(CacheSample.LIMIT, pool.get("limit").getLongValue());
+    assertEquals(CacheSample.MAX_RELATIVE_EXPIRY, pool.get("maxRelativeExpiry").getLongValue());
+    JsonNode dir = records.get(2);
+    assertEquals("cacheDirective", dir.get("type").getTextValue());
+    assertEquals(2, dir.get("id").getLongValue());
+    assertEquals(CacheSample.LONG_PATH, dir.get("path").getTextValue());
+    assertEquals("hot", dir.get("pool").getTextValue());
+    assertEquals(1, dir.get("replication").getLongValue());
+    assertEquals(CacheSample.EXPIRY, dir.get("expiry").getLongValue());
+    assertFalse(dir.get("expiryRelative").getBooleanValue());
+    assertEquals(cs.directive2, dir.get("page").getLongValue());
+    assertEquals("cacheIds", records.get(3).get("type").getTextValue());
+    assertEquals(3, records.get(3).get("nextDirectiveId").getLongValue());
+
+    StatReport st = RegionStat.run(n.file);
+    assertEquals(4, st.liveRecordPages());
+    assertEquals(1, st.liveRecordExtPages());
+    assertEquals(1, st.cachePools());
+    assertEquals(2, st.cacheDirectives());
+    assertTrue(
+        st.format(),
+        st.format().contains("\nliveRecordExtPages: 1\ncachePools: 1\ncacheDirectives: 2\n"));
+    assertTrue(st.json(), st.json().contains("\"cachePools\":1, \"cacheDirectives\":2"));
+    RegionUsage u;
+    try (Region open =
+        Region.open(RegionDamage.copy(n.file, shm.file("c")), PersistMode.EMULATED)) {
+      u = open.usage();
+    }
+    assertEquals(u.pagesUsed(), st.pagesUsed());
+  }
+
+  /** Pools sort by name whatever their record ids; a modified pool is a new record. */
+  @Test
+  public void poolsAreDumpedByName() throws Exception {
+    long b = record(RECORD_CACHE_POOL, 0, 0, CacheSample.pool("b"));
+    long a = record(RECORD_CACHE_POOL, 0, 0, CacheSample.pool("a b"));
+    assertEquals(0, judge("two pools").exitCode());
+    List<String> lines = NamespaceDump.recordLines(n.file);
+    assertTrue(lines.get(0), lines.get(0).startsWith("cachePool name=a\\x20b owner=hdfs "));
+    assertTrue(lines.get(0), lines.get(0).endsWith(" page=" + a));
+    assertTrue(lines.get(1), lines.get(1).startsWith("cachePool name=b "));
+    assertTrue(lines.get(1), lines.get(1).endsWith(" page=" + b));
+  }
+
+  @Test
+  public void aPoolPayloadThatDoesNotParseIsInconsistent() throws Exception {
+    CacheSample.add(shm);
+    byte[] whole = CacheSample.pool("cold");
+    // wire type 7 in the first tag; the pool cut inside its limit field
+    long garbage = record(RECORD_CACHE_POOL, 0, 0, new byte[] {0x0f, 1});
+    long cut = record(RECORD_CACHE_POOL, 0, 0, java.util.Arrays.copyOf(whole, whole.length - 2));
+    CheckReport r = judge("pool payloads that do not parse");
+    Finding f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, garbage + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("is not a CachePoolInfoProto: it has field 1"));
+    assertTrue(f.message(), f.message().contains("wire type 7"));
+    f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, cut + RC_PAYLOAD + whole.length - 2);
+    assertTrue(f.message(), f.message().contains("ends inside the max relative expiry"));
+    assertEquals(r.format(), 2, r.count(Finding.Severity.ERROR));
+    List<String> lines = NamespaceDump.recordLines(n.file);
+    assertTrue(
+        lines.toString(),
+        lines.contains("cachePool recordId=5 page=" + garbage + " damaged=poolInfo"));
+  }
+
+  @Test
+  public void aPoolWithoutANameOrWithValuesTheCacheManagerRefusesIsInconsistent() throws Exception {
+    CacheSample.add(shm);
+    long nameless =
+        record(
+            RECORD_CACHE_POOL,
+            0,
+            0,
+            CachePoolInfoProto.newBuilder().setOwnerName("hdfs").build().toByteArray());
+    long negative =
+        record(
+            RECORD_CACHE_POOL,
+            0,
+            0,
+            CachePoolInfoProto.newBuilder().setPoolName("cold").setLimit(-1).build().toByteArray());
+    CheckReport r = judge("a pool without a name, one with a negative limit");
+    Finding f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, nameless + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("has no pool name (field 1)"));
+    f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, negative + RC_PAYLOAD + 7);
+    assertTrue(f.message(), f.message().contains("has a negative limit -1"));
+    assertEquals(r.format(), 2, r.count(Finding.Severity.ERROR));
+    assertTrue(
+        NamespaceDump.recordLines(n.file)
+            .contains(
+                "cachePool name=- owner=hdfs group=- mode=- limit=- maxRelativeExpiry=- recordId=5"
+                    + " page="
+                    + nameless));
+  }
+
+  @Test
+  public void aDirectiveWithoutItsIdPathOrPoolIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    CacheDirectiveInfoProto whole =
+        CacheDirectiveInfoProto.parseFrom(
+            CacheSample.directive(3, "/tmp", CacheSample.POOL, (short) 1, 5));
+    long noPath =
+        record(RECORD_CACHE_DIRECTIVE, 3, 0, whole.toBuilder().clearPath().build().toByteArray());
+    long noPool =
+        record(
+            RECORD_CACHE_DIRECTIVE,
+            4,
+            0,
+            whole.toBuilder().setId(4).clearPool().build().toByteArray());
+    long noId =
+        record(RECORD_CACHE_DIRECTIVE, 5, 0, whole.toBuilder().clearId().build().toByteArray());
+    setValue(cs.ids, 6);
+    CheckReport r = judge("directives without a path, a pool, an id");
+    Finding f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, noPath + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("has no path (field 2)"));
+    f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, noPool + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("has no pool (field 4)"));
+    f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, noId + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("has no id (field 1)"));
+    assertEquals(r.format(), 3, r.count(Finding.Severity.ERROR));
+  }
+
+  @Test
+  public void aDirectiveWhoseExpirationLacksARequiredFieldDoesNotParse() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    byte[] payload =
+        CacheDirectiveInfoProto.parseFrom(
+                CacheSample.directive(3, "/tmp", CacheSample.POOL, (short) 1, 5))
+            .toBuilder()
+            .setExpiration(
+                CacheDirectiveInfoExpirationProto.newBuilder().setMillis(5).buildPartial())
+            .buildPartial()
+            .toByteArray();
+    try {
+      CacheDirectiveInfoProto.parseFrom(payload);
+      fail("protobuf parsed a directive whose expiration lacks isRelative");
+    } catch (com.google.protobuf.InvalidProtocolBufferException expected) {
+      // as the NameNode's restore would
+    }
+    long page = record(RECORD_CACHE_DIRECTIVE, 3, 0, payload);
+    setValue(cs.ids, 4);
+    CheckReport r = judge("an expiration without isRelative");
+    int at = payload.length - 3; // the expiration's length byte, before millis' tag and value
+    Finding f = CheckAssert.onlyError(r, Finding.Kind.BAD_CACHE_RECORD, page + RC_PAYLOAD + at);
+    assertTrue(f.message(), f.message().contains("has an expiration without isRelative"));
+    assertTrue(
+        NamespaceDump.recordLines(n.file)
+            .contains("cacheDirective id=3 recordId=5 page=" + page + " damaged=directiveInfo"));
+  }
+
+  @Test
+  public void twoPoolsWithOneNameAreInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    long again = record(RECORD_CACHE_POOL, 0, 0, CacheSample.pool(CacheSample.POOL));
+    CheckReport r = judge("two pools named hot");
+    long higher = Math.max(again, cs.pool);
+    Finding f =
+        CheckAssert.onlyError(r, Finding.Kind.DUPLICATE_CACHE_POOL, higher + RC_PAYLOAD + 1);
+    assertTrue(f.message(), f.message().contains("cache pool \"hot\" is also that of record id"));
+    assertTrue(f.message(), f.message().contains("RECORD page " + Math.min(again, cs.pool) + ")"));
+  }
+
+  @Test
+  public void twoDirectivesWithOneIdAreInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    long again =
+        record(
+            RECORD_CACHE_DIRECTIVE,
+            2,
+            0,
+            CacheSample.directive(2, "/tmp", CacheSample.POOL, (short) 1, 5));
+    Finding f =
+        CheckAssert.onlyError(
+            judge("two directives of id 2"),
+            Finding.Kind.DUPLICATE_CACHE_DIRECTIVE,
+            Math.max(again, cs.directive2) + RC_KEY);
+    assertTrue(f.message(), f.message().contains("cache directive id 2 is also that of record id"));
+  }
+
+  @Test
+  public void aDirectiveKeyThatIsNotItsIdIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    long page =
+        record(
+            RECORD_CACHE_DIRECTIVE,
+            3,
+            0,
+            CacheSample.directive(4, "/tmp", CacheSample.POOL, (short) 1, 5));
+    setValue(cs.ids, 5);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("key 3, id 4"), Finding.Kind.BAD_CACHE_KEY, page + RC_PAYLOAD + 1);
+    assertTrue(f.message(), f.message().contains("the directive's id 4 is not the record's key 3"));
+  }
+
+  @Test
+  public void aDirectiveOfAPoolWithoutARecordIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    byte[] payload = CacheSample.directive(3, "/tmp", "cold", (short) 1, 5);
+    long page = record(RECORD_CACHE_DIRECTIVE, 3, 0, payload);
+    setValue(cs.ids, 4);
+    int at = indexOf(payload, new byte[] {0x22, 4, 'c', 'o', 'l', 'd'}) + 1;
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a directive of pool cold"),
+            Finding.Kind.DANGLING_CACHE_POOL,
+            page + RC_PAYLOAD + at);
+    assertTrue(f.message(), f.message().contains("names cache pool \"cold\", which no record"));
+  }
+
+  @Test
+  public void aSecondCacheIdsRecordIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    long again = record(RECORD_CACHE_IDS, 0, 3, new byte[0]);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("two ids records"),
+            Finding.Kind.DUPLICATE_CACHE_IDS,
+            Math.max(again, cs.ids) + RC_TYPE);
+    assertTrue(f.message(), f.message().contains("a second cache ids record besides record id"));
+  }
+
+  @Test
+  public void aDirectiveIdAtOrAboveTheNextIdIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    setValue(cs.ids, 2);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("next id 2 with directive 2"),
+            Finding.Kind.DIRECTIVE_ID_ABOVE_COUNTER,
+            cs.directive2 + RC_KEY);
+    assertTrue(f.message(), f.message().contains("directive id 2 is not below the next directive"));
+    setValue(cs.ids, 0);
+    CheckReport r = judge("next id 0");
+    f = CheckAssert.find(r, Finding.Kind.BAD_CACHE_RECORD, cs.ids + RC_VALUE);
+    assertTrue(f.message(), f.message().contains("next cache directive id 0 is not positive"));
+    CheckAssert.find(r, Finding.Kind.DIRECTIVE_ID_ABOVE_COUNTER, cs.directive1 + RC_KEY);
+    CheckAssert.find(r, Finding.Kind.DIRECTIVE_ID_ABOVE_COUNTER, cs.directive2 + RC_KEY);
+    assertEquals(r.format(), 3, r.count(Finding.Severity.ERROR));
+  }
+
+  @Test
+  public void directivesWithoutAnIdsRecordAreInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    try (InodeStore s = shm.reopen("r");
+        Txn t = s.begin()) {
+      t.removeRecord(cs.ids);
+      t.commit();
+    }
+    CheckReport r = judge("no ids record");
+    for (long page : new long[] {cs.directive1, cs.directive2}) {
+      Finding f = CheckAssert.find(r, Finding.Kind.DIRECTIVE_ID_ABOVE_COUNTER, page + RC_KEY);
+      assertTrue(f.message(), f.message().contains("but no cache ids record"));
+    }
+    assertEquals(r.format(), 2, r.count(Finding.Severity.ERROR));
+  }
+
+  @Test
+  public void aPoolOrIdsRecordWithAKeyIsInconsistent() throws Exception {
+    CacheSample cs = CacheSample.add(shm);
+    RegionDamage.putLong(n.file, cs.pool + RC_KEY, 7);
+    Finding f =
+        CheckAssert.onlyError(judge("pool key 7"), Finding.Kind.BAD_CACHE_KEY, cs.pool + RC_KEY);
+    assertTrue(f.message(), f.message().contains("key 7 is not 0"));
+    RegionDamage.putLong(n.file, cs.pool + RC_KEY, 0);
+    RegionDamage.putLong(n.file, cs.ids + RC_KEY, -1);
+    CheckAssert.onlyError(judge("ids key -1"), Finding.Kind.BAD_CACHE_KEY, cs.ids + RC_KEY);
+  }
+
+  private static int indexOf(byte[] b, byte[] part) {
+    outer:
+    for (int i = 0; i + part.length <= b.length; i++) {
+      for (int j = 0; j < part.length; j++) {
+        if (b[i + j] != part[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    throw new AssertionError("not found");
+  }
+
+  /** A record written through the store in a batch of its own. */
+  private long record(int type, long key, long value, byte[] payload) throws Exception {
+    try (InodeStore s = shm.reopen("r");
+        Txn t = s.begin()) {
+      long page = t.createRecord(type, key, value, payload);
+      t.commit();
+      return page;
+    }
+  }
+
+  /** A record's value set through the store, as the NameNode raises the next directive id. */
+  private void setValue(long page, long value) throws Exception {
+    try (InodeStore s = shm.reopen("r");
+        Txn t = s.begin()) {
+      t.setRecordValue(page, value);
+      t.commit();
+    }
   }
 
   /** A feature word: the bits, their complement above. */
