@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,7 +69,11 @@ final class NvmImportScan {
     s.pages +=
         NvmTokenWriteThrough.pages(fsn.getDelegationTokenSecretManager().saveSecretManagerState());
     // and so do cache pools and directives
-    s.pages += NvmCacheWriteThrough.pages(fsn);
+    try {
+      s.pages += NvmCacheWriteThrough.pages(fsn);
+    } catch (IOException e) {
+      throw refusal("the cache manager's state cannot be read: " + e);
+    }
     return s;
   }
 

@@ -169,9 +169,9 @@ final class NvmCacheWriteThrough {
   }
 
   /** Pages the cache manager's state takes as records (the import's room check). */
-  static long pages(FSNamesystem fsn) {
+  static long pages(FSNamesystem fsn) throws IOException {
     CacheManager cm = fsn.getCacheManager();
-    long n = 1; // the ids record
+    long n = nextId(cm) > 1 ? 1 : 0; // the ids record, as importState writes it
     for (byte[] b : poolPayloads(cm)) {
       n += 1 + PageCodec.recordExtPages(b.length);
     }
