@@ -159,10 +159,10 @@
     1)                    /* payload: the token identifier; value: its expiry (renew) date */      \
   X(RECORD_MASTER_KEY, 2) /* payload: the encoded key; value: its expiry date */                   \
   X(RECORD_RETRY_LOG, 3)  /* key: ring page index; payload: RETRY_SLOTS retry entries */           \
-  X(RECORD_CACHE_POOL, 4) /* key: 0; payload: the pool (CachePoolInfoProto), named in it */       \
+  X(RECORD_CACHE_POOL, 4) /* key: 0; payload: the pool (CachePoolInfoProto), named in it */        \
   X(RECORD_CACHE_DIRECTIVE,                                                                        \
     5) /* key: the directive id; payload: the directive (CacheDirectiveInfoProto) */               \
-  X(RECORD_CACHE_IDS, 6) /* key: 0; value: the next cache directive id; at most one */            \
+  X(RECORD_CACHE_IDS, 6) /* key: 0; value: the next cache directive id; at most one */             \
   /* ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ---- */               \
   X(RE_SEQ, 0)        /* u64, entry number (from 1, never reused); 0 = empty slot */               \
   X(RE_TIME, 8)       /* u64, ms: when the call completed */                                       \
@@ -173,9 +173,9 @@
   X(RETRY_ENTRY_SIZE, 48)                                                                          \
   X(RETRY_SLOTS, 4) /* entries per RECORD_RETRY_LOG page */                                        \
   X(RETRY_CLIENT_ID_LEN, 16)                                                                       \
-  X(RETRY_SUCCESS, 1) /* a call that succeeded; its retry gets the success */                      \
-  X(RETRY_CREATE, 2)  /* create: its retry gets RE_INODE's file status */                          \
-  X(RETRY_APPEND, 3)  /* append: its retry gets RE_INODE's last block and file status */           \
+  X(RETRY_SUCCESS, 1)         /* a call that succeeded; its retry gets the success */              \
+  X(RETRY_CREATE, 2)          /* create: its retry gets RE_INODE's file status */                  \
+  X(RETRY_APPEND, 3)          /* append: its retry gets RE_INODE's last block and file status */   \
   X(RETRY_CACHE_DIRECTIVE, 4) /* addCacheDirective: its retry gets RE_INODE as the directive id */ \
   /* ---- well-known values ---- */                                                                \
   X(ROOT_INODE_ID, 16385)
