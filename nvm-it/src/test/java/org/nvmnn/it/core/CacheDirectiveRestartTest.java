@@ -3,7 +3,6 @@ package org.nvmnn.it.core;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -16,7 +15,6 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
-import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.ipc.ClientId;
@@ -58,46 +56,6 @@ public class CacheDirectiveRestartTest {
     cluster.restartNameNode(0);
     cluster.waitActive();
     return cluster.getFileSystem();
-  }
-
-  /**
-   * Every pool and directive, one line each, in listing order; a directive's absolute expiry only
-   * with {@code withExpiry} (it depends on when the call was made, so two runs differ in it).
-   */
-  private static List<String> state(DistributedFileSystem fs, boolean withExpiry) throws Exception {
-    List<String> out = new ArrayList<>();
-    RemoteIterator<CachePoolEntry> pools = fs.listCachePools();
-    while (pools.hasNext()) {
-      CachePoolInfo p = pools.next().getInfo();
-      out.add(
-          "pool "
-              + p.getPoolName()
-              + " owner="
-              + p.getOwnerName()
-              + " group="
-              + p.getGroupName()
-              + " mode="
-              + p.getMode()
-              + " limit="
-              + p.getLimit()
-              + " maxRelativeExpiryMs="
-              + p.getMaxRelativeExpiryMs());
-    }
-    RemoteIterator<CacheDirectiveEntry> ds = fs.listCacheDirectives(null);
-    while (ds.hasNext()) {
-      CacheDirectiveInfo d = ds.next().getInfo();
-      out.add(
-          "directive "
-              + d.getId()
-              + " path="
-              + d.getPath().toUri().getPath()
-              + " replication="
-              + d.getReplication()
-              + " pool="
-              + d.getPool()
-              + (withExpiry ? " expiry=" + d.getExpiration() : ""));
-    }
-    return out;
   }
 
   private static final long HOUR = 3600_000L;
@@ -144,10 +102,10 @@ public class CacheDirectiveRestartTest {
         force);
     fs.modifyCachePool(new CachePoolInfo("pool1").setLimit(2L << 30).setOwnerName("bob"));
     fs.removeCacheDirective(c); // the highest id: not to be given again after the restart
-    List<String> before = state(fs, true);
+    List<String> before = CacheState.lines(fs, true, true);
 
     fs = restart();
-    List<String> after = state(fs, true);
+    List<String> after = CacheState.lines(fs, true, true);
     assertEquals("pools and directives changed across the restart", before, after);
     long d =
         fs.addCacheDirective(
@@ -158,7 +116,7 @@ public class CacheDirectiveRestartTest {
 
     fs.removeCachePool("pool2"); // takes directive b with it
     fs = restart();
-    List<String> end = state(fs, false);
+    List<String> end = CacheState.lines(fs, true, false);
     for (String line : end) {
       assertTrue(line, !line.contains("pool2"));
     }

@@ -6,18 +6,14 @@ import static org.nvmnn.it.core.MigrationTestSupport.cluster;
 import static org.nvmnn.it.core.MigrationTestSupport.setMode;
 import static org.nvmnn.it.core.MigrationTestSupport.tool;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
-import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.junit.After;
@@ -37,42 +33,6 @@ public class CacheMigrationTest {
     if (cluster != null) {
       cluster.shutdown();
     }
-  }
-
-  /** Pools (without maxRelativeExpiry, which 2.7.3's fsimage does not keep) and directives. */
-  private static List<String> state(DistributedFileSystem fs) throws Exception {
-    List<String> out = new ArrayList<>();
-    RemoteIterator<CachePoolEntry> pools = fs.listCachePools();
-    while (pools.hasNext()) {
-      CachePoolInfo p = pools.next().getInfo();
-      out.add(
-          "pool "
-              + p.getPoolName()
-              + " "
-              + p.getOwnerName()
-              + " "
-              + p.getGroupName()
-              + " "
-              + p.getMode()
-              + " "
-              + p.getLimit());
-    }
-    RemoteIterator<CacheDirectiveEntry> ds = fs.listCacheDirectives(null);
-    while (ds.hasNext()) {
-      CacheDirectiveInfo d = ds.next().getInfo();
-      out.add(
-          "directive "
-              + d.getId()
-              + " "
-              + d.getPath().toUri().getPath()
-              + " "
-              + d.getReplication()
-              + " "
-              + d.getPool()
-              + " "
-              + d.getExpiration());
-    }
-    return out;
   }
 
   private static long add(DistributedFileSystem fs, String path, String pool) throws Exception {
@@ -95,7 +55,7 @@ public class CacheMigrationTest {
     add(fs, "/reports/daily", "reports");
     long removed = add(fs, "/scratch/tmp", "scratch");
     fs.removeCacheDirective(removed);
-    List<String> onStock = state(fs);
+    List<String> onStock = CacheState.lines(fs, false, true);
     cluster.shutdownNameNode(0);
 
     MigrationTestSupport.Run run = tool(cluster, "import");
@@ -104,10 +64,10 @@ public class CacheMigrationTest {
     cluster.restartNameNode(0, true);
     assertTrue(NvmTestAccess.isNvm(cluster.getNameNode(0)));
     fs = cluster.getFileSystem();
-    assertEquals("after the import", onStock, state(fs));
+    assertEquals("after the import", onStock, CacheState.lines(fs, false, true));
     long added = add(fs, "/reports/weekly", "reports");
     assertEquals("the next directive id crossed the import", removed + 1, added);
-    List<String> onNvm = state(fs);
+    List<String> onNvm = CacheState.lines(fs, false, true);
 
     cluster.shutdownNameNode(0);
     run = tool(cluster, "export");
@@ -116,7 +76,7 @@ public class CacheMigrationTest {
     cluster.restartNameNode(0, true);
     assertTrue(!NvmTestAccess.isNvm(cluster.getNameNode(0)));
     fs = cluster.getFileSystem();
-    assertEquals("after the export", onNvm, state(fs));
+    assertEquals("after the export", onNvm, CacheState.lines(fs, false, true));
     assertEquals(added + 1, add(fs, "/scratch/again", "scratch"));
   }
 }
