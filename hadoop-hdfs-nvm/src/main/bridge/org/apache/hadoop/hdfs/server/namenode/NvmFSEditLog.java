@@ -230,6 +230,15 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     w.deleted(src);
   }
 
+  @Override
+  void logConcat(String trg, String[] srcs, long timestamp, boolean toLogRpcIds) {
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.concatenated(trg);
+  }
+
   // ---- the centralized cache manager (NvmCacheWriteThrough): under the namesystem write lock
 
   private NvmCacheWriteThrough cache() {

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.annotation.Metrics;
@@ -33,6 +34,43 @@ class NvmFSNamesystem extends FSNamesystem {
     }
     ns.removed(src, removedINodes);
     super.removeLeasesAndINodes(src, removedINodes, acquireINodeMapLock);
+  }
+
+  /**
+   * 2.7.3's concat removes its sources from the namespace without {@code removeLeasesAndINodes} and
+   * logs them only by path, so their inodes are resolved here first, under the same hold of the
+   * write lock as the stock concat (the lock is reentrant), and handed to the write-through for the
+   * batch of the concat's edit. A source that does not resolve is left out: the stock concat
+   * refuses the call then, before it changes anything.
+   */
+  @Override
+  void concat(String target, String[] srcs, boolean logRetryCache) throws IOException {
+    NvmWriteThrough ns = nvmImage.writeThrough();
+    writeLock();
+    try {
+      if (ns != null) {
+        List<INode> sources = new ArrayList<>();
+        if (srcs != null) {
+          for (String src : srcs) {
+            try {
+              INode n = src == null ? null : getFSDirectory().getINode(src);
+              if (n != null) {
+                sources.add(n);
+              }
+            } catch (IOException | RuntimeException e) {
+              // a malformed path: the stock concat answers it
+            }
+          }
+        }
+        ns.concatStarting(sources);
+      }
+      super.concat(target, srcs, logRetryCache);
+    } finally {
+      if (ns != null) {
+        ns.concatStarting(null);
+      }
+      writeUnlock();
+    }
   }
 
   /**

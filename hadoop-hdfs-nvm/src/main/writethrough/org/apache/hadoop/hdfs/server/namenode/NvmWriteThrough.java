@@ -278,6 +278,42 @@ final class NvmWriteThrough {
   }
 
   /**
+   * The sources of the concat being run, resolved by {@link NvmFSNamesystem#concat} under the write
+   * lock before the stock concat removes them: 2.7.3's concat drops its sources from the namespace
+   * without {@code removeLeasesAndINodes}, and its edit names them only by path.
+   */
+  private List<INode> concatSources;
+
+  void concatStarting(List<INode> sources) {
+    this.concatSources = sources;
+  }
+
+  /**
+   * logConcat (OP_CONCAT_DELETE): one batch with the target's new block list and mtime, its
+   * parent's mtime, and the sources' pages removed (their blocks now belong to the target). The
+   * target's blocks, which 2.7.3 points at the file object, are then pointed at its ref as at a
+   * close.
+   */
+  void concatenated(final String target) {
+    List<INode> sources = concatSources;
+    concatSources = null;
+    if (sources == null) {
+      WriteThroughFailure.stop("concat into " + target + " (its sources were not resolved)", null);
+    }
+    removed(target, sources);
+    final INodeFile[] trg = new INodeFile[1];
+    persist(
+        "concat into",
+        target,
+        t -> {
+          trg[0] = resolve(target).asFile();
+          stageInode(t, trg[0]);
+          stageMtime(t, trg[0].getParent());
+        });
+    changed(trg[0]);
+  }
+
+  /**
    * The namesystem dropped these inodes from its inode map (removeLeasesAndINodes): after a delete
    * (commits it now, with the parent's mtime) or before the logOpenFile / logRename of an overwrite
    * (kept for that op's batch). {@code src} is the removed path.

@@ -30,7 +30,7 @@ public final class InodeLimits {
   }
 
   /** BLOCK_EXT pages holding the block records past the inline ones. */
-  static int blockExtPages(int blocks) {
+  public static int blockExtPages(int blocks) {
     return blocks <= BLOCKS_INLINE_MAX
         ? 0
         : (blocks - BLOCKS_INLINE_MAX + BLOCKS_EXT_MAX - 1) / BLOCKS_EXT_MAX;
