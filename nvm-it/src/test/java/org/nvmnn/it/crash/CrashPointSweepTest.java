@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
@@ -394,6 +395,7 @@ public class CrashPointSweepTest {
 
     sweepTokens();
     sweepCache();
+    sweepConcat();
 
     report();
     assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
@@ -421,6 +423,17 @@ public class CrashPointSweepTest {
       }
     }
     sweep("updateMasterKey (and the expired key dropped)", () -> roll.invoke(dtsm));
+  }
+
+  /** concat: one batch with the target's new block list and the sources' pages removed. */
+  private static void sweepConcat() throws Exception {
+    String dir = "/s/concat/";
+    DFSTestUtil.createFile(fs, new Path(dir + "target"), 1024 * 1024, (short) 1, 1L);
+    DFSTestUtil.createFile(fs, new Path(dir + "s1"), 1000, (short) 1, 2L);
+    DFSTestUtil.createFile(fs, new Path(dir + "s2"), 3 * 1024 * 1024 - 5, (short) 1, 3L);
+    sweep(
+        "concat (5 blocks: a BLOCK_EXT chain; 2 sources removed)",
+        () -> nn.concat(dir + "target", new String[] {dir + "s1", dir + "s2"}));
   }
 
   /** The cache manager's edits (region-format.md §5.5, cache pools and directives). */

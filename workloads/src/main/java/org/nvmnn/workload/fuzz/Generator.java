@@ -386,6 +386,8 @@ final class Generator {
         () ->
             Op.of(Call.rollingUpgrade, pick(HdfsConstants.RollingUpgradeAction.values()))
                 .as(caller()));
+    // concat (persisted since issue 25)
+    add(2, () -> Op.of(Call.concat, fileOrAny(), new String[] {fileOrAny(), fileOrAny()}));
     // centralized cache management (persisted as records since issue 25)
     add(1, () -> Op.of(Call.addCacheDirective, target(), "fz-pool"));
     add(1, () -> Op.of(Call.modifyCacheDirective, 1L, target()));
@@ -408,7 +410,6 @@ final class Generator {
     add(1, () -> Op.of(Call.removeXAttr, target(), "user.fz"));
     add(2, () -> Op.of(Call.createSymlink, target(), freshPath(), perm(), true));
     add(2, () -> Op.of(Call.truncate, fileOrAny(), (long) rnd.nextInt(3), client(null)));
-    add(2, () -> Op.of(Call.concat, fileOrAny(), new String[] {fileOrAny(), fileOrAny()}));
     add(1, () -> Op.of(Call.createEncryptionZone, dirOrAny(), "fz-key"));
     add(1, () -> Op.of(Call.getEditsFromTxid, 0L));
   }
