@@ -111,6 +111,49 @@ public class ConcatRestartTest {
     return seen;
   }
 
+  /** What {@code nn.concat(trg, srcs)} answers: "ok" or the exception's class and message. */
+  private static String answer(MiniDFSCluster c, String trg, String... srcs) {
+    try {
+      c.getNameNodeRpc().concat(trg, srcs);
+      return "ok";
+    } catch (Throwable t) {
+      return t.getClass().getName() + ": " + t.getMessage();
+    }
+  }
+
+  /**
+   * Calls the stock NameNode refuses get its answer from the NVM NameNode too (the fuzzer found a
+   * relative source path failing the NVM NameNode's early resolution instead).
+   */
+  private List<String> refusals(boolean nvm) throws Exception {
+    String base = NamespaceOpsTestBase.baseDir(ConcatRestartTest.class) + "/r" + nvm;
+    FileUtil.fullyDelete(new java.io.File(base));
+    Configuration conf = NamespaceOpsTestBase.conf(nvm);
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    cluster.waitActive();
+    DistributedFileSystem fs = cluster.getFileSystem();
+    write(fs, new Path("/d/closed"), 1, 1);
+    FSDataOutputStream open = fs.create(new Path("/d/open"), (short) 1); // under construction
+    open.hflush();
+    List<String> out = new ArrayList<>();
+    out.add(answer(cluster, "/d/open", "/d/open", "rel/x"));
+    out.add(answer(cluster, "/d/closed", "rel/x"));
+    out.add(answer(cluster, "/d/closed", "/d/missing"));
+    out.add(answer(cluster, "/d/closed", "/d/closed"));
+    out.add(answer(cluster, "/d/closed", new String[] {null}));
+    open.close();
+    return out;
+  }
+
+  @Test(timeout = 180_000)
+  public void refusedConcatsGetTheStockAnswer() throws Exception {
+    List<String> stock = refusals(false);
+    cluster.shutdown();
+    cluster = null;
+    assertEquals(stock, refusals(true));
+  }
+
   @Test(timeout = 180_000)
   public void concatSurvivesRestartsAsInTheStockNameNode() throws Exception {
     List<String> stock = scenario(false);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.metrics2.annotation.Metrics;
 
 /**
@@ -53,7 +54,10 @@ class NvmFSNamesystem extends FSNamesystem {
         if (srcs != null) {
           for (String src : srcs) {
             try {
-              INode n = src == null ? null : getFSDirectory().getINode(src);
+              // only a valid absolute path is resolved: FSDirectory asserts that it gets one, and
+              // the stock concat answers anything else itself
+              INode n =
+                  src != null && DFSUtil.isValidName(src) ? getFSDirectory().getINode(src) : null;
               if (n != null) {
                 sources.add(n);
               }

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.protocol.CacheDirective;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
@@ -287,7 +288,8 @@ class NvmRpcServer extends NameNodeRpcServer {
     try {
       for (String p : srcs == null ? new String[] {trg} : concatPaths(trg, srcs)) {
         try {
-          INode n = p == null ? null : namesystem.getFSDirectory().getINode(p);
+          INode n =
+              p != null && DFSUtil.isValidName(p) ? namesystem.getFSDirectory().getINode(p) : null;
           if (n != null && n.isFile()) {
             blocks += n.asFile().numBlocks();
           }
