@@ -5,9 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CacheFlag;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -43,12 +41,7 @@ public class CacheDirectiveRestartTest {
   }
 
   private DistributedFileSystem start(String name, boolean nvm) throws Exception {
-    String base = NamespaceOpsTestBase.baseDir(CacheDirectiveRestartTest.class) + "/" + name;
-    FileUtil.fullyDelete(new java.io.File(base));
-    Configuration conf = NamespaceOpsTestBase.conf(nvm);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base);
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
-    cluster.waitActive();
+    cluster = MigrationTestSupport.cluster(getClass(), name, nvm, 0);
     return cluster.getFileSystem();
   }
 

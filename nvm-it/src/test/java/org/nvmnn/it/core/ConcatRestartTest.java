@@ -7,10 +7,8 @@ import static org.junit.Assert.assertFalse;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -66,12 +64,7 @@ public class ConcatRestartTest {
 
   /** Runs the scenario; returns what was seen after the restarts (block ids excluded). */
   private List<String> scenario(boolean nvm) throws Exception {
-    String base = NamespaceOpsTestBase.baseDir(ConcatRestartTest.class) + "/" + (nvm ? "n" : "s");
-    FileUtil.fullyDelete(new java.io.File(base));
-    Configuration conf = NamespaceOpsTestBase.conf(nvm);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base);
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    cluster.waitActive();
+    cluster = MigrationTestSupport.cluster(getClass(), nvm ? "n" : "s", nvm, 1);
     DistributedFileSystem fs = cluster.getFileSystem();
     Path dir = new Path("/c");
     Path trg = new Path(dir, "target");
@@ -126,12 +119,7 @@ public class ConcatRestartTest {
    * relative source path failing the NVM NameNode's early resolution instead).
    */
   private List<String> refusals(boolean nvm) throws Exception {
-    String base = NamespaceOpsTestBase.baseDir(ConcatRestartTest.class) + "/r" + nvm;
-    FileUtil.fullyDelete(new java.io.File(base));
-    Configuration conf = NamespaceOpsTestBase.conf(nvm);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base);
-    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    cluster.waitActive();
+    cluster = MigrationTestSupport.cluster(getClass(), "r" + nvm, nvm, 1);
     DistributedFileSystem fs = cluster.getFileSystem();
     write(fs, new Path("/d/closed"), 1, 1);
     FSDataOutputStream open = fs.create(new Path("/d/open"), (short) 1); // under construction
