@@ -1,10 +1,7 @@
 package org.nvmnn.it.core;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 import static org.nvmnn.it.core.MigrationTestSupport.cluster;
-import static org.nvmnn.it.core.MigrationTestSupport.setMode;
-import static org.nvmnn.it.core.MigrationTestSupport.tool;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -15,7 +12,6 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
-import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.junit.After;
 import org.junit.Test;
 
@@ -56,26 +52,13 @@ public class CacheMigrationTest {
     long removed = add(fs, "/scratch/tmp", "scratch");
     fs.removeCacheDirective(removed);
     List<String> onStock = CacheState.lines(fs, false, true);
-    cluster.shutdownNameNode(0);
-
-    MigrationTestSupport.Run run = tool(cluster, "import");
-    assertEquals(run.toString(), 0, run.exit);
-    setMode(cluster, true);
-    cluster.restartNameNode(0, true);
-    assertTrue(NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    fs = cluster.getFileSystem();
+    fs = MigrationTestSupport.importAndStartNvm(cluster);
     assertEquals("after the import", onStock, CacheState.lines(fs, false, true));
     long added = add(fs, "/reports/weekly", "reports");
     assertEquals("the next directive id crossed the import", removed + 1, added);
     List<String> onNvm = CacheState.lines(fs, false, true);
 
-    cluster.shutdownNameNode(0);
-    run = tool(cluster, "export");
-    assertEquals(run.toString(), 0, run.exit);
-    setMode(cluster, false);
-    cluster.restartNameNode(0, true);
-    assertTrue(!NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    fs = cluster.getFileSystem();
+    fs = MigrationTestSupport.exportAndStartStock(cluster);
     assertEquals("after the export", onNvm, CacheState.lines(fs, false, true));
     assertEquals(added + 1, add(fs, "/scratch/again", "scratch"));
   }

@@ -15,9 +15,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NvmMigrationTool;
+import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.util.StringUtils;
@@ -65,6 +67,30 @@ final class MigrationTestSupport {
             .build();
     c.waitActive();
     return c;
+  }
+
+  /**
+   * With NameNode 0 running stock: stops it, imports its name directory into a region, starts it in
+   * NVM mode and returns its file system (the import must succeed).
+   */
+  static DistributedFileSystem importAndStartNvm(MiniDFSCluster c) throws IOException {
+    return migrateAndStart(c, "import", true);
+  }
+
+  /** The way back: stops the NVM NameNode, exports its region, starts it stock. */
+  static DistributedFileSystem exportAndStartStock(MiniDFSCluster c) throws IOException {
+    return migrateAndStart(c, "export", false);
+  }
+
+  private static DistributedFileSystem migrateAndStart(
+      MiniDFSCluster c, String command, boolean nvm) throws IOException {
+    c.shutdownNameNode(0);
+    Run run = tool(c, command);
+    assertEquals(run.toString(), 0, run.exit);
+    setMode(c, nvm);
+    c.restartNameNode(0, true);
+    assertEquals(nvm, NvmTestAccess.isNvm(c.getNameNode(0)));
+    return c.getFileSystem();
   }
 
   /**

@@ -1,19 +1,15 @@
 package org.nvmnn.it.core;
 
-import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 import static org.nvmnn.it.core.MigrationTestSupport.cluster;
-import static org.nvmnn.it.core.MigrationTestSupport.setMode;
-import static org.nvmnn.it.core.MigrationTestSupport.tool;
 
 import java.io.IOException;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.junit.After;
@@ -65,27 +61,14 @@ public class TokenMigrationTest {
     Token<DelegationTokenIdentifier> a = token(fs), b = token(fs), c = token(fs);
     long renewedOnStock = fs.getClient().renewDelegationToken(b);
     fs.getClient().cancelDelegationToken(c);
-    cluster.shutdownNameNode(0);
-
-    MigrationTestSupport.Run run = tool(cluster, "import");
-    assertEquals(run.toString(), 0, run.exit);
-    setMode(cluster, true);
-    cluster.restartNameNode(0, true);
-    assertTrue(NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    fs = cluster.getFileSystem();
+    fs = MigrationTestSupport.importAndStartNvm(cluster);
     assertTrue(fs.getClient().renewDelegationToken(a) > System.currentTimeMillis());
     assertTrue(fs.getClient().renewDelegationToken(b) >= renewedOnStock);
     assertDead(fs, c);
     Token<DelegationTokenIdentifier> d = token(fs); // issued by the NVM NameNode
     fs.getClient().cancelDelegationToken(a);
 
-    cluster.shutdownNameNode(0);
-    run = tool(cluster, "export");
-    assertEquals(run.toString(), 0, run.exit);
-    setMode(cluster, false);
-    cluster.restartNameNode(0, true);
-    assertTrue(!NvmTestAccess.isNvm(cluster.getNameNode(0)));
-    fs = cluster.getFileSystem();
+    fs = MigrationTestSupport.exportAndStartStock(cluster);
     fs.getClient().renewDelegationToken(b);
     fs.getClient().renewDelegationToken(d);
     assertDead(fs, a);

@@ -18,7 +18,6 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
-import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
 /**
  * The centralized cache manager's state in the region (region-format.md §5.5): one record per cache
@@ -183,12 +182,12 @@ final class NvmCacheWriteThrough {
 
   /**
    * Writes a stock namespace's cache pools and directives (loaded into {@code fsn} by the stock
-   * loader) as records, {@link NvmTokenWriteThrough#RECORDS_PER_BATCH} per batch, and the next
-   * directive id when it is past 1.
+   * loader) as records, {@link RecordBatches#RECORDS_PER_BATCH} per batch, and the next directive
+   * id when it is past 1.
    */
   static void importState(InodeStore store, FSNamesystem fsn) throws IOException {
     CacheManager cm = fsn.getCacheManager();
-    List<Op> records = new ArrayList<>();
+    List<RecordBatches.Stage> records = new ArrayList<>();
     long next = nextId(cm);
     if (next > 1) {
       records.add(t -> t.createRecord(RegionLayout.RECORD_CACHE_IDS, 0, next, new byte[0]));
@@ -200,15 +199,7 @@ final class NvmCacheWriteThrough {
       records.add(
           t -> t.createRecord(RegionLayout.RECORD_CACHE_DIRECTIVE, e.getKey(), 0, e.getValue()));
     }
-    int per = NvmTokenWriteThrough.RECORDS_PER_BATCH;
-    for (int from = 0; from < records.size(); from += per) {
-      try (Txn t = store.begin()) {
-        for (Op op : records.subList(from, Math.min(records.size(), from + per))) {
-          op.stage(t);
-        }
-        t.commit();
-      }
-    }
+    RecordBatches.commitInBatches(store, records);
   }
 
   /** The cache manager's state as sorted lines: the next id, every pool and directive. */
@@ -255,24 +246,21 @@ final class NvmCacheWriteThrough {
     return out;
   }
 
-  private interface Op {
-    void stage(Txn t) throws IOException;
-  }
-
   /** One batch: {@code op} and, for a call a client may retry, its retry entry. */
-  private void persist(String what, boolean toLogRpcIds, int retryKind, long retryValue, Op op) {
+  private void persist(
+      String what, boolean toLogRpcIds, int retryKind, long retryValue, RecordBatches.Stage op) {
     NvmRetryLog log = ns.retryLog();
     NvmRetryLog.Entry retry =
         toLogRpcIds && log != null ? log.forCurrentCall(retryKind, retryValue) : null;
-    try (Txn t = store.begin()) {
-      op.stage(t);
-      if (retry != null) {
-        log.stage(t, retry);
-      }
-      t.commit();
-    } catch (IOException | RuntimeException e) {
-      WriteThroughFailure.stop(what, e);
-    }
+    RecordBatches.persistOrStop(
+        store,
+        what,
+        op,
+        t -> {
+          if (retry != null) {
+            log.stage(t, retry);
+          }
+        });
   }
 
   /** The pool's whole state now (the edit of a modify carries only what changed). */

@@ -169,9 +169,6 @@ final class NvmTokenWriteThrough {
 
   // ---- import (NvmImportWriter) and its verification
 
-  /** Records per batch of an import: each record's commit is one undo entry. */
-  static final int RECORDS_PER_BATCH = 64;
-
   /** The identifier a stock fsimage's token stands for, built as 2.7.3's image loader builds it. */
   static DelegationTokenIdentifier identifier(SecretManagerSection.PersistToken t) {
     DelegationTokenIdentifier id =
@@ -202,7 +199,8 @@ final class NvmTokenWriteThrough {
 
   /**
    * Writes a stock namespace's secret manager state (what its fsimage section holds) as records:
-   * the two counters first, then the keys and tokens, {@link #RECORDS_PER_BATCH} per batch.
+   * the two counters first, then the keys and tokens, {@link RecordBatches#RECORDS_PER_BATCH} per
+   * batch.
    */
   static void importState(InodeStore store, SecretManagerState st) throws IOException {
     try (Txn t = store.begin()) {
@@ -210,7 +208,7 @@ final class NvmTokenWriteThrough {
       t.raiseCounter(RegionLayout.SB_TOKEN_SEQUENCE, st.section.getTokenSequenceNumber());
       t.commit();
     }
-    List<Op> records = new ArrayList<>();
+    List<RecordBatches.Stage> records = new ArrayList<>();
     for (SecretManagerSection.DelegationKey k : st.keys) {
       records.add(
           t ->
@@ -227,14 +225,7 @@ final class NvmTokenWriteThrough {
                   tok.getExpiryDate(),
                   payload));
     }
-    for (int from = 0; from < records.size(); from += RECORDS_PER_BATCH) {
-      try (Txn t = store.begin()) {
-        for (Op op : records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH))) {
-          op.stage(t);
-        }
-        t.commit();
-      }
-    }
+    RecordBatches.commitInBatches(store, records);
   }
 
   /** The secret manager state as sorted lines: two counters, every key and token. */
@@ -295,17 +286,8 @@ final class NvmTokenWriteThrough {
     return b.toString();
   }
 
-  private interface Op {
-    void stage(Txn t) throws IOException;
-  }
-
-  private void persist(String what, Op op) {
-    try (Txn t = store.begin()) {
-      op.stage(t);
-      t.commit();
-    } catch (IOException | RuntimeException e) {
-      WriteThroughFailure.stop(what, e);
-    }
+  private void persist(String what, RecordBatches.Stage op) {
+    RecordBatches.persistOrStop(store, what, op);
   }
 
   /** OP_GET_DELEGATION_TOKEN: the new token and the sequence number. */
