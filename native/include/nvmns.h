@@ -220,7 +220,8 @@ int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
   X(QUOTA, 13, "a directory quota")                                          \
   X(COUNTER, 14, "a superblock counter")                                     \
   X(STRING, 15, "a string page field")                                       \
-  X(RECORD, 16, "a record page field")
+  X(RECORD, 16, "a record page field")                                       \
+  X(ATTRS, 17, "an inode's attribute word (length and first ATTR_EXT page)")
 
 #define NVM_X_ENUM(name, value, meaning) NVM_OP_##name = (value),
 enum nvm_op { NVM_OPS(NVM_X_ENUM) };

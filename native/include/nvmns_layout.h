@@ -67,6 +67,7 @@
   X(SB_FEATURES, 4184)         /* u64: low 32 = feature bits, high 32 = their complement */        \
   X(FEATURE_PAGE_CHECKSUMS, 1) /* LIVE pages carry a CRC-32C, counters a check */                  \
   X(FEATURE_RECORDS, 2)        /* record pages and the three counters below */                     \
+  X(FEATURE_INODE_ATTRS, 4)    /* inode attribute chains: IN_ATTRS words and ATTR_EXT pages */     \
   X(SB_LAST_RECORD_ID, 4192)   /* last record id handed out (FEATURE_RECORDS) */                   \
   X(SB_TOKEN_SEQUENCE, 4200)   /* delegation token sequence number (FEATURE_RECORDS) */            \
   X(SB_MASTER_KEY_ID, 4208)    /* last delegation master key id (FEATURE_RECORDS) */               \
@@ -94,6 +95,7 @@
   X(KIND_STRING_EXT, 6)                                                                            \
   X(KIND_RECORD, 7)                                                                                \
   X(KIND_RECORD_EXT, 8)                                                                            \
+  X(KIND_ATTR_EXT, 9) /* an inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */       \
   X(PAGE_MAGIC_SHIFT, 32)                                                                          \
   /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                 \
   X(IN_ID, 8)                                                                                      \
@@ -111,6 +113,9 @@
   X(PERM_GROUP_SHIFT, 16)                                                                          \
   X(PERM_OWNER_SHIFT, 40)                                                                          \
   X(PERM_STRING_ID_MAX, 16777215)                                                                  \
+  X(IN_ATTRS, 248) /* attribute bytes:32 | first ATTR_EXT page index:32; 0 = no attributes */      \
+  X(ATTRS_PAGE_SHIFT, 32)                                                                          \
+  X(ATTRS_MAX, 16777216) /* longest attribute encoding the format stores, bytes */                 \
   /* file-only fields */                                                                           \
   X(FI_HEADER, 120) /* blocksize:48 | replication:12 | policy:4 */                                 \
   X(FI_UC, 128)     /* client id:31 | last block complete:1 | machine id:32 */                     \

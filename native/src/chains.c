@@ -49,10 +49,10 @@ static int chain_page(nvm_region *r, const struct chain *c, uint64_t off, uint64
   return NVM_OK;
 }
 
-/* first_link: the inode's IN_NAME_EXT or FI_BLOCK_EXT word, the string's ST_EXT word, or the
- * record's RC_EXT word. */
-static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
-  uint64_t off = nvm_ld64(r, first_link), count = 0;
+/* first_link: the word naming the first page, which is off: the inode's IN_NAME_EXT,
+ * FI_BLOCK_EXT or IN_ATTRS word, the string's ST_EXT word, or the record's RC_EXT word. */
+static int walk_chain_from(nvm_region *r, struct chain *c, uint64_t first_link, uint64_t off) {
+  uint64_t count = 0;
   c->link = first_link;
   if (c->needed == 0 && off != 0)
     return chain_fail(r, c, c->link, off, "is linked but no extension is needed");
@@ -66,6 +66,32 @@ static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
   }
   if (off != 0) return chain_fail(r, c, c->link, off, "follows the last needed page");
   return NVM_OK;
+}
+
+/* A chain whose first page the link word holds as an offset (every chain but attributes). */
+static int walk_chain(nvm_region *r, struct chain *c, uint64_t first_link) {
+  return walk_chain_from(r, c, first_link, nvm_ld64(r, first_link));
+}
+
+/* The attribute chain (§5.6): IN_ATTRS holds its length in bytes and its first page's index;
+ * a word of 0 means no attributes, and a region without the feature has none. */
+static int attr_chain(nvm_region *r, struct chain *c, uint64_t off) {
+  uint64_t w = nvm_ld64(r, off + NVM_IN_ATTRS);
+  uint64_t len = w & ((1ull << NVM_ATTRS_PAGE_SHIFT) - 1), first = w >> NVM_ATTRS_PAGE_SHIFT;
+  const char *why = !r->attrs && w        ? "is set in a region without inode attributes"
+                    : len > NVM_ATTRS_MAX ? "holds a length over ATTRS_MAX"
+                    : len == 0 && first   ? "names a page but no bytes"
+                                          : NULL;
+  if (why)
+    return nvm_fail_at(NVM_ECORRUPT, off + NVM_IN_ATTRS,
+                       "%s: inode %llu (page %llu): its attribute word 0x%016llx %s", r->path,
+                       (unsigned long long)c->owner, (unsigned long long)off, (unsigned long long)w,
+                       why);
+  c->kind = NVM_KIND_ATTR_EXT;
+  c->per_page = NVM_NAME_EXT_MAX;
+  c->needed = len;
+  c->what = "attribute";
+  return walk_chain_from(r, c, off + NVM_IN_ATTRS, len ? nvm_page_off(first) : 0);
 }
 
 /* A name no HDFS operation writes: empty (except the root's), ".", "..", or
@@ -112,6 +138,7 @@ static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   c.needed = name_len > NVM_NAME_INLINE_MAX ? name_len - NVM_NAME_INLINE_MAX : 0;
   int rc = walk_chain(r, &c, off + NVM_IN_NAME_EXT);
   if (rc == NVM_OK) rc = check_name(r, off, name_len, is_root);
+  if (rc == NVM_OK) rc = attr_chain(r, &c, off);
   if (rc || NVM_KIND_OF(nvm_ld64(r, off)) != NVM_KIND_FILE) return rc;
   uint64_t blocks = nvm_ld64(r, off + NVM_FI_BLOCK_COUNT);
   c.kind = NVM_KIND_BLOCK_EXT;

@@ -38,6 +38,9 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
     case NVM_KIND_RECORD:
       if (r->records) return push32(r, &s->rpages, &s->nrecs, &s->rcap, i);
       break; /* a region without the feature has none: refused below */
+    case NVM_KIND_ATTR_EXT:
+      if (r->attrs) return push32(r, &s->exts, &s->nexts, &s->ecap, i);
+      break;
     default: break;
   }
   return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
@@ -67,7 +70,8 @@ static int scan_pages(const nvm_region *r, struct nvm_scan *s) {
      * page turned "extension" would otherwise vanish as an unreachable one). */
     unsigned kind = NVM_KIND_OF(word);
     int ext = kind == NVM_KIND_NAME_EXT || kind == NVM_KIND_BLOCK_EXT ||
-              kind == NVM_KIND_STRING_EXT || kind == NVM_KIND_RECORD_EXT;
+              kind == NVM_KIND_STRING_EXT || kind == NVM_KIND_RECORD_EXT ||
+              kind == NVM_KIND_ATTR_EXT;
     if (ext && nvm_checksum_of_other_kind(r, nvm_page_off(i), word))
       return nvm_fail_at(NVM_ECORRUPT, nvm_page_off(i),
                          "%s: page at offset %llu has the checksum of another kind than %u: its "

@@ -59,7 +59,7 @@ int main(void) {
   expect_einval(&b, "entry 1: unknown op");
 
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 8);
-  tb_add64(&b, 17 /* past NVM_FIELDS */, NVM_SB_LAST_INODE_ID, 7);
+  tb_add64(&b, 18 /* past NVM_FIELDS */, NVM_SB_LAST_INODE_ID, 7);
   expect_einval(&b, "entry 1: unknown field id");
 
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, 8);

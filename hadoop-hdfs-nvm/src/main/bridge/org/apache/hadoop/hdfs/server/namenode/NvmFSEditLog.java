@@ -2,9 +2,12 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.Collections;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
@@ -198,6 +201,35 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   @Override
   void logTimes(String src, long mtime, long atime) {
     wt().pathChanged(src);
+  }
+
+  /**
+   * OP_SET_ACL: setAcl, modifyAclEntries, removeAclEntries, removeDefaultAcl and removeAcl all log
+   * the whole resulting ACL; the page takes the inode's mode bits and attribute chain from memory.
+   */
+  @Override
+  void logSetAcl(String src, List<AclEntry> entries) {
+    wt().pathChanged(src);
+  }
+
+  /** OP_SET_XATTR (setXAttr, createEncryptionZone): the inode's whole attribute chain. */
+  @Override
+  void logSetXAttrs(String src, List<XAttr> xAttrs, boolean toLogRpcIds) {
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.pathChanged(src);
+  }
+
+  /** OP_REMOVE_XATTR. */
+  @Override
+  void logRemoveXAttrs(String src, List<XAttr> xAttrs, boolean toLogRpcIds) {
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.pathChanged(src);
   }
 
   // ---- structure

@@ -28,6 +28,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
+import org.apache.hadoop.hdfs.server.namenode.nvm.AttributeCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
@@ -207,45 +208,83 @@ class NvmRpcServer extends NameNodeRpcServer {
         "disallowSnapshot", snapshot, "disallowing snapshots on " + snapshot, "snapshots are");
   }
 
-  // ---- ACLs: an inode page has mode bits only ----
+  // ---- ACLs and xattrs: the inode's attribute chain is rewritten whole, so it must fit first ----
 
   @Override
   public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("modifyAclEntries", src, "ACL change on " + src, "ACLs are");
+    space.checkPages("modify the ACL of", src, attributePages(src, aclBytes(aclSpec)));
+    super.modifyAclEntries(src, aclSpec);
   }
 
   @Override
   public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("removeAclEntries", src, "ACL change on " + src, "ACLs are");
+    space.checkPages("remove ACL entries of", src, attributePages(src, 0));
+    super.removeAclEntries(src, aclSpec);
   }
 
   @Override
   public void removeDefaultAcl(String src) throws IOException {
-    throw refuseWrite("removeDefaultAcl", src, "ACL change on " + src, "ACLs are");
+    space.checkPages("remove the default ACL of", src, attributePages(src, 0));
+    super.removeDefaultAcl(src);
   }
 
   @Override
   public void removeAcl(String src) throws IOException {
-    throw refuseWrite("removeAcl", src, "ACL change on " + src, "ACLs are");
+    space.checkPages("remove the ACL of", src, attributePages(src, 0));
+    super.removeAcl(src);
   }
 
   @Override
   public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
-    throw refuseWrite("setAcl", src, "ACL change on " + src, "ACLs are");
+    space.checkPages("set the ACL of", src, attributePages(src, aclBytes(aclSpec)));
+    super.setAcl(src, aclSpec);
   }
-
-  // ---- extended attributes ----
 
   @Override
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
-    throw refuseWrite(
-        "setXAttr", src, "xattr change on " + src, "extended attributes (xattrs) are");
+    long extra = xAttr == null || xAttr.getName() == null ? 0 : AttributeCodec.encodedSize(xAttr);
+    space.checkPages("set an xattr of", src, attributePages(src, extra));
+    super.setXAttr(src, xAttr, flag);
   }
 
   @Override
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
-    throw refuseWrite(
-        "removeXAttr", src, "xattr change on " + src, "extended attributes (xattrs) are");
+    space.checkPages("remove an xattr of", src, attributePages(src, 0));
+    super.removeXAttr(src, xAttr);
+  }
+
+  private static long aclBytes(List<AclEntry> spec) {
+    long n = 0;
+    if (spec != null) {
+      for (AclEntry e : spec) {
+        n += e == null ? 0 : AttributeCodec.encodedSize(e);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * ATTR_EXT pages the new attribute chain of {@code src} may take: its encoding now plus {@code
+   * extraBytes} (the new chain is written before the old one is freed). A path that does not
+   * resolve counts 0: the stock call that follows answers it.
+   */
+  private long attributePages(String src, long extraBytes) {
+    long current = 0;
+    namesystem.readLock();
+    try {
+      FSDirectory fsd = namesystem.getFSDirectory();
+      String path =
+          FSDirectory.resolvePath(src, FSDirectory.getPathComponentsForReservedPath(src), fsd);
+      INode n = fsd.getINode(path);
+      if (n != null) {
+        current = InodeAttributes.encode(n).length;
+      }
+    } catch (IOException | RuntimeException e) {
+      current = 0;
+    } finally {
+      namesystem.readUnlock();
+    }
+    return InodeLimits.attrExtPages(current + extraBytes);
   }
 
   // ---- namespace operations the region has no record for ----

@@ -147,11 +147,25 @@ final class InodeCache implements InodeCacheStats {
         continue;
       }
       if (clock.remove(e.file.getId(), e)) {
+        released(e.file);
         n++;
       }
     }
     evictions.add(n);
     return n;
+  }
+
+  /**
+   * An evicted file gives back its reference to its ACL feature: 2.7.3 shares equal ACL features
+   * through a global reference-counted map ({@link AclStorage#addAclFeature}), which materializing
+   * a file with an ACL counts into; without this, the features of files long evicted would stay in
+   * that map, and in the heap.
+   */
+  private static void released(INodeFile f) {
+    AclFeature acl = f.getAclFeature();
+    if (acl != null) {
+      AclStorage.removeAclFeature(acl);
+    }
   }
 
   boolean overCapacity() {

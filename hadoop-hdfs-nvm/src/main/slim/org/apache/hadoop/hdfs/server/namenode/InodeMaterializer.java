@@ -1,19 +1,14 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
-import com.google.common.collect.Lists;
 import java.io.IOException;
-import java.util.List;
 import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.StringTable;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 
 /** Full inode objects from their pages: the rebuild's directories and the cache's files. */
 final class InodeMaterializer {
@@ -45,7 +40,7 @@ final class InodeMaterializer {
       }
       d.addDirectoryWithQuotaFeature(b.build());
     }
-    setDirPolicy(d, v.directoryStoragePolicy());
+    InodeAttributes.restore(d, v.attrBytes(), v.directoryStoragePolicy());
     return d;
   }
 
@@ -71,6 +66,9 @@ final class InodeMaterializer {
       f.toUnderConstruction(
           store.strings().get(v.clientId()), store.strings().get(v.clientMachineId()));
     }
+    if (v.attrsWord() != 0) {
+      InodeAttributes.restore(f, v.attrBytes(), 0);
+    }
     return f;
   }
 
@@ -91,7 +89,7 @@ final class InodeMaterializer {
         }
       }
     }
-    setDirPolicy(root, v.directoryStoragePolicy());
+    InodeAttributes.restore(root, v.attrBytes(), v.directoryStoragePolicy());
   }
 
   private static boolean anyTypeQuota(InodeView v) {
@@ -101,13 +99,5 @@ final class InodeMaterializer {
       }
     }
     return false;
-  }
-
-  /** 2.7.3 keeps a directory's storage policy as an xattr; the region has a field for it. */
-  private static void setDirPolicy(INodeDirectory d, int policy) throws IOException {
-    if (policy != 0) {
-      List<XAttr> x = Lists.newArrayList(BlockStoragePolicySuite.buildXAttr((byte) policy));
-      XAttrStorage.updateINodeXAttrs(d, x, Snapshot.CURRENT_STATE_ID);
-    }
   }
 }

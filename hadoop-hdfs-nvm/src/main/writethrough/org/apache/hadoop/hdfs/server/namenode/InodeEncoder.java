@@ -19,14 +19,15 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 final class InodeEncoder {
   private InodeEncoder() {}
 
-  /** Every page field of {@code n} except its parent and blocks. */
+  /** Every page field of {@code n} (its attributes too) except its parent and blocks. */
   static InodeAttrs attrs(INode n) {
     InodeAttrs a = n.isDirectory() ? InodeAttrs.directory("") : InodeAttrs.file("");
     a.name(n.getLocalNameBytes())
         .id(n.getId())
         .times(n.getModificationTime(), n.getAccessTime())
         .mode(n.getFsPermissionShort())
-        .owner(n.getUserName(), n.getGroupName());
+        .owner(n.getUserName(), n.getGroupName())
+        .attributes(InodeAttributes.encode(n));
     if (n.isFile()) {
       INodeFile f = n.asFile();
       a.preferredBlockSize(f.getPreferredBlockSize())
@@ -87,6 +88,7 @@ final class InodeEncoder {
     t.setMtime(page, n.getModificationTime());
     t.setAtime(page, n.getAccessTime());
     t.setPermission(page, n.getFsPermissionShort(), n.getUserName(), n.getGroupName());
+    t.setAttributes(page, InodeAttributes.encode(n));
     if (n.isFile()) {
       INodeFile f = n.asFile();
       t.setFileHeader(

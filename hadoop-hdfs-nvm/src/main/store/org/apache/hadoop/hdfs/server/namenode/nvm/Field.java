@@ -22,7 +22,8 @@ public enum Field {
   QUOTA(13),
   COUNTER(14),
   STRING(15),
-  RECORD(16);
+  RECORD(16),
+  ATTRS(17);
 
   private final int id;
 

@@ -27,6 +27,9 @@ public final class InodeAttrs {
   long dsQuota = -1;
   final long[] typeQuotas = new long[RegionLayout.DI_TYPE_QUOTA_COUNT];
 
+  /** The inode's attribute encoding (ACL entries, xattrs; region-format.md §5.6), empty = none. */
+  byte[] attributes = new byte[0];
+
   private InodeAttrs(boolean directory) {
     this.directory = directory;
     Arrays.fill(typeQuotas, -1);
@@ -117,6 +120,11 @@ public final class InodeAttrs {
 
   public InodeAttrs typeQuota(int storageType, long v) {
     typeQuotas[storageType] = v;
+    return this;
+  }
+
+  public InodeAttrs attributes(byte[] encoded) {
+    attributes = encoded == null ? new byte[0] : encoded;
     return this;
   }
 }

@@ -26,7 +26,27 @@ public final class InodeLimits {
    * name-extension pages and its block-extension pages (strings not included).
    */
   public static long pagesFor(InodeAttrs a, int blocks) {
-    return 1 + PageCodec.nameExtPages(a.name.length) + blockExtPages(blocks);
+    return 1
+        + PageCodec.nameExtPages(a.name.length)
+        + blockExtPages(blocks)
+        + attrExtPages(a.attributes.length);
+  }
+
+  /** ATTR_EXT pages an attribute encoding of {@code bytes} bytes takes. */
+  public static int attrExtPages(long bytes) {
+    return PageCodec.byteExtPages(bytes);
+  }
+
+  /** An attribute encoding the format stores: at most ATTRS_MAX bytes. */
+  public static void checkAttributes(long bytes) throws NvmException {
+    if (bytes > ATTRS_MAX) {
+      throw new NvmException(
+          ErrorCode.ETOOLONG,
+          "the inode's ACL entries and xattrs take "
+              + bytes
+              + " bytes encoded, over the region's ATTRS_MAX of "
+              + ATTRS_MAX);
+    }
   }
 
   /** BLOCK_EXT pages holding the block records past the inline ones. */
@@ -39,6 +59,7 @@ public final class InodeLimits {
   static void checkAttrs(InodeAttrs a) throws NvmException {
     checkName(a.name);
     checkMode(a.mode);
+    checkAttributes(a.attributes.length);
     if (!a.directory) {
       checkFileHeader(a.preferredBlockSize, a.replication, a.storagePolicy);
       if ((a.clientName == null) != (a.clientMachine == null)) {

@@ -265,6 +265,45 @@ public final class InodeView {
     return word(DI_TYPE_QUOTA + 8 * t);
   }
 
+  // ---- attributes (files and directories; region-format.md §5.6) ----
+
+  /** The IN_ATTRS word: attribute bytes and the first ATTR_EXT page's index; 0 = none. */
+  public long attrsWord() {
+    return word(IN_ATTRS);
+  }
+
+  /** Bytes of the attribute encoding (0 = no attributes). */
+  public int attrsLength() {
+    return PageCodec.attrsLength(attrsWord());
+  }
+
+  /** The ATTR_EXT pages holding the attribute encoding, in chain order. */
+  public long[] attrExtPages() {
+    long w = attrsWord();
+    int len = PageCodec.attrsLength(w);
+    if (len > ATTRS_MAX) {
+      throw new IllegalStateException("inode page " + page + ": attribute length " + len);
+    }
+    return chain(len == 0 ? 0 : PageCodec.attrsFirstPage(w), PageCodec.byteExtPages(len));
+  }
+
+  /** The attribute encoding (empty if the inode has none): its ATTR_EXT chain's bytes. */
+  public byte[] attrBytes() {
+    long[] pages = attrExtPages();
+    byte[] b = new byte[attrsLength()];
+    int done = 0;
+    for (long p : pages) {
+      int n = (int) Math.min(region.getLong(p + EXT_COUNT), b.length - done);
+      region.getBytes(p + EXT_PAYLOAD, b, done, n);
+      done += n;
+    }
+    if (done != b.length) {
+      throw new IllegalStateException(
+          "inode page " + page + ": attribute chain holds " + done + " of " + b.length + " bytes");
+    }
+    return b;
+  }
+
   /** Storage policy id set on a directory (0 = unspecified). */
   public int directoryStoragePolicy() {
     return (int) word(DI_STORAGE_POLICY);

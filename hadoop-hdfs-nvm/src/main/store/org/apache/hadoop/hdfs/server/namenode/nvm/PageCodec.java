@@ -125,7 +125,8 @@ public final class PageCodec {
       long parentId,
       long perm,
       long uc,
-      long firstNameExt) {
+      long firstNameExt,
+      long attrsWord) {
     ByteBuffer b = page();
     b.putLong(PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_PENDING));
     b.putLong(IN_ID, id);
@@ -136,6 +137,7 @@ public final class PageCodec {
     b.putLong(IN_PERM, perm);
     b.position(IN_NAME_LEN);
     b.put(nameArea(a.name, firstNameExt));
+    b.putLong(IN_ATTRS, attrsWord);
     if (a.directory) {
       b.putLong(DI_NS_QUOTA, a.nsQuota);
       b.putLong(DI_DS_QUOTA, a.dsQuota);
@@ -252,6 +254,33 @@ public final class PageCodec {
   static byte[] recordExt(long ownerId, long next, byte[] payload, int off, int len) {
     ByteBuffer b = extPage(KIND_RECORD_EXT, ownerId, next, len);
     b.put(payload, off, len);
+    return b.array();
+  }
+
+  /** The IN_ATTRS word of {@code len} attribute bytes whose chain starts at {@code firstPage}. */
+  static long attrsWord(int len, long firstPage) {
+    return len == 0 ? 0 : (pageIndex(firstPage) << ATTRS_PAGE_SHIFT) | len;
+  }
+
+  public static int attrsLength(long attrsWord) {
+    return (int) (attrsWord & ((1L << ATTRS_PAGE_SHIFT) - 1));
+  }
+
+  /**
+   * The offset of the first ATTR_EXT page an IN_ATTRS word names (meaningful if its length > 0).
+   */
+  public static long attrsFirstPage(long attrsWord) {
+    return DATA_OFFSET + (attrsWord >>> ATTRS_PAGE_SHIFT) * PAGE_SIZE;
+  }
+
+  private static long pageIndex(long pageOffset) {
+    return (pageOffset - DATA_OFFSET) / PAGE_SIZE;
+  }
+
+  /** An ATTR_EXT page image (LIVE) holding attrs[off, off+len) of inode {@code ownerId}. */
+  static byte[] attrExt(long ownerId, long next, byte[] attrs, int off, int len) {
+    ByteBuffer b = extPage(KIND_ATTR_EXT, ownerId, next, len);
+    b.put(attrs, off, len);
     return b.array();
   }
 

@@ -97,6 +97,9 @@ public final class RegionLayout {
   /** Record pages (KIND_RECORD) and the three record counters below */
   public static final int FEATURE_RECORDS = 2;
 
+  /** Inode attribute chains: IN_ATTRS words and ATTR_EXT pages (region-format.md §5.6) */
+  public static final int FEATURE_INODE_ATTRS = 4;
+
   /** Last record id handed out (FEATURE_RECORDS) */
   public static final int SB_LAST_RECORD_ID = 4192;
 
@@ -153,6 +156,10 @@ public final class RegionLayout {
   public static final int KIND_STRING_EXT = 6;
   public static final int KIND_RECORD = 7;
   public static final int KIND_RECORD_EXT = 8;
+
+  /** An inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */
+  public static final int KIND_ATTR_EXT = 9;
+
   public static final int PAGE_MAGIC_SHIFT = 32;
 
   // ---- inode page (KIND_DIR, KIND_FILE) ----
@@ -180,6 +187,14 @@ public final class RegionLayout {
   public static final int PERM_GROUP_SHIFT = 16;
   public static final int PERM_OWNER_SHIFT = 40;
   public static final int PERM_STRING_ID_MAX = 16777215;
+
+  /** attribute bytes:32 | first ATTR_EXT page index:32; 0 = no attributes */
+  public static final int IN_ATTRS = 248;
+
+  public static final int ATTRS_PAGE_SHIFT = 32;
+
+  /** longest attribute encoding the format stores, bytes */
+  public static final int ATTRS_MAX = 16777216;
 
   // file-only fields
   /** blocksize:48 | replication:12 | policy:4 */

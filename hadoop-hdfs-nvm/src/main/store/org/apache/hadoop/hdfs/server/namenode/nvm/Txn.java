@@ -182,7 +182,7 @@ public final class Txn implements AutoCloseable {
     InodeAttrs a =
         InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
     long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
-    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0), Field.PAGE);
+    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0), Field.PAGE);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
     batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
@@ -210,9 +210,12 @@ public final class Txn implements AutoCloseable {
       uc = PageCodec.uc(ref(a.clientName), ref(a.clientMachine), false);
     }
     long firstExt = stageNameExt(id, a.name);
+    long attrs = stageAttrExt(id, a.attributes);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards.
     batch.fresh(
-        page, PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt), Field.PAGE);
+        page,
+        PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt, attrs),
+        Field.PAGE);
     batch.putLong(
         page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
     lastInodeId = Math.max(lastInodeId, id);
@@ -299,6 +302,29 @@ public final class Txn implements AutoCloseable {
       throw invalid("storage policy " + policy + " outside 0..255");
     }
     updateWord(page + DI_STORAGE_POLICY, policy, Field.FILE_HEADER);
+  }
+
+  /**
+   * Makes the attribute encoding of an inode {@code encoded} (empty: none), if it differs from the
+   * page's: a new ATTR_EXT chain is written out of place, the IN_ATTRS word switches to it in the
+   * commit (one 8-byte store: length and first page together), and the old chain is freed after.
+   */
+  public void setAttributes(long page, byte[] encoded) throws NvmException {
+    check();
+    InodeView v = store.requireInode(page);
+    InodeLimits.checkAttributes(encoded.length);
+    long word = v.attrsWord();
+    if (word == 0 && encoded.length == 0) {
+      return; // the common case, without reading a chain
+    }
+    if (PageCodec.attrsLength(word) == encoded.length && Arrays.equals(v.attrBytes(), encoded)) {
+      return;
+    }
+    long[] old = v.attrExtPages();
+    batch.putLong(page + IN_ATTRS, stageAttrExt(v.id(), encoded), Field.ATTRS);
+    for (long p : old) {
+      batch.free(p);
+    }
   }
 
   /**
@@ -558,8 +584,29 @@ public final class Txn implements AutoCloseable {
   }
 
   /**
-   * What a removed inode held besides its page: its extension pages (name and block chains) are
-   * FREEd, its string references dropped.
+   * Stages FRESH ATTR_EXT pages (LIVE, unreachable until the IN_ATTRS word names them) holding the
+   * whole attribute encoding; returns that word (0 for no attributes).
+   */
+  private long stageAttrExt(long ownerId, byte[] attrs) throws NvmException {
+    int n = PageCodec.byteExtPages(attrs.length);
+    long[] pages = new long[n];
+    for (int i = 0; i < n; i++) {
+      pages[i] = res.next();
+    }
+    for (int i = 0; i < n; i++) {
+      int off = i * NAME_EXT_MAX;
+      int len = Math.min(NAME_EXT_MAX, attrs.length - off);
+      batch.fresh(
+          pages[i],
+          PageCodec.attrExt(ownerId, i + 1 < n ? pages[i + 1] : 0, attrs, off, len),
+          Field.PAGE);
+    }
+    return n == 0 ? 0 : PageCodec.attrsWord(attrs.length, pages[0]);
+  }
+
+  /**
+   * What a removed inode held besides its page: its extension pages (name, attribute and block
+   * chains) are FREEd, its string references dropped.
    */
   private void release(InodeView v) {
     long perm = v.permWord();
@@ -570,6 +617,9 @@ public final class Txn implements AutoCloseable {
       strings.unref(PageCodec.ucMachine(v.ucWord()));
     }
     for (long p : v.nameExtPages()) {
+      batch.free(p);
+    }
+    for (long p : v.attrExtPages()) {
       batch.free(p);
     }
     if (v.isFile()) {
