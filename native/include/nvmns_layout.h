@@ -168,6 +168,8 @@
   X(RECORD_CACHE_DIRECTIVE,                                                                        \
     5) /* key: the directive id; payload: the directive (CacheDirectiveInfoProto) */               \
   X(RECORD_CACHE_IDS, 6) /* key: 0; value: the next cache directive id; at most one */             \
+  X(RECORD_TRUNCATE_BLOCK,                                                                         \
+    7) /* key: a file's inode id; payload: its truncate block (id, bytes, genstamp) */             \
   /* ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ---- */               \
   X(RE_SEQ, 0)        /* u64, entry number (from 1, never reused); 0 = empty slot */               \
   X(RE_TIME, 8)       /* u64, ms: when the call completed */                                       \

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
@@ -260,6 +261,21 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
       w.retryable(RegionLayout.RETRY_SUCCESS, 0);
     }
     w.deleted(src);
+  }
+
+  /**
+   * OP_TRUNCATE: the file's new block list and mtime; inside a block also its under-construction
+   * state and the truncate block (NvmTruncateRecords), one batch.
+   */
+  @Override
+  void logTruncate(
+      String src,
+      String clientName,
+      String clientMachine,
+      long size,
+      long timestamp,
+      Block truncateBlock) {
+    wt().pathChanged(src);
   }
 
   @Override

@@ -101,6 +101,22 @@ class NvmFSImage extends FSImage {
     return new File(it.next().getCurrentDir(), NvmConfigKeys.REGION_DEFAULT_FILE_NAME);
   }
 
+  /**
+   * The stock FSImage learns whether an upgrade is finalized while it loads an fsimage, which this
+   * one never does; until then it reports "not finalized", which makes 2.7.3's truncate copy the
+   * last block instead of truncating it in place and makes {@code UpgradeFinalized} false in JMX. A
+   * name directory without a {@code previous} directory has nothing to finalize (NVM mode refuses
+   * -upgrade); finalizing it is then only setting the flag.
+   */
+  private void markUpgradeFinalized() throws IOException {
+    for (Iterator<StorageDirectory> it = storage.dirIterator(false); it.hasNext(); ) {
+      if (it.next().getPreviousDir().exists()) {
+        return; // an unfinalized upgrade, as the stock NameNode would report it
+      }
+    }
+    finalizeUpgrade(false);
+  }
+
   @Override
   boolean recoverTransitionRead(
       StartupOption startOpt, FSNamesystem target, MetaRecoveryContext recovery)
@@ -121,6 +137,7 @@ class NvmFSImage extends FSImage {
               + "; upgrades are not supported in NVM mode");
     }
     target.setBlockPoolId(getBlockPoolID());
+    markUpgradeFinalized();
     File file = regionFile(nvmConf, storage);
     RegionIdentity expected =
         new RegionIdentity(
@@ -230,6 +247,8 @@ class NvmFSImage extends FSImage {
         SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
         tokens = NvmTokenWriteThrough.restore(target, store, region.recoveredRecords());
         cache = NvmCacheWriteThrough.restore(target, store, ns, region.recoveredRecords());
+        ns.attachTruncates(
+            NvmTruncateRecords.restore(target.getFSDirectory(), store, region.recoveredRecords()));
         ns.attachRetryLog(retryLog(nvmConf, target, store, region.recoveredRecords()));
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);

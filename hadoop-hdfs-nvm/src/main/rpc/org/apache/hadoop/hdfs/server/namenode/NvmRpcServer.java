@@ -303,11 +303,13 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   @Override
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
-    if (newLength < 0) {
-      // the stock NameNode refuses a negative length before it looks at anything else
-      return super.truncate(src, newLength, clientName);
-    }
-    throw refuseWrite("truncate", src, "truncate of " + src, "truncate is");
+    // a truncate inside a block makes the file under construction (the client's strings) and
+    // writes its truncate block record
+    space.check(
+        "truncate",
+        src,
+        1 + space.newStringPages(clientName == null ? "" : clientName, clientMachine()));
+    return super.truncate(src, newLength, clientName);
   }
 
   /**

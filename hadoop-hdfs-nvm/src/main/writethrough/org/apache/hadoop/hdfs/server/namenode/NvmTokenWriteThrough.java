@@ -92,6 +92,8 @@ final class NvmTokenWriteThrough {
         case RegionLayout.RECORD_CACHE_DIRECTIVE:
         case RegionLayout.RECORD_CACHE_IDS:
           break; // NvmCacheWriteThrough's
+        case RegionLayout.RECORD_TRUNCATE_BLOCK:
+          break; // NvmTruncateRecords'
         default:
           throw new IOException(
               "NVM region: record page "

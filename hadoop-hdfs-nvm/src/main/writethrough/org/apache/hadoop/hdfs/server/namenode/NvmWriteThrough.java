@@ -52,10 +52,19 @@ final class NvmWriteThrough {
   /** The retry entry of the operation being logged: staged with its batch (NvmRetryLog). */
   private NvmRetryLog.Entry pendingRetry;
 
+  /** Truncate blocks of files whose truncate is being recovered, staged with each file's state. */
+  private NvmTruncateRecords truncates;
+
   NvmWriteThrough(InodeStore store, SlimNamespace slim) {
     this.store = store;
     this.slim = slim;
     this.pages = slim.pages();
+    this.truncates = new NvmTruncateRecords(store);
+  }
+
+  /** The truncate records of a recovered region (they start empty in a new one). */
+  void attachTruncates(NvmTruncateRecords t) {
+    this.truncates = t;
   }
 
   SlimNamespace slim() {
@@ -149,6 +158,7 @@ final class NvmWriteThrough {
   private void stageRemovals(Txn t) throws IOException {
     if (removedCount > 0) {
       t.removeAll(removed, removedCount);
+      truncates.stageRemovals(t, removedIds, removedCount);
     }
   }
 
@@ -167,6 +177,9 @@ final class NvmWriteThrough {
   /** Stages every field of {@code n} that differs from its page. */
   private void stageInode(Txn t, INode n) throws IOException {
     InodeEncoder.stageState(t, pageOf(n), n);
+    if (n.isFile()) {
+      truncates.stage(t, n.asFile());
+    }
   }
 
   private void stageMtime(Txn t, INode n) {

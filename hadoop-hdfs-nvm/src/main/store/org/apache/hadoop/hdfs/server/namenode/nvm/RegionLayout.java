@@ -296,6 +296,9 @@ public final class RegionLayout {
   /** key: 0; value: the next cache directive id; at most one */
   public static final int RECORD_CACHE_IDS = 6;
 
+  /** key: a file's inode id; payload: its truncate block (id, bytes, genstamp) */
+  public static final int RECORD_TRUNCATE_BLOCK = 7;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;
