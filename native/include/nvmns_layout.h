@@ -68,6 +68,7 @@
   X(FEATURE_PAGE_CHECKSUMS, 1) /* LIVE pages carry a CRC-32C, counters a check */                  \
   X(FEATURE_RECORDS, 2)        /* record pages and the three counters below */                     \
   X(FEATURE_INODE_ATTRS, 4)    /* inode attribute chains: IN_ATTRS words and ATTR_EXT pages */     \
+  X(FEATURE_SYMLINKS, 8)       /* symlink inode pages (KIND_SYMLINK) */                            \
   X(SB_LAST_RECORD_ID, 4192)   /* last record id handed out (FEATURE_RECORDS) */                   \
   X(SB_TOKEN_SEQUENCE, 4200)   /* delegation token sequence number (FEATURE_RECORDS) */            \
   X(SB_MASTER_KEY_ID, 4208)    /* last delegation master key id (FEATURE_RECORDS) */               \
@@ -96,6 +97,7 @@
   X(KIND_RECORD, 7)                                                                                \
   X(KIND_RECORD_EXT, 8)                                                                            \
   X(KIND_ATTR_EXT, 9) /* an inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */       \
+  X(KIND_SYMLINK, 10) /* symlink inode, FEATURE_SYMLINKS */                                        \
   X(PAGE_MAGIC_SHIFT, 32)                                                                          \
   /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                 \
   X(IN_ID, 8)                                                                                      \
@@ -127,6 +129,12 @@
   X(FI_HDR_POLICY_SHIFT, 60)                                                                       \
   X(FI_UC_MACHINE_SHIFT, 32)                                                                       \
   X(FI_UC_LAST_COMPLETE_SHIFT, 31) /* set: the last block is complete, not under construction */   \
+  /* symlink-only fields */                                                                        \
+  X(SL_TARGET_LEN, 120)    /* u64, the link target's length in bytes (1..SYMLINK_TARGET_MAX) */    \
+  X(SL_TARGET_EXT, 128)    /* u64, first NAME_EXT page of the target past the inline part */       \
+  X(SL_TARGET_INLINE, 136) /* the first SYMLINK_TARGET_INLINE_MAX bytes of the target */           \
+  X(SYMLINK_TARGET_INLINE_MAX, 112)                                                                \
+  X(SYMLINK_TARGET_MAX, 65535)                                                                     \
   /* block record */                                                                               \
   X(BLOCK_RECORD_SIZE, 24)                                                                         \
   X(BR_ID, 0)                                                                                      \

@@ -125,6 +125,22 @@ static int check_name(nvm_region *r, uint64_t off, uint64_t len, int is_root) {
       r->path, (unsigned long long)nvm_ld64(r, off + NVM_IN_ID), (unsigned long long)off, why);
 }
 
+/* A symlink's target (§5.2): 1..SYMLINK_TARGET_MAX bytes, those past the inline part in a
+ * NAME_EXT chain of its own (owner id = the symlink's id). */
+static int target_chain(nvm_region *r, struct chain *c, uint64_t off) {
+  uint64_t len = nvm_ld64(r, off + NVM_SL_TARGET_LEN);
+  if (len == 0 || len > NVM_SYMLINK_TARGET_MAX)
+    return nvm_fail_at(NVM_ECORRUPT, off + NVM_SL_TARGET_LEN,
+                       "%s: symlink %llu (page %llu) has target length %llu, not 1..%d", r->path,
+                       (unsigned long long)c->owner, (unsigned long long)off,
+                       (unsigned long long)len, NVM_SYMLINK_TARGET_MAX);
+  c->kind = NVM_KIND_NAME_EXT;
+  c->per_page = NVM_NAME_EXT_MAX;
+  c->needed = len > NVM_SYMLINK_TARGET_INLINE_MAX ? len - NVM_SYMLINK_TARGET_INLINE_MAX : 0;
+  c->what = "target";
+  return walk_chain(r, c, off + NVM_SL_TARGET_EXT);
+}
+
 static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   uint64_t off = nvm_page_off(page);
   struct chain c = {off,   nvm_ld64(r, off + NVM_IN_ID), 0, NVM_KIND_NAME_EXT, 0, NVM_NAME_EXT_MAX,
@@ -139,6 +155,8 @@ static int inode_chains(nvm_region *r, uint32_t page, int is_root) {
   int rc = walk_chain(r, &c, off + NVM_IN_NAME_EXT);
   if (rc == NVM_OK) rc = check_name(r, off, name_len, is_root);
   if (rc == NVM_OK) rc = attr_chain(r, &c, off);
+  if (rc == NVM_OK && NVM_KIND_OF(nvm_ld64(r, off)) == NVM_KIND_SYMLINK)
+    return target_chain(r, &c, off);
   if (rc || NVM_KIND_OF(nvm_ld64(r, off)) != NVM_KIND_FILE) return rc;
   uint64_t blocks = nvm_ld64(r, off + NVM_FI_BLOCK_COUNT);
   c.kind = NVM_KIND_BLOCK_EXT;

@@ -40,7 +40,7 @@ int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word) {
 int nvm_checksum_of_other_kind(const nvm_region *r, uint64_t page, uint64_t word) {
   if (!r->checksums || nvm_live_checksum_ok(r, page, word)) return 0;
   uint32_t top = (uint32_t)(word >> NVM_PAGE_MAGIC_SHIFT);
-  for (unsigned k = NVM_KIND_DIR; k <= NVM_KIND_ATTR_EXT; k++) {
+  for (unsigned k = NVM_KIND_DIR; k <= NVM_KIND_SYMLINK; k++) {
     uint32_t low = (uint32_t)(NVM_STATE_WORD(k, NVM_STATE_LIVE) & LOW32);
     if (k != NVM_KIND_OF(word) && top == nvm_page_crc(r, page, low)) return 1;
   }
@@ -100,12 +100,14 @@ int nvm_read_features(nvm_region *r) {
                        "%s: superblock feature word 0x%016llx does not match its complement",
                        r->path, (unsigned long long)w);
   uint32_t f = (uint32_t)(w & LOW32);
-  if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS))
+  if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
+                      NVM_FEATURE_SYMLINKS))
     return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
                        "%s: region uses features 0x%x this library does not know", r->path, f);
   r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
   r->records = (f & NVM_FEATURE_RECORDS) != 0;
   r->attrs = (f & NVM_FEATURE_INODE_ATTRS) != 0;
+  r->symlinks = (f & NVM_FEATURE_SYMLINKS) != 0;
   if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: records without page checksums", r->path, f);
@@ -113,12 +115,17 @@ int nvm_read_features(nvm_region *r) {
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: inode attributes without records", r->path,
                        f);
+  if (r->symlinks && !r->attrs) /* and symlinks after attributes */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: symlinks without inode attributes", r->path,
+                       f);
   return NVM_OK;
 }
 
 static int set_features(nvm_region *r) {
   uint32_t f = (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) |
-               (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0);
+               (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0) |
+               (r->symlinks ? NVM_FEATURE_SYMLINKS : 0);
   uint64_t w = nvm_features_word(f);
   nvm_store(r, NVM_SB_FEATURES, &w, 8);
   nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
@@ -174,8 +181,18 @@ static int upgrade_attrs(nvm_region *r) {
   return rc;
 }
 
+/* Before the feature no page had KIND_SYMLINK: setting the bit is the whole upgrade. */
+static int upgrade_symlinks(nvm_region *r) {
+  if (r->symlinks) return NVM_OK;
+  r->symlinks = 1;
+  int rc = set_features(r);
+  if (rc) r->symlinks = 0;
+  return rc;
+}
+
 int nvm_upgrade_features(nvm_region *r) {
   int rc = upgrade_checksums(r);
   if (rc == NVM_OK) rc = upgrade_records(r);
-  return rc ? rc : upgrade_attrs(r);
+  if (rc == NVM_OK) rc = upgrade_attrs(r);
+  return rc ? rc : upgrade_symlinks(r);
 }

@@ -80,7 +80,9 @@ _Static_assert(NVM_SB_LAST_RECORD_ID == NVM_SB_FEATURES + 8 &&
                "the record counters are consecutive u64 words after the feature word");
 _Static_assert((NVM_FEATURE_PAGE_CHECKSUMS & NVM_FEATURE_RECORDS) == 0 &&
                    ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS) & NVM_FEATURE_INODE_ATTRS) ==
-                       0,
+                       0 &&
+                   ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS) &
+                    NVM_FEATURE_SYMLINKS) == 0,
                "feature bits are distinct");
 _Static_assert(NVM_SB_COUNTER_BITS + 16 == 64,
                "a counter word is its value and a 16-bit check (region-format.md §11)");
@@ -246,7 +248,8 @@ _Static_assert(NVM_RETRY_SLOTS *NVM_RETRY_ENTRY_SIZE <= NVM_RECORD_INLINE_MAX &&
                "a retry log page holds as many entries as its inline payload fits");
 _Static_assert(NVM_RC_PAYLOAD % 8 == 0 && NVM_RETRY_ENTRY_SIZE % 8 == 0,
                "retry entries and their sequence words are 8-byte aligned");
-_Static_assert(NVM_KIND_ATTR_EXT == NVM_KIND_RECORD_EXT + 1 &&
+_Static_assert(NVM_KIND_SYMLINK == NVM_KIND_ATTR_EXT + 1 &&
+                   NVM_KIND_ATTR_EXT == NVM_KIND_RECORD_EXT + 1 &&
                    NVM_KIND_RECORD_EXT == NVM_KIND_RECORD + 1 &&
                    NVM_KIND_RECORD == NVM_KIND_STRING_EXT + 1,
                "page kinds are consecutive (nvm_checksum_of_other_kind tries each)");
@@ -255,6 +258,10 @@ _Static_assert(NVM_IN_ATTRS ==
                    NVM_IN_ATTRS >= NVM_DI_STORAGE_POLICY + 8 && NVM_ALIGNED8(NVM_IN_ATTRS) &&
                    NVM_IN_ATTRS + 8 == NVM_PAGE_SIZE,
                "IN_ATTRS is the last word of file and directory pages (their reserved bytes)");
+_Static_assert(NVM_SL_TARGET_LEN == NVM_FI_HEADER && NVM_SL_TARGET_EXT == NVM_SL_TARGET_LEN + 8 &&
+                   NVM_SL_TARGET_INLINE == NVM_SL_TARGET_EXT + 8 &&
+                   NVM_SL_TARGET_INLINE + NVM_SYMLINK_TARGET_INLINE_MAX == NVM_IN_ATTRS,
+               "symlink page: target length, chain link and inline bytes up to IN_ATTRS");
 _Static_assert(NVM_ATTRS_MAX < (1ull << NVM_ATTRS_PAGE_SHIFT) &&
                    NVM_MAX_PAGE_COUNT < (1ull << (64 - NVM_ATTRS_PAGE_SHIFT)),
                "IN_ATTRS: the length fits below the page index, and every page index fits");

@@ -44,6 +44,7 @@ struct nvm_region {
   int checksums; /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
   int records;   /* FEATURE_RECORDS: record pages and their counters (§5.5) */
   int attrs;     /* FEATURE_INODE_ATTRS: IN_ATTRS words and ATTR_EXT pages (§5.6) */
+  int symlinks;  /* FEATURE_SYMLINKS: symlink inode pages (§5.2) */
 
   /* persistence */
   uint64_t barriers;

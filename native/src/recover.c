@@ -30,6 +30,9 @@ static int scan_live(const nvm_region *r, struct nvm_scan *s, uint32_t i, uint64
   switch (NVM_KIND_OF(word)) {
     case NVM_KIND_DIR:
     case NVM_KIND_FILE: return push32(r, &s->inodes, &s->ninodes, &s->icap, i);
+    case NVM_KIND_SYMLINK:
+      if (r->symlinks) return push32(r, &s->inodes, &s->ninodes, &s->icap, i);
+      break; /* a region without the feature has none: refused below */
     case NVM_KIND_NAME_EXT:
     case NVM_KIND_BLOCK_EXT:
     case NVM_KIND_STRING_EXT:

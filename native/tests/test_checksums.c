@@ -38,7 +38,9 @@ static void refused_at(const char *p, uint64_t at, const char *needle) {
 }
 
 /* a new region, and an old one after its first read-write open, has every feature */
-#define ALL_FEATURES (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS)
+#define ALL_FEATURES                                                            \
+  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
+   NVM_FEATURE_SYMLINKS)
 
 int main(void) {
   const char *p = tu_path("cks"), *base = tu_path("cks-base");

@@ -131,6 +131,16 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     w.created(path, newNode);
   }
 
+  @Override
+  void logSymlink(
+      String path, String value, long mtime, long atime, INodeSymlink node, boolean toLogRpcIds) {
+    NvmWriteThrough w = wt();
+    if (toLogRpcIds) {
+      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    }
+    w.created(path, node);
+  }
+
   // ---- file state
 
   @Override

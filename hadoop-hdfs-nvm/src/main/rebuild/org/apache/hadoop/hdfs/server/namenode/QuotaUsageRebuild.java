@@ -67,6 +67,11 @@ final class QuotaUsageRebuild {
     return ord;
   }
 
+  /** A symlink counts one name and no space, as 2.7.3's INodeSymlink does. */
+  void addSymlink(int p) {
+    names[p] += 1;
+  }
+
   void addFile(int p, InodeView v) {
     int n = v.blockCount();
     long size = 0;

@@ -29,6 +29,7 @@ final class SlimRebuild {
     long files;
     long blocks;
     long underConstruction;
+    long symlinks;
 
     /** The pass over the pages, and the sorting and indexing of the children after it. */
     long passNanos;
@@ -43,6 +44,8 @@ final class SlimRebuild {
           + " files ("
           + underConstruction
           + " under construction), "
+          + symlinks
+          + " symlinks, "
           + blocks
           + " blocks; pass "
           + passNanos / 1000000
@@ -112,8 +115,14 @@ final class SlimRebuild {
         lastParentId = parentId;
       }
       boolean isDir = v.isDirectory();
-      siblings.add(v, NvmINodeDirectory.entry(id, isDir));
-      if (isDir) {
+      siblings.add(v, NvmINodeDirectory.entry(id, isDir || v.isSymlink()));
+      if (v.isSymlink()) {
+        INodeSymlink s = InodeMaterializer.symlink(store, v);
+        s.setParent(parent);
+        dir.addToInodeMap(s); // resident, as directories are
+        quota.addSymlink(parentOrdinal);
+        st.symlinks++;
+      } else if (isDir) {
         NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
         d.setParent(parent);
         dir.addToInodeMap(d);

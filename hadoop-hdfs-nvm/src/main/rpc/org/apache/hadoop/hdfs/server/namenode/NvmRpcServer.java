@@ -32,6 +32,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.AttributeCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMethods;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeRegistration;
@@ -289,16 +290,34 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   // ---- namespace operations the region has no record for ----
 
+  /**
+   * A symlink is a page of its own with its target (past 112 bytes in a chain): room first, and a
+   * target longer than the region stores is refused before anything changes.
+   */
   @Override
   public void createSymlink(String target, String link, FsPermission dirPerms, boolean createParent)
       throws IOException {
-    if (!FileSystem.areSymlinksEnabled()) {
-      // 2.7.3 itself refuses symlinks unless the JVM enabled them (FileSystem.enableSymlinks),
-      // after checking the link's path and before safe mode; the stock answer is given as is
-      super.createSymlink(target, link, dirPerms, createParent);
-      return;
+    if (FileSystem.areSymlinksEnabled() && target != null && link != null) {
+      long bytes = DFSUtil.string2Bytes(target).length;
+      if (bytes > RegionLayout.SYMLINK_TARGET_MAX) {
+        namesystem.checkNameNodeSafeMode("Cannot create symlink " + link);
+        throw refuse(
+            "createSymlink",
+            link,
+            "symlink targets of "
+                + bytes
+                + " bytes (longer than the region's SYMLINK_TARGET_MAX of "
+                + RegionLayout.SYMLINK_TARGET_MAX
+                + " bytes) are");
+      }
+      space.check(
+          "create symlink",
+          link,
+          (createParent ? NvmSpaceGuard.pathPages(link) : NvmSpaceGuard.lastPages(link))
+              + InodeLimits.symlinkTargetPages(bytes)
+              + space.newStringPages(remoteUser()));
     }
-    throw refuseWrite("createSymlink", link, "symlink " + link, "symlinks are");
+    super.createSymlink(target, link, dirPerms, createParent);
   }
 
   @Override

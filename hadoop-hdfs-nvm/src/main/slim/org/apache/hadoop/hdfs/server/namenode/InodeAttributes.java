@@ -18,8 +18,11 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 final class InodeAttributes {
   private InodeAttributes() {}
 
-  /** The encoding of {@code n}'s ACL entries and xattrs; empty if it has none. */
+  /** The encoding of {@code n}'s ACL entries and xattrs; empty if it has none (or is a symlink). */
   static byte[] encode(INode n) {
+    if (n.isSymlink()) {
+      return AttributeCodec.NONE; // 2.7.3's symlinks have neither (INodeSymlink throws)
+    }
     AclFeature acl = n.getAclFeature();
     XAttrFeature x = n.getXAttrFeature();
     if (acl == null && x == null) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
@@ -70,6 +71,22 @@ final class InodeMaterializer {
       InodeAttributes.restore(f, v.attrBytes(), 0);
     }
     return f;
+  }
+
+  /** A symlink (resident, as directories are; 2.7.3's symlinks have no ACL and no xattrs). */
+  static INodeSymlink symlink(InodeStore store, InodeView v) throws IOException {
+    INodeSymlink s =
+        new INodeSymlink(
+            v.id(),
+            v.nameBytes(),
+            perm(store, v),
+            v.mtime(),
+            v.atime(),
+            DFSUtil.bytes2String(v.symlinkTarget()));
+    if (v.attrsWord() != 0) {
+      throw new IOException("symlink " + v.id() + " (page " + v.page() + ") has attributes");
+    }
+    return s;
   }
 
   /** The root exists already (FSDirectory made it); its attributes come from the page. */

@@ -69,13 +69,13 @@ final class NvmINodeDirectory extends INodeDirectory {
     index = built.size() == 0 ? ChildIndex.EMPTY : built;
   }
 
-  /** The index value of a child: its id, negated for a directory. */
+  /** The index value of a child: its id, negated for a resident one (a directory, a symlink). */
   static long entry(INode child) {
-    return child.isDirectory() ? -child.getId() : child.getId();
+    return entry(child.getId(), child.isDirectory() || child.isSymlink());
   }
 
-  static long entry(long id, boolean directory) {
-    return directory ? -id : id;
+  static long entry(long id, boolean resident) {
+    return resident ? -id : id;
   }
 
   private static long idOf(long entry) {

@@ -37,8 +37,8 @@ final class SlimInodeMap implements GSet<INode, INodeWithAdditionalFields> {
 
   @Override
   public INodeWithAdditionalFields put(INodeWithAdditionalFields e) {
-    if (e.isDirectory()) {
-      return dirs.put(e);
+    if (e.isDirectory() || e.isSymlink()) {
+      return dirs.put(e); // resident
     }
     slim.cache().put(e.asFile());
     return null;
@@ -78,7 +78,7 @@ final class SlimInodeMap implements GSet<INode, INodeWithAdditionalFields> {
         }
         while (next < ids.length) {
           long id = ids[next++];
-          if (slim.directory(id) == null) {
+          if (slim.resident(id) == null) {
             pending = slim.file(id);
             return true;
           }

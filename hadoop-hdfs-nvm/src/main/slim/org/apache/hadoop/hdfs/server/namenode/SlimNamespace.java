@@ -103,10 +103,10 @@ final class SlimNamespace {
    */
   INode child(long entry, INodeDirectory parent) {
     if (entry < 0) {
-      INodeDirectory d = directory(-entry);
+      INode d = resident(-entry);
       if (d == null) {
         throw new IllegalStateException(
-            "directory inode "
+            "directory or symlink inode "
                 + -entry
                 + " under "
                 + parent.getFullPathName()
@@ -117,14 +117,19 @@ final class SlimNamespace {
     return file(entry, parent);
   }
 
+  /** A resident inode (a directory or a symlink) by id, or null. */
+  INode resident(long id) {
+    return dirs.get(idKey(id));
+  }
+
   INodeDirectory directory(long id) {
-    INodeWithAdditionalFields d = dirs.get(idKey(id));
-    return d == null ? null : (INodeDirectory) d;
+    INode d = resident(id);
+    return d instanceof INodeDirectory ? (INodeDirectory) d : null;
   }
 
   /** Any inode by id (the INodeMap's answer), or null. */
   INode byId(long id) {
-    INodeDirectory d = directory(id);
+    INode d = resident(id);
     if (d != null) {
       return d;
     }

@@ -21,13 +21,19 @@ final class InodeEncoder {
 
   /** Every page field of {@code n} (its attributes too) except its parent and blocks. */
   static InodeAttrs attrs(INode n) {
-    InodeAttrs a = n.isDirectory() ? InodeAttrs.directory("") : InodeAttrs.file("");
+    InodeAttrs a =
+        n.isDirectory()
+            ? InodeAttrs.directory("")
+            : n.isSymlink() ? InodeAttrs.symlink(n.asSymlink().getSymlink()) : InodeAttrs.file("");
     a.name(n.getLocalNameBytes())
         .id(n.getId())
         .times(n.getModificationTime(), n.getAccessTime())
         .mode(n.getFsPermissionShort())
         .owner(n.getUserName(), n.getGroupName())
         .attributes(InodeAttributes.encode(n));
+    if (n.isSymlink()) {
+      return a; // a symlink has no file or directory fields
+    }
     if (n.isFile()) {
       INodeFile f = n.asFile();
       a.preferredBlockSize(f.getPreferredBlockSize())
@@ -89,6 +95,9 @@ final class InodeEncoder {
     t.setAtime(page, n.getAccessTime());
     t.setPermission(page, n.getFsPermissionShort(), n.getUserName(), n.getGroupName());
     t.setAttributes(page, InodeAttributes.encode(n));
+    if (n.isSymlink()) {
+      return; // its target never changes
+    }
     if (n.isFile()) {
       INodeFile f = n.asFile();
       t.setFileHeader(

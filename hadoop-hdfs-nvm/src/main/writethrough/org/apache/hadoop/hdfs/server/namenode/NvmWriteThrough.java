@@ -117,8 +117,9 @@ final class NvmWriteThrough {
     return p;
   }
 
+  /** The inode at {@code path}; a symlink there is the inode itself, not followed. */
   private INode resolve(String path) throws IOException {
-    INode n = fsn.getFSDirectory().getINode(path);
+    INode n = fsn.getFSDirectory().getINodesInPath(path, false).getLastINode();
     if (n == null) {
       throw new IllegalStateException("path " + path + " does not resolve after the operation");
     }

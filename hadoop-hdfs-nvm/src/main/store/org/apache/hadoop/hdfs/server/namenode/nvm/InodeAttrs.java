@@ -27,6 +27,9 @@ public final class InodeAttrs {
   long dsQuota = -1;
   final long[] typeQuotas = new long[RegionLayout.DI_TYPE_QUOTA_COUNT];
 
+  /** A symlink's target bytes; null for a file or directory. */
+  byte[] symlinkTarget;
+
   /** The inode's attribute encoding (ACL entries, xattrs; region-format.md §5.6), empty = none. */
   byte[] attributes = new byte[0];
 
@@ -41,6 +44,24 @@ public final class InodeAttrs {
 
   public static InodeAttrs file(String name) {
     return new InodeAttrs(false).name(name);
+  }
+
+  /** A symlink to {@code target} (its bytes as HDFS keeps them). */
+  public static InodeAttrs symlink(byte[] target) {
+    InodeAttrs a = new InodeAttrs(false);
+    a.symlinkTarget = target;
+    return a;
+  }
+
+  public boolean isSymlink() {
+    return symlinkTarget != null;
+  }
+
+  /** The page kind these attributes make. */
+  int kind() {
+    return directory
+        ? RegionLayout.KIND_DIR
+        : symlinkTarget != null ? RegionLayout.KIND_SYMLINK : RegionLayout.KIND_FILE;
   }
 
   public boolean isDirectory() {

@@ -29,12 +29,33 @@ public final class InodeLimits {
     return 1
         + PageCodec.nameExtPages(a.name.length)
         + blockExtPages(blocks)
-        + attrExtPages(a.attributes.length);
+        + attrExtPages(a.attributes.length)
+        + (a.symlinkTarget == null ? 0 : PageCodec.symlinkTargetExtPages(a.symlinkTarget.length));
   }
 
   /** ATTR_EXT pages an attribute encoding of {@code bytes} bytes takes. */
   public static int attrExtPages(long bytes) {
     return PageCodec.byteExtPages(bytes);
+  }
+
+  /** NAME_EXT pages a symlink target of {@code bytes} bytes takes past its page. */
+  public static int symlinkTargetPages(long bytes) {
+    return PageCodec.symlinkTargetExtPages((int) Math.min(bytes, SYMLINK_TARGET_MAX));
+  }
+
+  /** A symlink target the format stores: 1..SYMLINK_TARGET_MAX bytes. */
+  public static void checkSymlinkTarget(long bytes) throws NvmException {
+    if (bytes < 1) {
+      throw invalid("empty symlink target");
+    }
+    if (bytes > SYMLINK_TARGET_MAX) {
+      throw new NvmException(
+          ErrorCode.ETOOLONG,
+          "symlink target of "
+              + bytes
+              + " bytes exceeds the region's SYMLINK_TARGET_MAX of "
+              + SYMLINK_TARGET_MAX);
+    }
   }
 
   /** An attribute encoding the format stores: at most ATTRS_MAX bytes. */
@@ -60,7 +81,9 @@ public final class InodeLimits {
     checkName(a.name);
     checkMode(a.mode);
     checkAttributes(a.attributes.length);
-    if (!a.directory) {
+    if (a.symlinkTarget != null) {
+      checkSymlinkTarget(a.symlinkTarget.length);
+    } else if (!a.directory) {
       checkFileHeader(a.preferredBlockSize, a.replication, a.storagePolicy);
       if ((a.clientName == null) != (a.clientMachine == null)) {
         throw invalid("an under-construction file needs both client name and client machine");

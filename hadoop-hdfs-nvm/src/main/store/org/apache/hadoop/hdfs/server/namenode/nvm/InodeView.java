@@ -32,7 +32,8 @@ public final class InodeView {
   public boolean isLive() {
     long w = stateWord();
     // the top half is the page's checksum (region-format.md §11), verified by recovery
-    return stateOf(w) == STATE_LIVE && (kindOf(w) == KIND_DIR || kindOf(w) == KIND_FILE);
+    int k = kindOf(w);
+    return stateOf(w) == STATE_LIVE && (k == KIND_DIR || k == KIND_FILE || k == KIND_SYMLINK);
   }
 
   public boolean isDirectory() {
@@ -41,6 +42,48 @@ public final class InodeView {
 
   public boolean isFile() {
     return kindOf(stateWord()) == KIND_FILE;
+  }
+
+  public boolean isSymlink() {
+    return kindOf(stateWord()) == KIND_SYMLINK;
+  }
+
+  // ---- symlinks ----
+
+  public int symlinkTargetLength() {
+    return (int) word(SL_TARGET_LEN);
+  }
+
+  /** The NAME_EXT pages holding a symlink's target past its inline part, in chain order. */
+  public long[] symlinkTargetExtPages() {
+    return chain(word(SL_TARGET_EXT), PageCodec.symlinkTargetExtPages(checkedTargetLength()));
+  }
+
+  /** A symlink's target bytes: inline part, then its chain. */
+  public byte[] symlinkTarget() {
+    int len = checkedTargetLength();
+    byte[] b = new byte[len];
+    int inline = Math.min(len, SYMLINK_TARGET_INLINE_MAX);
+    region.getBytes(page + SL_TARGET_INLINE, b, 0, inline);
+    int done = inline;
+    for (long p : symlinkTargetExtPages()) {
+      int n = (int) Math.min(region.getLong(p + EXT_COUNT), len - done);
+      region.getBytes(p + EXT_PAYLOAD, b, done, n);
+      done += n;
+    }
+    if (done != len) {
+      throw new IllegalStateException(
+          "symlink page " + page + ": target chain holds " + done + " of " + len + " bytes");
+    }
+    return b;
+  }
+
+  private int checkedTargetLength() {
+    long len = word(SL_TARGET_LEN);
+    if (len < 1 || len > SYMLINK_TARGET_MAX) {
+      throw new IllegalStateException("symlink page " + page + " has target length " + len);
+    }
+    return (int) len;
   }
 
   public long id() {

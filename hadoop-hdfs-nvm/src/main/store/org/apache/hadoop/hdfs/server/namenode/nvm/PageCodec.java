@@ -99,6 +99,13 @@ public final class PageCodec {
     return uc >>> FI_UC_MACHINE_SHIFT;
   }
 
+  /** NAME_EXT pages a symlink target of {@code len} bytes needs past its inline part. */
+  static int symlinkTargetExtPages(int len) {
+    return len <= SYMLINK_TARGET_INLINE_MAX
+        ? 0
+        : (len - SYMLINK_TARGET_INLINE_MAX + NAME_EXT_MAX - 1) / NAME_EXT_MAX;
+  }
+
   /** Number of NAME_EXT pages a name of {@code len} bytes needs. */
   static int nameExtPages(int len) {
     return len <= NAME_INLINE_MAX ? 0 : (len - NAME_INLINE_MAX + NAME_EXT_MAX - 1) / NAME_EXT_MAX;
@@ -126,9 +133,10 @@ public final class PageCodec {
       long perm,
       long uc,
       long firstNameExt,
-      long attrsWord) {
+      long attrsWord,
+      long firstTargetExt) {
     ByteBuffer b = page();
-    b.putLong(PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_PENDING));
+    b.putLong(PG_STATE, stateWord(a.kind(), STATE_PENDING));
     b.putLong(IN_ID, id);
     b.putLong(IN_PARENT_PAGE, parentPage);
     b.putLong(IN_PARENT_ID, parentId);
@@ -138,7 +146,12 @@ public final class PageCodec {
     b.position(IN_NAME_LEN);
     b.put(nameArea(a.name, firstNameExt));
     b.putLong(IN_ATTRS, attrsWord);
-    if (a.directory) {
+    if (a.symlinkTarget != null) {
+      b.putLong(SL_TARGET_LEN, a.symlinkTarget.length);
+      b.putLong(SL_TARGET_EXT, firstTargetExt);
+      b.position(SL_TARGET_INLINE);
+      b.put(a.symlinkTarget, 0, Math.min(a.symlinkTarget.length, SYMLINK_TARGET_INLINE_MAX));
+    } else if (a.directory) {
       b.putLong(DI_NS_QUOTA, a.nsQuota);
       b.putLong(DI_DS_QUOTA, a.dsQuota);
       for (int i = 0; i < DI_TYPE_QUOTA_COUNT; i++) {

@@ -100,6 +100,9 @@ public final class RegionLayout {
   /** Inode attribute chains: IN_ATTRS words and ATTR_EXT pages (region-format.md §5.6) */
   public static final int FEATURE_INODE_ATTRS = 4;
 
+  /** Symlink inode pages (KIND_SYMLINK) */
+  public static final int FEATURE_SYMLINKS = 8;
+
   /** Last record id handed out (FEATURE_RECORDS) */
   public static final int SB_LAST_RECORD_ID = 4192;
 
@@ -160,6 +163,9 @@ public final class RegionLayout {
   /** An inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */
   public static final int KIND_ATTR_EXT = 9;
 
+  /** symlink inode, FEATURE_SYMLINKS */
+  public static final int KIND_SYMLINK = 10;
+
   public static final int PAGE_MAGIC_SHIFT = 32;
 
   // ---- inode page (KIND_DIR, KIND_FILE) ----
@@ -195,6 +201,19 @@ public final class RegionLayout {
 
   /** longest attribute encoding the format stores, bytes */
   public static final int ATTRS_MAX = 16777216;
+
+  // symlink-only fields
+  /** u64, the link target's length in bytes (1..SYMLINK_TARGET_MAX) */
+  public static final int SL_TARGET_LEN = 120;
+
+  /** u64, first NAME_EXT page of the target past the inline part */
+  public static final int SL_TARGET_EXT = 128;
+
+  /** the first SYMLINK_TARGET_INLINE_MAX bytes of the target */
+  public static final int SL_TARGET_INLINE = 136;
+
+  public static final int SYMLINK_TARGET_INLINE_MAX = 112;
+  public static final int SYMLINK_TARGET_MAX = 65535;
 
   // file-only fields
   /** blocksize:48 | replication:12 | policy:4 */

@@ -182,7 +182,7 @@ public final class Txn implements AutoCloseable {
     InodeAttrs a =
         InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
     long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
-    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0), Field.PAGE);
+    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0), Field.PAGE);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
     batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
@@ -211,13 +211,13 @@ public final class Txn implements AutoCloseable {
     }
     long firstExt = stageNameExt(id, a.name);
     long attrs = stageAttrExt(id, a.attributes);
+    long target = a.symlinkTarget == null ? 0 : stageTargetExt(id, a.symlinkTarget);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards.
     batch.fresh(
         page,
-        PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt, attrs),
+        PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt, attrs, target),
         Field.PAGE);
-    batch.putLong(
-        page + PG_STATE, stateWord(a.directory ? KIND_DIR : KIND_FILE, STATE_LIVE), Field.STATE);
+    batch.putLong(page + PG_STATE, stateWord(a.kind(), STATE_LIVE), Field.STATE);
     lastInodeId = Math.max(lastInodeId, id);
     inodeDelta++;
     return page;
@@ -583,6 +583,24 @@ public final class Txn implements AutoCloseable {
     return n == 0 ? 0 : pages[0];
   }
 
+  /** Stages FRESH NAME_EXT pages for a symlink target past its inline part; the first or 0. */
+  private long stageTargetExt(long ownerId, byte[] target) throws NvmException {
+    int n = PageCodec.symlinkTargetExtPages(target.length);
+    long[] pages = new long[n];
+    for (int i = 0; i < n; i++) {
+      pages[i] = res.next();
+    }
+    for (int i = 0; i < n; i++) {
+      int off = SYMLINK_TARGET_INLINE_MAX + i * NAME_EXT_MAX;
+      int len = Math.min(NAME_EXT_MAX, target.length - off);
+      batch.fresh(
+          pages[i],
+          PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, target, off, len),
+          Field.PAGE);
+    }
+    return n == 0 ? 0 : pages[0];
+  }
+
   /**
    * Stages FRESH ATTR_EXT pages (LIVE, unreachable until the IN_ATTRS word names them) holding the
    * whole attribute encoding; returns that word (0 for no attributes).
@@ -621,6 +639,11 @@ public final class Txn implements AutoCloseable {
     }
     for (long p : v.attrExtPages()) {
       batch.free(p);
+    }
+    if (v.isSymlink()) {
+      for (long p : v.symlinkTargetExtPages()) {
+        batch.free(p);
+      }
     }
     if (v.isFile()) {
       for (long p : v.blockExtPages()) {
