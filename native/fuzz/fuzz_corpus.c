@@ -1,6 +1,6 @@
 /*
  * fuzz_corpus.c — writes the seed corpus of make fuzz: real regions made by
- * the library (a tree with extension chains, strings and an open file; a
+ * the library (a tree with extension chains, an attribute chain, strings and an open file; a
  * delete's leftovers; crash images at every barrier of an undo-logged batch),
  * each in the compact input format of fuzz_input.h. The tree is consistent for
  * the offline checker too (counters above every id, no block id twice), so
@@ -30,7 +30,8 @@ static void emit_file(const char *region, const char *what) {
   free(img);
 }
 
-/* root, dirs, a file with a block chain and a long name, strings (one chained), an open file */
+/* root, dirs (one with ACL entries and xattrs: a two-page ATTR_EXT chain), a file with a block
+ * chain and a long name, strings (one chained), an open file */
 static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   uint64_t root = tu_make_dir(r, R, 0, 0, "");
   tu_set_root(r, root);
@@ -43,6 +44,8 @@ static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   tu_make_string(r, 4, "127.0.0.1");
   uint64_t d = tu_make_dir(r, R + 1, root, R, "user");
   uint64_t sub = tu_make_dir(r, R + 2, d, R + 1, "data");
+  uint8_t attrs[320]; /* a well-formed encoding, so that the offline checker finds it clean */
+  CHECK(tu_set_attrs(r, sub, attrs, tu_attr_encoding(attrs, 280), NULL) == 2);
   char longname[200];
   memset(longname, 'n', sizeof longname - 1);
   longname[sizeof longname - 1] = 0;

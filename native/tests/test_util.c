@@ -290,6 +290,52 @@ uint64_t tu_make_record(nvm_region *r, uint64_t type, uint64_t id, uint64_t key,
   return off;
 }
 
+uint64_t tu_attrs_word(uint64_t first, uint64_t len) {
+  return (first - NVM_DATA_OFFSET) / NVM_PAGE_SIZE << NVM_ATTRS_PAGE_SHIFT | len;
+}
+
+uint64_t tu_set_attrs(nvm_region *r, uint64_t inode_off, const void *bytes, uint64_t len,
+                      uint64_t *pages) {
+  uint64_t n = div_up(len, NVM_NAME_EXT_MAX);
+  uint64_t *offs = calloc(n ? n : 1, sizeof *offs);
+  CHECK(n > 0 && offs);
+  CHECK_OK(nvm_reserve_pages(r, (uint32_t)n, offs));
+  tu_batch b;
+  tb_init(&b);
+  ext_pages(&b, NVM_KIND_ATTR_EXT, tu_ld64(r, inode_off + NVM_IN_ID), offs, n, len,
+            NVM_NAME_EXT_MAX, bytes);
+  tb_add64(&b, NVM_F_ATTRS, inode_off + NVM_IN_ATTRS, tu_attrs_word(offs[0], len));
+  CHECK_OK(tb_apply(r, &b));
+  tb_free(&b);
+  if (pages) memcpy(pages, offs, n * sizeof *offs);
+  free(offs);
+  return n;
+}
+
+static size_t varint(uint8_t *out, uint64_t v) {
+  size_t n = 0;
+  for (; v >= 0x80; v >>= 7) out[n++] = (uint8_t)(v | 0x80);
+  out[n++] = (uint8_t)v;
+  return n;
+}
+
+size_t tu_attr_encoding(uint8_t *out, size_t value_len) {
+  size_t n = 0;
+  out[n++] = 1;                   /* one ACL entry: */
+  out[n++] = 0 << 5 | 0 << 3 | 5; /* access scope, user, r-x */
+  n += varint(out + n, 3);
+  memcpy(out + n, "bob", 3);
+  n += 3;
+  out[n++] = 1; /* one xattr: */
+  out[n++] = 0; /* namespace user */
+  n += varint(out + n, 3);
+  memcpy(out + n, "big", 3);
+  n += 3;
+  n += varint(out + n, value_len + 1);
+  for (size_t i = 0; i < value_len; i++) out[n++] = (uint8_t)(i * 7);
+  return n;
+}
+
 void tu_set_root(nvm_region *r, uint64_t root_off) {
   tu_batch b;
   tb_init(&b);

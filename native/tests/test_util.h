@@ -98,6 +98,16 @@ uint64_t tu_make_record(nvm_region *r, uint64_t type, uint64_t id, uint64_t key,
                         const void *payload, uint64_t len);
 uint64_t tu_make_dir(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
                      const char *name);
+/* An inode's attributes (region-format.md §5.6): a chain of ATTR_EXT pages holding `len`
+ * bytes (owner id = the inode's id) and the inode's IN_ATTRS word naming it, in one batch;
+ * the chain's page offsets go to pages (NULL: not wanted). Returns how many pages it took. */
+uint64_t tu_set_attrs(nvm_region *r, uint64_t inode_off, const void *bytes, uint64_t len,
+                      uint64_t *pages);
+/* The IN_ATTRS word of `len` bytes whose chain starts at page offset `first`. */
+uint64_t tu_attrs_word(uint64_t first, uint64_t len);
+/* A well-formed attribute encoding (AttributeCodec's: the ACL entry user:bob:r-x and the
+ * xattr user.big with value_len bytes i*7) into out; returns its length. */
+size_t tu_attr_encoding(uint8_t *out, size_t value_len);
 void tu_set_root(nvm_region *r, uint64_t root_off);
 /* build a page image without writing it */
 void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext,

@@ -5,13 +5,13 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * The NAME_EXT and BLOCK_EXT chains of attached inodes, the STRING_EXT chains of the strings they
- * refer to and the RECORD_EXT chains of the records (every LIVE record is kept) ({@link ExtChain};
- * any violation makes recovery refuse the region), and LIVE extension pages no kept owner links:
- * crash leftovers of a batch that wrote them out of place but never linked them, or the chain of a
- * string no inode refers to any more or of a removed record; recovery reclaims them. Pages of
- * detached inodes and of the strings only they refer to are not reported again: the finding about
- * the detached inode covers them.
+ * The NAME_EXT, BLOCK_EXT and ATTR_EXT chains of attached inodes, the STRING_EXT chains of the
+ * strings they refer to and the RECORD_EXT chains of the records (every LIVE record is kept)
+ * ({@link ExtChain}; any violation makes recovery refuse the region), and LIVE extension pages no
+ * kept owner links: crash leftovers of a batch that wrote them out of place but never linked them,
+ * or the chain of a string no inode refers to any more or of a removed record; recovery reclaims
+ * them. Pages of detached inodes and of the strings only they refer to are not reported again: the
+ * finding about the detached inode covers them.
  */
 final class ChainCheck {
   private ChainCheck() {}
@@ -22,6 +22,7 @@ final class ChainCheck {
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
       owners.follow(inode, true);
+      owners.followAttrs(inode);
       if (inode.isFile()) {
         owners.follow(inode, false);
       }
@@ -43,6 +44,9 @@ final class ChainCheck {
           && inode.nameLength() <= NAME_MAX) { // else NameCheck reports the length
         report(ExtChain.names(inode, owners), out);
       }
+      if (AttributeCheck.wordProblem(m.image, inode.attrsWord()) == null) { // else AttributeCheck
+        report(ExtChain.attrs(inode, owners), out);
+      }
       if (inode.isFile()) {
         report(ExtChain.blocks(inode, owners), out);
       }
@@ -61,6 +65,7 @@ final class ChainCheck {
       long page = m.census.liveInodes.get(i);
       if (!m.tree.isAttached(m.image, page)) {
         detached.follow(m.inode(page), true);
+        detached.followAttrs(m.inode(page));
         if (m.inode(page).isFile()) {
           detached.follow(m.inode(page), false);
         }

@@ -20,6 +20,17 @@ final class ChainOwners {
     follow(ChainSpec.of(inode, names));
   }
 
+  /**
+   * The ATTR_EXT chain of {@code inode}, if its IN_ATTRS word has a length (even a word recovery
+   * refuses, set without the feature or over ATTRS_MAX: its pages are covered by the finding about
+   * the word, not leftovers).
+   */
+  void followAttrs(InodePage inode) {
+    if (inode.attrsLength() != 0) {
+      follow(ChainSpec.ofAttrs(inode));
+    }
+  }
+
   /** The STRING_EXT chain of the string on {@code stringPage}, if it is chained. */
   void followString(RegionImage image, long stringPage) {
     if (ChainSpec.isChainedString(image, stringPage)) {
@@ -37,7 +48,7 @@ final class ChainOwners {
   private void follow(ChainSpec s) {
     RegionImage image = s.image;
     long needed = s.needed;
-    long off = image.getLong(s.firstLink);
+    long off = s.firstPage;
     Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     while (needed != 0
         && off != 0

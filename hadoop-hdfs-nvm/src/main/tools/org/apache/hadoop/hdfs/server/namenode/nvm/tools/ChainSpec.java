@@ -3,11 +3,11 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
- * What one extension chain must be (region-format.md §5.3): its owner (an inode for NAME_EXT and
- * BLOCK_EXT, a string for STRING_EXT, a record for RECORD_EXT) and the owner's id every page
- * carries, the page kind, the units one page holds, the units the chain must cover, and the word
- * that links its first page. {@link ExtChain} judges a chain against it, {@link ChainOwners}
- * follows one without judging.
+ * What one extension chain must be (region-format.md §5.3): its owner (an inode for NAME_EXT,
+ * BLOCK_EXT and ATTR_EXT, a string for STRING_EXT, a record for RECORD_EXT) and the owner's id
+ * every page carries, the page kind, the units one page holds, the units the chain must cover, the
+ * word that links its first page and the first page it names. {@link ExtChain} judges a chain
+ * against it, {@link ChainOwners} follows one without judging.
  */
 final class ChainSpec {
   final RegionImage image;
@@ -25,10 +25,10 @@ final class ChainSpec {
   final int kind;
   final long perPage;
 
-  /** "name", "block", "string" or "record": the chain in messages. */
+  /** "name", "block", "attribute", "string" or "record": the chain in messages. */
   final String what;
 
-  /** "name bytes", "block records", "string bytes" or "payload bytes". */
+  /** "name bytes", "block records", "attribute bytes", "string bytes" or "payload bytes". */
   final String unit;
 
   /** What the chain covers, for "after the last page the ... needs": "name", "block list", … */
@@ -43,8 +43,14 @@ final class ChainSpec {
    */
   final long needed;
 
-  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT, ST_EXT or RC_EXT. */
+  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT, IN_ATTRS, ST_EXT or RC_EXT. */
   final long firstLink;
+
+  /**
+   * The offset of the first page the link names (0 = none): the link word itself, except for
+   * IN_ATTRS, which holds a page index and the length (region-format.md §5.6).
+   */
+  final long firstPage;
 
   private ChainSpec(
       RegionImage image,
@@ -56,7 +62,8 @@ final class ChainSpec {
       String[] words,
       long total,
       long needed,
-      long firstLink) {
+      long firstLink,
+      long firstPage) {
     this.image = image;
     this.ownerKind = ownerKind;
     this.owner = owner;
@@ -69,6 +76,7 @@ final class ChainSpec {
     this.total = total;
     this.needed = needed;
     this.firstLink = firstLink;
+    this.firstPage = firstPage;
   }
 
   /** The NAME_EXT ({@code names}) or BLOCK_EXT chain of an inode. */
@@ -89,7 +97,29 @@ final class ChainSpec {
         // unsigned, as recovery reads the u64 length and count: a count with the top bit set needs
         // more records than any chain holds, it is not negative
         Long.compareUnsigned(total, inline) > 0 ? total - inline : 0,
-        inode.page + (names ? IN_NAME_EXT : FI_BLOCK_EXT));
+        inode.page + (names ? IN_NAME_EXT : FI_BLOCK_EXT),
+        inode.word(names ? IN_NAME_EXT : FI_BLOCK_EXT));
+  }
+
+  /**
+   * The ATTR_EXT chain of an inode: every byte of its attribute encoding, from the page its
+   * IN_ATTRS word names (none if the length is 0). Only meaningful if the word itself is sound
+   * ({@link AttributeCheck#wordProblem}).
+   */
+  static ChainSpec ofAttrs(InodePage inode) {
+    long len = inode.attrsLength();
+    return new ChainSpec(
+        inode.image,
+        "inode",
+        "inode " + inode.id() + " (page " + inode.page + ")",
+        inode.id(),
+        KIND_ATTR_EXT,
+        NAME_EXT_MAX,
+        new String[] {"attribute", "attribute bytes", "attributes"},
+        len,
+        len,
+        inode.page + IN_ATTRS,
+        len == 0 ? 0 : inode.attrsFirstPage());
   }
 
   /**
@@ -117,7 +147,8 @@ final class ChainSpec {
         new String[] {"string", "string bytes", "string"},
         len,
         len,
-        page + ST_EXT);
+        page + ST_EXT,
+        image.getLong(page + ST_EXT));
   }
 
   /**
@@ -137,7 +168,8 @@ final class ChainSpec {
         new String[] {"record", "payload bytes", "payload"},
         len,
         Long.compareUnsigned(len, RECORD_INLINE_MAX) > 0 ? len - RECORD_INLINE_MAX : 0,
-        page + RC_EXT);
+        page + RC_EXT,
+        image.getLong(page + RC_EXT));
   }
 
   /** "inode 16390", "string id 7" or "record id 3": the owner an extension page names. */

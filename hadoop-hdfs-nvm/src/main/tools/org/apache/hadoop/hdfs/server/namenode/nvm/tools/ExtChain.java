@@ -6,12 +6,12 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * One extension chain (an inode's NAME_EXT or BLOCK_EXT chain, a chained string's STRING_EXT chain,
- * or a record's RECORD_EXT chain), walked with the rules recovery applies (native/src/chains.c):
- * every page a LIVE extension page of the right kind, carrying the owner's id, holding 1..per-page
- * units and no more than still needed, reached once; the chain covers exactly the units its {@link
- * ChainSpec} needs. The walk stops at the first violation, which it keeps as {@link #problem()};
- * the pages before it are usable.
+ * One extension chain (an inode's NAME_EXT, BLOCK_EXT or ATTR_EXT chain, a chained string's
+ * STRING_EXT chain, or a record's RECORD_EXT chain), walked with the rules recovery applies
+ * (native/src/chains.c): every page a LIVE extension page of the right kind, carrying the owner's
+ * id, holding 1..per-page units and no more than still needed, reached once; the chain covers
+ * exactly the units its {@link ChainSpec} needs. The walk stops at the first violation, which it
+ * keeps as {@link #problem()}; the pages before it are usable.
  */
 final class ExtChain {
   /** Longest chained text or payload the tools read into memory (a Java array). */
@@ -46,6 +46,11 @@ final class ExtChain {
     return walk(ChainSpec.of(inode, false), owners);
   }
 
+  /** The ATTR_EXT chain of an inode whose IN_ATTRS word is sound (empty if it is 0). */
+  static ExtChain attrs(InodePage inode, ChainOwners owners) {
+    return walk(ChainSpec.ofAttrs(inode), owners);
+  }
+
   /** The STRING_EXT chain of a chained string ({@link ChainSpec#isChainedString}). */
   static ExtChain string(RegionImage image, long stringPage, ChainOwners owners) {
     return walk(ChainSpec.ofString(image, stringPage), owners);
@@ -78,7 +83,7 @@ final class ExtChain {
     RegionImage image = s.image;
     long needed = s.needed;
     long link = s.firstLink;
-    long off = image.getLong(link);
+    long off = s.firstPage;
     Set<Long> seen = needed != 0 ? new HashSet<Long>() : null; // most inodes need no extension page
     if (needed == 0 && off != 0) {
       return c.fail(

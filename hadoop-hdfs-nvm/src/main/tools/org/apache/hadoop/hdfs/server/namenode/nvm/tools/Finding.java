@@ -38,6 +38,8 @@ public final class Finding {
     CHAIN_LENGTH(Severity.ERROR),
     SHARED_CHAIN(Severity.ERROR),
     CYCLIC_CHAIN(Severity.ERROR),
+    BAD_ATTRS_WORD(Severity.ERROR),
+    BAD_ATTRIBUTE_ENCODING(Severity.ERROR),
     DUPLICATE_BLOCK_ID(Severity.ERROR),
     BLOCK_ID_ABOVE_COUNTER(Severity.ERROR),
     GENSTAMP_ABOVE_COUNTER(Severity.ERROR),

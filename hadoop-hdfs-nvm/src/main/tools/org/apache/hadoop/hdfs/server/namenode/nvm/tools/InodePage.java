@@ -120,6 +120,36 @@ final class InodePage {
     return word(DI_STORAGE_POLICY);
   }
 
+  // ---- attributes (region-format.md §5.6)
+
+  /** IN_ATTRS: the attribute encoding's length (bits 0-31) and first page's index (32-63). */
+  long attrsWord() {
+    return word(IN_ATTRS);
+  }
+
+  /** The attribute encoding's length in bytes (unsigned 32 bits; 0 = no attributes). */
+  long attrsLength() {
+    return PageCodec.attrsLength(attrsWord()) & 0xffffffffL;
+  }
+
+  /** The offset of the page IN_ATTRS names (meaningful if the length is not 0). */
+  long attrsFirstPage() {
+    return PageCodec.attrsFirstPage(attrsWord());
+  }
+
+  /**
+   * The attribute encoding: the payloads of the pages of {@code chain}, or null if the chain does
+   * not hold all {@link #attrsLength()} bytes (a broken chain).
+   */
+  byte[] attrBytes(ExtChain chain) {
+    long len = attrsLength();
+    if (chain.problem() != null || len > ATTRS_MAX) {
+      return null;
+    }
+    byte[] b = new byte[(int) len];
+    return chain.copyPayloads(image, b, 0) == len ? b : null;
+  }
+
   // ---- chains
 
   /**

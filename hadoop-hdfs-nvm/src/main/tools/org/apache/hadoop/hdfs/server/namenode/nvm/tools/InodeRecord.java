@@ -40,6 +40,8 @@ final class InodeRecord {
   long nsQuota;
   long dsQuota;
   final long[] typeQuota = new long[DI_TYPE_QUOTA_COUNT];
+  // ACL entries and xattrs (region-format.md §5.6); null if the inode has none or they are damaged
+  AttributeEncoding attributes;
   final List<String> damaged = new ArrayList<String>();
 
   InodeRecord(RegionModel m, InodePage p, String path, boolean nameComplete) {
@@ -56,6 +58,12 @@ final class InodeRecord {
     atime = p.atime();
     if (!nameComplete) {
       damaged.add("name");
+    }
+    if (p.attrsWord() != 0) {
+      attributes = readAttributes(m, p);
+      if (attributes == null) {
+        damaged.add("attributes");
+      }
     }
     if (directory) {
       nsQuota = p.nsQuota();
@@ -84,6 +92,19 @@ final class InodeRecord {
         blocks[3 * i + 1] = m.image.getLong(recs[i] + BR_NUM_BYTES);
         blocks[3 * i + 2] = m.image.getLong(recs[i] + BR_GENSTAMP);
       }
+    }
+  }
+
+  /** The inode's attributes, or null if its word, chain or encoding is damaged. */
+  private static AttributeEncoding readAttributes(RegionModel m, InodePage p) {
+    if (AttributeCheck.wordProblem(m.image, p.attrsWord()) != null) {
+      return null;
+    }
+    byte[] encoding = p.attrBytes(ExtChain.attrs(p, null));
+    try {
+      return encoding == null ? null : AttributeEncoding.decode(encoding);
+    } catch (AttributeEncoding.MalformedException e) {
+      return null;
     }
   }
 
@@ -191,6 +212,12 @@ final class InodeRecord {
         b.append('-');
       }
     }
+    if (attributes != null && !attributes.acl.isEmpty()) {
+      b.append(" acl=").append(AttributeDump.aclText(attributes));
+    }
+    if (attributes != null && !attributes.xattrs.isEmpty()) {
+      b.append(" xattrs=").append(AttributeDump.xattrsText(attributes));
+    }
     if (!damaged.isEmpty()) {
       b.append(" damaged=").append(String.join(",", damaged));
     }
@@ -240,6 +267,12 @@ final class InodeRecord {
                     .put("generationStamp", blocks[3 * i + 2]));
       }
       j.putRaw("blocks", a.append(']').toString());
+    }
+    if (attributes != null && !attributes.acl.isEmpty()) {
+      j.putRaw("acl", AttributeDump.aclJson(attributes));
+    }
+    if (attributes != null && !attributes.xattrs.isEmpty()) {
+      j.putRaw("xattrs", AttributeDump.xattrsJson(attributes));
     }
     if (!damaged.isEmpty()) {
       StringBuilder d = new StringBuilder("[");

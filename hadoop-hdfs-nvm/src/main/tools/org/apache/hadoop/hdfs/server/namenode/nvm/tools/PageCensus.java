@@ -4,10 +4,10 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
- * region-format.md §7.6): live inode, extension, string and record pages, the high-water mark, and
- * counts of pending, invalid and malformed pages. Recovery stops at the scan limit; the census goes
- * on to the end and lists the pages above the limit that are not all zero, which recovery would not
- * see.
+ * region-format.md §7.6): live inode, extension (attribute pages among them), string and record
+ * pages, the high-water mark, and counts of pending, invalid and malformed pages. Recovery stops at
+ * the scan limit; the census goes on to the end and lists the pages above the limit that are not
+ * all zero, which recovery would not see.
  */
 final class PageCensus {
   final int pageCount;
@@ -31,7 +31,10 @@ final class PageCensus {
   /** State words recovery's scan refuses: wrong magic, or a state above INVALID. */
   final LongList malformed = new LongList();
 
-  /** LIVE pages of a kind the format does not define (recovery refuses these too). */
+  /**
+   * LIVE pages of a kind the format does not define, or of one the region's features do not allow
+   * (recovery refuses these too).
+   */
   final LongList unknownKind = new LongList();
 
   long pending;
@@ -47,16 +50,23 @@ final class PageCensus {
   long liveStringExts;
   long liveRecordExts;
 
-  private final boolean records;
+  /** LIVE ATTR_EXT pages, in a region with the inode-attributes feature. */
+  long liveAttrExts;
 
-  private PageCensus(int pageCount, int scanLimit, boolean records) {
+  private final boolean records;
+  private final boolean attrs;
+
+  private PageCensus(int pageCount, int scanLimit, boolean records, boolean attrs) {
     this.pageCount = pageCount;
     this.scanLimit = scanLimit;
     this.records = records;
+    this.attrs = attrs;
   }
 
   static PageCensus scan(RegionImage image) {
-    PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image), image.hasRecords());
+    PageCensus c =
+        new PageCensus(
+            image.pageCount(), ScanLimit.of(image), image.hasRecords(), image.hasInodeAttrs());
     for (int i = c.scanLimit; i < c.pageCount; i++) {
       long page = pageOffset(i);
       if (image.stateWord(page) != 0) {
@@ -116,6 +126,14 @@ final class PageCensus {
       case KIND_RECORD_EXT: // an extension page whatever the features: reclaimed if unreachable
         liveRecordExts++;
         liveExts.add(page);
+        break;
+      case KIND_ATTR_EXT: // recovery's scan refuses one in a region without the feature
+        if (attrs) {
+          liveAttrExts++;
+          liveExts.add(page);
+        } else {
+          unknownKind.add(page);
+        }
         break;
       case KIND_STRING:
         liveStrings.add(page);

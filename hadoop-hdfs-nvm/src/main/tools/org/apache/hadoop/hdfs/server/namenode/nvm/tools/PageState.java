@@ -36,7 +36,8 @@ final class PageState {
 
   /**
    * A kind the format defines. (A RECORD page is refused all the same in a region without the
-   * records feature: {@link PageCensus}.)
+   * records feature, an ATTR_EXT page in one without the inode-attributes feature: {@link
+   * PageCensus}.)
    */
   static boolean isKnownKind(int kind) {
     switch (kind) {
@@ -48,6 +49,7 @@ final class PageState {
       case KIND_STRING_EXT:
       case KIND_RECORD:
       case KIND_RECORD_EXT:
+      case KIND_ATTR_EXT:
         return true;
       default:
         return false;
@@ -72,6 +74,8 @@ final class PageState {
         return "RECORD";
       case KIND_RECORD_EXT:
         return "RECORD_EXT";
+      case KIND_ATTR_EXT:
+        return "ATTR_EXT";
       default:
         return "kind " + kind;
     }

@@ -5,9 +5,9 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind or a
- * RECORD page in a region without the records feature) or never reads (a used page at or above the
- * scan limit).
+ * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind, a
+ * RECORD page in a region without the records feature or an ATTR_EXT page in one without the
+ * inode-attributes feature) or never reads (a used page at or above the scan limit).
  */
 final class PageWordCheck {
   private PageWordCheck() {}
@@ -39,6 +39,22 @@ final class PageWordCheck {
               (above.size() - ABOVE_LIMIT_LISTED)
                   + " more pages above the scan limit are not zero"));
     }
+    listMalformed(m, out);
+  }
+
+  /** Why recovery's scan refuses a LIVE page of {@code kind}: an undefined kind or a feature. */
+  private static String unknownBecause(int kind) {
+    switch (kind) {
+      case KIND_RECORD:
+        return " (RECORD), which a region without the records feature does not hold";
+      case KIND_ATTR_EXT:
+        return " (ATTR_EXT), which a region without the inode-attributes feature does not hold";
+      default:
+        return ", which the format does not define";
+    }
+  }
+
+  private static void listMalformed(RegionModel m, List<Finding> out) {
     for (int i = 0; i < m.census.malformed.size(); i++) {
       long page = m.census.malformed.get(i);
       long w = m.image.stateWord(page);
@@ -67,9 +83,7 @@ final class PageWordCheck {
                   + page
                   + " has kind "
                   + kindOf(w)
-                  + (kindOf(w) == KIND_RECORD
-                      ? " (RECORD), which a region without the records feature does not hold"
-                      : ", which the format does not define")
+                  + unknownBecause(kindOf(w))
                   + " (state word "
                   + PageState.hex(w)
                   + "); recovery refuses the region"));

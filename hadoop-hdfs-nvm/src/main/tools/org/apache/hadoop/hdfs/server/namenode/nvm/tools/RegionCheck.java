@@ -40,6 +40,7 @@ public final class RegionCheck {
       InodeIdCheck.run(m, findings);
       NameCheck.run(m, findings);
       ChainCheck.run(m, findings);
+      AttributeCheck.run(m, findings);
       BlockCheck.run(m, findings);
       StringRefCheck.run(m, findings);
       RecordCheck.run(m, findings);

@@ -107,6 +107,14 @@ final class RegionImage {
   }
 
   /**
+   * Whether inodes may have attributes: IN_ATTRS words and ATTR_EXT pages (FEATURE_INODE_ATTRS,
+   * region-format.md §5.6; the native open refuses it without the records feature).
+   */
+  boolean hasInodeAttrs() {
+    return (features & FEATURE_INODE_ATTRS) != 0;
+  }
+
+  /**
    * The value of the superblock counter at {@code sbOffset} ({@link Seals#counterOffsets}), without
    * its check bits; whether the check matches is {@link SealCheck}'s business.
    */

@@ -33,6 +33,7 @@ public final class RegionStat {
     s.liveStringExtPages = c.liveStringExts;
     s.liveRecordPages = c.liveRecords.size();
     s.liveRecordExtPages = c.liveRecordExts;
+    s.liveAttrExtPages = c.liveAttrExts;
     for (int i = 0; i < c.liveRecords.size(); i++) {
       RecordPage r = m.record(c.liveRecords.get(i));
       s.cachePools += r.isCachePool() ? 1 : 0;
@@ -47,6 +48,7 @@ public final class RegionStat {
     for (long page : m.tree.order) {
       InodePage p = m.inode(page);
       owners.follow(p, true);
+      owners.followAttrs(p);
       if (p.isDirectory()) {
         s.dirs++;
         continue;

@@ -126,6 +126,7 @@ final class SealCheck {
         return what + " (inode " + m.inode(page).id() + ", " + where(m, page) + ")";
       case KIND_NAME_EXT:
       case KIND_BLOCK_EXT:
+      case KIND_ATTR_EXT:
         return what + " (of inode " + owner(m, m.image.getLong(page + EXT_OWNER_ID)) + ")";
       case KIND_STRING:
         return what + " (string id " + m.image.getLong(page + ST_ID) + ")";

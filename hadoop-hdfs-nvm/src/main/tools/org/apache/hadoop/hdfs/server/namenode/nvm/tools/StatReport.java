@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * Space use of a region, as the next read-write open would account it: a page is used if recovery
- * keeps it (an attached inode, a page of one of their extension chains, a string one of them refers
- * to and the pages of its STRING_EXT chain, a record and the pages of its RECORD_EXT chain). Pages
- * recovery would reclaim are counted by kind and as {@link #reclaimablePages()}, not as used.
+ * keeps it (an attached inode, a page of one of their extension chains (name, blocks, attributes),
+ * a string one of them refers to and the pages of its STRING_EXT chain, a record and the pages of
+ * its RECORD_EXT chain). Pages recovery would reclaim are counted by kind and as {@link
+ * #reclaimablePages()}, not as used.
  */
 public final class StatReport {
   final String region;
@@ -25,6 +26,7 @@ public final class StatReport {
   long liveStringExtPages;
   long liveRecordPages;
   long liveRecordExtPages;
+  long liveAttrExtPages;
   long cachePools;
   long cacheDirectives;
   long pendingPages;
@@ -112,6 +114,11 @@ public final class StatReport {
 
   public long liveRecordExtPages() {
     return liveRecordExtPages;
+  }
+
+  /** LIVE ATTR_EXT pages (inode attributes), in a region with the inode-attributes feature. */
+  public long liveAttrExtPages() {
+    return liveAttrExtPages;
   }
 
   /** Of the LIVE RECORD pages, the cache pools (RECORD_CACHE_POOL). */
@@ -207,6 +214,7 @@ public final class StatReport {
     v.put("liveStringExtPages", liveStringExtPages);
     v.put("liveRecordPages", liveRecordPages);
     v.put("liveRecordExtPages", liveRecordExtPages);
+    v.put("liveAttrExtPages", liveAttrExtPages);
     v.put("cachePools", cachePools);
     v.put("cacheDirectives", cacheDirectives);
     v.put("pendingPages", pendingPages);

@@ -484,7 +484,9 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     assertEquals(2, st.cacheDirectives());
     assertTrue(
         st.format(),
-        st.format().contains("\nliveRecordExtPages: 1\ncachePools: 1\ncacheDirectives: 2\n"));
+        st.format()
+            .contains(
+                "\nliveRecordExtPages: 1\nliveAttrExtPages: 0\ncachePools: 1\ncacheDirectives: 2\n"));
     assertTrue(st.json(), st.json().contains("\"cachePools\":1, \"cacheDirectives\":2"));
     RegionUsage u;
     try (Region open =

@@ -16,7 +16,7 @@ import org.junit.Test;
 /**
  * The tools run in a JVM whose class path is this module's classes alone (no Hadoop jar, no
  * java.library.path: the native library comes out of the class path), and load no Hadoop class
- * outside the nvm packages.
+ * outside the nvm packages, also for a region whose inodes have attributes.
  */
 public class ToolsWithoutHadoopTest {
   @Rule public ShmDir shm = new ShmDir();
@@ -49,6 +49,7 @@ public class ToolsWithoutHadoopTest {
   @Test
   public void checkDumpAndStatNeedNoHadoopClasses() throws Exception {
     SampleNamespace n = SampleNamespace.create(shm, "r");
+    AttributeSample.add(shm, n); // ACL entries and xattrs: decoded without Hadoop's classes
     String[][] commands = {
       {"check", n.file.getPath()}, {"dump", "--json", n.file.getPath()}, {"stat", n.file.getPath()}
     };
