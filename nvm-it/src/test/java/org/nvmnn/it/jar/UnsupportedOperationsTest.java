@@ -26,6 +26,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.apache.hadoop.hdfs.server.namenode.NvmUnsupportedOperationException;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.log4j.PatternLayout;
@@ -123,15 +124,16 @@ public class UnsupportedOperationsTest {
     org.apache.log4j.Level level = audit.getLevel();
     audit.setLevel(org.apache.log4j.Level.INFO); // the NameNode audits only with INFO on
     try {
-      assertRefused("ACLs", () -> fs.setAcl(FILE, java.util.Collections.<AclEntry>emptyList()));
-      assertRefused("truncate", () -> fs.truncate(FILE, 1));
+      assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
+      assertRefused("inotify", () -> nn.getEditsFromTxid(0));
     } finally {
       audit.removeAppender(appender);
       audit.setLevel(level);
     }
     String text = log.toString();
-    assertTrue(text, text.contains("allowed=false") && text.contains("cmd=setAcl\tsrc=" + FILE));
-    assertTrue(text, text.contains("cmd=truncate\tsrc=" + FILE));
+    assertTrue(
+        text, text.contains("allowed=false") && text.contains("cmd=allowSnapshot\tsrc=" + DIR));
+    assertTrue(text, text.contains("cmd=getEditsFromTxid"));
   }
 
   @Test
@@ -144,41 +146,16 @@ public class UnsupportedOperationsTest {
     assertNull(fs.getSnapshottableDirListing());
   }
 
+  /** The one symlink the region cannot hold: a target over SYMLINK_TARGET_MAX bytes. */
   @Test
-  public void aclsAreRefused() throws Exception {
+  public void aSymlinkTargetLongerThanTheRegionHoldsIsRefused() throws Exception {
+    StringBuilder target = new StringBuilder("/t");
+    while (target.length() <= RegionLayout.SYMLINK_TARGET_MAX) {
+      target.append("/0123456789");
+    }
     assertRefused(
-        "ACLs",
-        () ->
-            fs.setAcl(
-                FILE, AclEntry.parseAclSpec("user::rw-,user:foo:rwx,group::r--,other::---", true)));
-    assertRefused(
-        "ACLs", () -> fs.modifyAclEntries(FILE, AclEntry.parseAclSpec("user:foo:rwx", true)));
-    assertRefused(
-        "ACLs", () -> fs.removeAclEntries(FILE, AclEntry.parseAclSpec("user:foo", false)));
-    assertRefused("ACLs", () -> fs.removeDefaultAcl(DIR));
-    assertRefused("ACLs", () -> fs.removeAcl(FILE));
-    assertTrue(fs.getAclStatus(FILE).getEntries().isEmpty());
-  }
-
-  @Test
-  public void xattrsAreRefused() throws Exception {
-    byte[] v = "v".getBytes(StandardCharsets.UTF_8);
-    assertRefused(
-        "extended attributes",
-        () -> fs.setXAttr(FILE, "user.k", v, EnumSet.of(XAttrSetFlag.CREATE)));
-    assertRefused("extended attributes", () -> fs.removeXAttr(FILE, "user.k"));
-    assertTrue(fs.getXAttrs(FILE).isEmpty());
-    assertTrue(fs.listXAttrs(FILE).isEmpty());
-  }
-
-  @Test
-  public void symlinkAndTruncateAreRefused() throws Exception {
-    // MiniDFSCluster enables symlinks in the JVM; with them off (a NameNode process's default) the
-    // NVM NameNode gives the stock refusal, as the differential RPC fuzzer checks
-    assertRefused(
-        "symlinks",
-        () -> nn.createSymlink(FILE.toString(), "/unsup/link", FsPermission.getDefault(), false));
-    assertRefused("truncate", () -> fs.truncate(FILE, 1));
+        "symlink targets of " + target.length() + " bytes",
+        () -> nn.createSymlink(target.toString(), "/unsup/link", FsPermission.getDefault(), false));
   }
 
   @Test
@@ -264,7 +241,7 @@ public class UnsupportedOperationsTest {
     } finally {
       fs.setSafeMode(SafeModeAction.SAFEMODE_LEAVE);
     }
-    assertRefused("ACLs", () -> fs.removeAcl(FILE));
+    assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
   }
 
   @Test
