@@ -90,6 +90,11 @@ final class AttributeEncoding {
     this.xattrs = Collections.unmodifiableList(xattrs);
   }
 
+  /** Attributes given by value ({@link InodeLine}): what a decoding of them gives. */
+  static AttributeEncoding of(List<AclEntry> acl, List<XAttr> xattrs) {
+    return new AttributeEncoding(new ArrayList<AclEntry>(acl), new ArrayList<XAttr>(xattrs));
+  }
+
   /** Decodes {@code b}; no bytes are no attributes (an inode without them has no chain). */
   static AttributeEncoding decode(byte[] b) throws MalformedException {
     List<AclEntry> acl = new ArrayList<AclEntry>();

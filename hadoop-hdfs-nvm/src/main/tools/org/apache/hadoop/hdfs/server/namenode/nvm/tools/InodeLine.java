@@ -1,5 +1,9 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * The {@code dump} line of an inode given by its values rather than read from a region, so that a
  * namespace held elsewhere (e.g. the one the import loaded from an fsimage) can be compared line by
@@ -14,6 +18,8 @@ public final class InodeLine {
   private final String group;
   private final long mtime;
   private final long atime;
+  private final List<AttributeEncoding.AclEntry> acl = new ArrayList<AttributeEncoding.AclEntry>();
+  private final List<AttributeEncoding.XAttr> xattrs = new ArrayList<AttributeEncoding.XAttr>();
 
   private InodeLine(
       String path, long id, int mode, String owner, String group, long mtime, long atime) {
@@ -32,8 +38,46 @@ public final class InodeLine {
     return new InodeLine(path, id, mode, owner, group, mtime, atime);
   }
 
+  /**
+   * Adds an ACL entry, in the inode's order: {@code scope} "access" or "default", {@code type}
+   * "user", "group", "mask" or "other" (HDFS's names, any case), {@code name} null for an unnamed
+   * entry, {@code permission} the rwx bits (4 read, 2 write, 1 execute).
+   */
+  public InodeLine aclEntry(String scope, String type, String name, int permission) {
+    acl.add(
+        new AttributeEncoding.AclEntry(
+            code(AttributeEncoding.SCOPES, scope),
+            code(AttributeEncoding.TYPES, type),
+            permission,
+            name));
+    return this;
+  }
+
+  /**
+   * Adds an xattr, in the inode's order: {@code namespace} as HDFS prefixes its name ("user",
+   * "trusted", "security", "system", "raw"; any case), {@code value} null for none.
+   */
+  public InodeLine xattr(String namespace, String name, byte[] value) {
+    xattrs.add(
+        new AttributeEncoding.XAttr(code(AttributeEncoding.NAMESPACES, namespace), name, value));
+    return this;
+  }
+
+  private static int code(String[] names, String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(name + " is none of " + Arrays.toString(names));
+  }
+
   private InodeRecord record(boolean directory) {
-    return new InodeRecord(path, id, directory, mode, owner, group, mtime, atime);
+    InodeRecord r = new InodeRecord(path, id, directory, mode, owner, group, mtime, atime);
+    if (!acl.isEmpty() || !xattrs.isEmpty()) {
+      r.attributes = AttributeEncoding.of(acl, xattrs);
+    }
+    return r;
   }
 
   /** A directory line; {@code typeQuota} in DI_TYPE_QUOTA order (RAM_DISK, SSD, DISK, ARCHIVE). */

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.junit.Test;
 
@@ -77,6 +79,40 @@ public class InodeLineTest extends SampleNamespaceFixture {
               .file(0, 0, 0, null, null, new long[0]);
       assertTrue(file + " not in " + dump, dump.contains(file));
     }
+  }
+
+  /**
+   * ACL entries and xattrs given by value (as the import reads them from the inodes' features) give
+   * the line dump reads from a region holding them; an empty value is not an absent one.
+   */
+  @Test
+  public void attributesFromValuesEqualTheDump() throws Exception {
+    AttributeSample.add(shm, n);
+    List<String> dump = NamespaceDump.lines(n.file);
+    InodeLine alice =
+        InodeLine.of("/user/alice", n.id(n.alice), 0700, "alice", "staff", 3000, 3001);
+    for (AclEntry e : AttributeSample.ALICE_ACL) {
+      alice.aclEntry(
+          e.getScope().name(), e.getType().name(), e.getName(), e.getPermission().ordinal());
+    }
+    for (XAttr x : AttributeSample.ALICE_XATTRS) {
+      alice.xattr(x.getNameSpace().name(), x.getName(), x.getValue());
+    }
+    String aliceLine = alice.directory(-1, -1, new long[] {-1, -1, -1, -1}, 0);
+    assertTrue(aliceLine + " not in " + dump, dump.contains(aliceLine));
+    long[] blocks = {SampleNamespace.BLOCK_BASE + 1, 1234, 1001};
+    String small =
+        InodeLine.of("/user/alice/small.txt", n.id(n.small), 0644, "alice", "staff", 4000, 4001)
+            .xattr("user", "flag", null)
+            .xattr("user", "empty", new byte[0])
+            .file(3, 128L << 20, 0, null, null, blocks);
+    assertTrue(small + " not in " + dump, dump.contains(small));
+    String emptyAsNull =
+        InodeLine.of("/user/alice/small.txt", n.id(n.small), 0644, "alice", "staff", 4000, 4001)
+            .xattr("user", "flag", null)
+            .xattr("user", "empty", null)
+            .file(3, 128L << 20, 0, null, null, blocks);
+    assertTrue(!dump.contains(emptyAsNull));
   }
 
   @Test
