@@ -15,17 +15,12 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.AclEntry;
-import org.apache.hadoop.fs.permission.AclEntryScope;
-import org.apache.hadoop.fs.permission.AclEntryType;
-import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -163,20 +158,6 @@ public class NvmImportTest {
     fs.allowSnapshot(new Path("/r/snap"));
     fs.createSnapshot(new Path("/r/snap"), "s1");
     f.put("/r/snap", "a snapshottable directory");
-    fs.mkdirs(new Path("/r/acl"));
-    fs.modifyAclEntries(
-        new Path("/r/acl"),
-        Collections.singletonList(
-            new AclEntry.Builder()
-                .setScope(AclEntryScope.ACCESS)
-                .setType(AclEntryType.USER)
-                .setName("bob")
-                .setPermission(FsAction.READ_EXECUTE)
-                .build()));
-    f.put("/r/acl", "an ACL");
-    fs.mkdirs(new Path("/r/xattr"));
-    fs.setXAttr(new Path("/r/xattr"), "user.tag", new byte[] {1, 2, 3});
-    f.put("/r/xattr", "the extended attribute user.tag");
     FileSystem.enableSymlinks();
     FileContext.getFileContext(fs.getUri(), fs.getConf())
         .createSymlink(new Path("/r/d"), new Path("/r/link"), false);
@@ -190,12 +171,6 @@ public class NvmImportTest {
       case "/r/snap":
         fs.deleteSnapshot(p, "s1");
         fs.disallowSnapshot(p);
-        break;
-      case "/r/acl":
-        fs.removeAcl(p);
-        break;
-      case "/r/xattr":
-        fs.removeXAttr(p, "user.tag");
         break;
       default:
         assertTrue(fs.delete(p, false));

@@ -99,7 +99,9 @@ final class NvmImport {
             + scan.files
             + " files, "
             + scan.underConstruction
-            + " under construction), "
+            + " under construction, "
+            + scan.withAttributes
+            + " with ACL entries or xattrs), "
             + scan.blockCount()
             + " blocks, "
             + scan.pages
@@ -244,7 +246,7 @@ final class NvmImport {
               + scan.pages
               + " pages ("
               + scan.inodes
-              + " inodes with their name and block extension pages and strings) plus the "
+              + " inodes with their name, block and attribute extension pages, strings and records) plus the "
               + reserve
               + " pages the NameNode keeps in reserve ("
               + NvmConfigKeys.NVM_RESERVED_PAGES_KEY

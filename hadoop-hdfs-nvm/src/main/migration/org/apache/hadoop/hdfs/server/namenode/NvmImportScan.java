@@ -11,7 +11,6 @@ import java.util.Set;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
@@ -26,16 +25,21 @@ import org.apache.hadoop.hdfs.util.ReadOnlyList;
  * One pass over a namespace the stock loader built, before anything is written. It refuses what a
  * region cannot hold, naming the first offending path and the feature; counts the pages the region
  * needs; and records what the verification expects to read back: one {@code dump} line per inode
- * (built from the in-memory inodes, independently of the writer) and every block id.
+ * (built from the in-memory inodes, independently of the writer; their ACL entries and xattrs
+ * included) and every block id.
  */
 final class NvmImportScan {
   final List<String> lines = new ArrayList<String>();
+
   long inodes;
   long directories;
   long files;
   long underConstruction;
 
-  /** Inode, name-extension, block-extension and string pages. */
+  /** Inodes with ACL entries or xattrs (besides a directory's storage policy). */
+  long withAttributes;
+
+  /** Inode, name-, block- and attribute-extension pages and string pages. */
   long pages;
 
   private long[] blockIds = new long[64];
@@ -134,6 +138,9 @@ final class NvmImportScan {
             n.getGroupName(),
             n.getModificationTime(),
             n.getAccessTime());
+    if (NvmImportAttributes.addTo(line, n)) {
+      withAttributes++;
+    }
     strings.add(n.getUserName());
     strings.add(n.getGroupName());
     if (n.isDirectory()) {
@@ -188,16 +195,11 @@ final class NvmImportScan {
     if (n.isSymlink()) {
       throw feature(path, "a symbolic link", "delete the link");
     }
-    if (n.getAclFeature() != null) {
-      throw feature(path, "an ACL", "remove it (hdfs dfs -setfacl -b " + path + ")");
-    }
+    // ACL entries and xattrs are carried (InodeEncoder.attrs); an encryption zone's or encrypted
+    // file's xattr is refused: NVM mode does not support zones (docs/unsupported-operations.md)
     XAttrFeature x = n.getXAttrFeature();
     if (x != null) {
       for (XAttr xa : x.getXAttrs()) {
-        if (n.isDirectory() && BlockStoragePolicySuite.isStoragePolicyXAttr(xa)) {
-          continue; // 2.7.3 keeps a directory's storage policy as this xattr; the region has a
-          // field for it
-        }
         String name = XAttrHelper.getPrefixName(xa);
         if (HdfsServerConstants.CRYPTO_XATTR_ENCRYPTION_ZONE.equals(name)) {
           throw feature(
@@ -209,10 +211,6 @@ final class NvmImportScan {
           throw feature(
               path, "an encrypted file (encryption zones)", "move its data out of the zone");
         }
-        throw feature(
-            path,
-            "the extended attribute " + name,
-            "remove it (hdfs dfs -setfattr -x " + name + " " + path + ")");
       }
     }
     if (n.isDirectory()) {

@@ -24,7 +24,9 @@ final class NvmImportVerifier {
    * Reopens the written region with the offline tools (their own reader, not the writer's) and
    * compares it with the loaded namespace: the checker must find it clean, the dump must hold the
    * same lines (so the same inode count and listing checksum), the same block ids, identity and
-   * counters. Returns the listing checksum.
+   * counters. The lines hold each inode's ACL entries and xattrs too (decoded by the tools' own
+   * AttributeEncoding), so a lost or changed attribute is a differing line. Returns the listing
+   * checksum.
    */
   static String verify(
       File file, NvmImportScan scan, FSNamesystem fsn, RegionIdentity identity, long lastTxId)
