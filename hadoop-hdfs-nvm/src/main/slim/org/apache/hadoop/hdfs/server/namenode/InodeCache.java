@@ -96,7 +96,11 @@ final class InodeCache implements InodeCacheStats {
       return had != null ? had : f;
     }
     Entry had = clock.putIfAbsent(key, new Entry(f));
-    return had != null ? had.file : f;
+    if (had != null) {
+      released(f); // the other reader's object is the inode's; this one is dropped
+      return had.file;
+    }
+    return f;
   }
 
   /** A new or changed object: pinned while under construction, otherwise in the CLOCK part. */
@@ -109,7 +113,10 @@ final class InodeCache implements InodeCacheStats {
       pinned.remove(key);
       Entry e = clock.get(key);
       if (e == null || e.file != f) {
-        clock.put(key, new Entry(f));
+        Entry old = clock.put(key, new Entry(f));
+        if (old != null && old.file != f) {
+          released(old.file);
+        }
       }
     }
   }
@@ -156,10 +163,10 @@ final class InodeCache implements InodeCacheStats {
   }
 
   /**
-   * An evicted file gives back its reference to its ACL feature: 2.7.3 shares equal ACL features
-   * through a global reference-counted map ({@link AclStorage#addAclFeature}), which materializing
-   * a file with an ACL counts into; without this, the features of files long evicted would stay in
-   * that map, and in the heap.
+   * An evicted (or replaced, or duplicate) file object gives back its reference to its ACL feature:
+   * 2.7.3 shares equal ACL features through a global reference-counted map ({@link
+   * AclStorage#addAclFeature}), which materializing a file with an ACL counts into; without this,
+   * the features of files long evicted would stay in that map, and in the heap.
    */
   private static void released(INodeFile f) {
     AclFeature acl = f.getAclFeature();
