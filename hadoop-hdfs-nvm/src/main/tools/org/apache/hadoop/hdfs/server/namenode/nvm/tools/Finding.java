@@ -40,6 +40,8 @@ public final class Finding {
     CYCLIC_CHAIN(Severity.ERROR),
     BAD_ATTRS_WORD(Severity.ERROR),
     BAD_ATTRIBUTE_ENCODING(Severity.ERROR),
+    BAD_SYMLINK_TARGET(Severity.ERROR),
+    SYMLINK_ATTRIBUTES(Severity.ERROR),
     DUPLICATE_BLOCK_ID(Severity.ERROR),
     BLOCK_ID_ABOVE_COUNTER(Severity.ERROR),
     GENSTAMP_ABOVE_COUNTER(Severity.ERROR),
