@@ -1,6 +1,7 @@
 /*
  * fuzz_corpus.c — writes the seed corpus of make fuzz: real regions made by
- * the library (a tree with extension chains, an attribute chain, strings and an open file; a
+ * the library (a tree with extension chains, an attribute chain, a symlink with a target chain,
+ * strings and an open file; a
  * delete's leftovers; crash images at every barrier of an undo-logged batch),
  * each in the compact input format of fuzz_input.h. The tree is consistent for
  * the offline checker too (counters above every id, no block id twice), so
@@ -30,8 +31,9 @@ static void emit_file(const char *region, const char *what) {
   free(img);
 }
 
-/* root, dirs (one with ACL entries and xattrs: a two-page ATTR_EXT chain), a file with a block
- * chain and a long name, strings (one chained), an open file */
+/* root, dirs (one with ACL entries and xattrs: a two-page ATTR_EXT chain), a symlink whose
+ * 300-byte target takes a one-page target chain, a file with a block chain and a long name,
+ * strings (one chained), an open file */
 static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   uint64_t root = tu_make_dir(r, R, 0, 0, "");
   tu_set_root(r, root);
@@ -46,6 +48,10 @@ static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   uint64_t sub = tu_make_dir(r, R + 2, d, R + 1, "data");
   uint8_t attrs[320]; /* a well-formed encoding, so that the offline checker finds it clean */
   CHECK(tu_set_attrs(r, sub, attrs, tu_attr_encoding(attrs, 280), NULL) == 2);
+  char target[300]; /* 112 bytes inline, 188 in a NAME_EXT page owned by the symlink */
+  for (size_t i = 0; i < sizeof target; i++) target[i] = (char)('a' + i % 26);
+  target[0] = '/';
+  tu_make_symlink(r, R + 6, d, R + 1, "latest", target, sizeof target, NULL);
   char longname[200];
   memset(longname, 'n', sizeof longname - 1);
   longname[sizeof longname - 1] = 0;
@@ -63,7 +69,7 @@ static uint64_t build_tree(nvm_region *r, uint64_t *dir_out) {
   tb_add64(&b, NVM_F_BLOCK, small_off + rec, 2000);
   tb_add64(&b, NVM_F_BLOCK, open_off + rec, 3000);
   tb_add64(&b, NVM_F_BLOCK, open_off + rec + NVM_BLOCK_RECORD_SIZE, 3001);
-  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_INODE_ID, R + 5);
+  tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_INODE_ID, R + 6);
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_STRING_ID, 4);
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_BLOCK_ID, 3001);
   CHECK_OK(tb_apply(r, &b));

@@ -336,6 +336,39 @@ size_t tu_attr_encoding(uint8_t *out, size_t value_len) {
   return n;
 }
 
+uint64_t tu_make_symlink(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
+                         const char *name, const void *target, uint64_t len,
+                         uint64_t *target_pages) {
+  size_t nlen = strlen(name);
+  uint64_t name_units = nlen > NVM_NAME_INLINE_MAX ? nlen - NVM_NAME_INLINE_MAX : 0;
+  uint64_t target_units =
+      len > NVM_SYMLINK_TARGET_INLINE_MAX ? len - NVM_SYMLINK_TARGET_INLINE_MAX : 0;
+  uint64_t nn = div_up(name_units, NVM_NAME_EXT_MAX), nt = div_up(target_units, NVM_NAME_EXT_MAX);
+  uint64_t *offs = calloc(1 + nn + nt, sizeof *offs);
+  CHECK(offs);
+  CHECK_OK(nvm_reserve_pages(r, (uint32_t)(1 + nn + nt), offs));
+  tu_batch b;
+  tb_init(&b);
+  ext_pages(&b, NVM_KIND_NAME_EXT, id, offs + 1, nn, name_units, NVM_NAME_EXT_MAX,
+            name + (nn ? NVM_NAME_INLINE_MAX : 0));
+  ext_pages(&b, NVM_KIND_NAME_EXT, id, offs + 1 + nn, nt, target_units, NVM_NAME_EXT_MAX,
+            (const char *)target + (nt ? NVM_SYMLINK_TARGET_INLINE_MAX : 0));
+  tu_inode in = {NVM_KIND_SYMLINK, id, parent_off, parent_id, name, 0, 0, 0, 0, 0};
+  uint8_t page[NVM_PAGE_SIZE];
+  tu_inode_image(page, &in, NVM_STATE_LIVE, nn ? offs[1] : 0, 0);
+  put64(page, NVM_SL_TARGET_LEN, len);
+  put64(page, NVM_SL_TARGET_EXT, nt ? offs[1 + nn] : 0);
+  memcpy(page + NVM_SL_TARGET_INLINE, target,
+         len < NVM_SYMLINK_TARGET_INLINE_MAX ? len : NVM_SYMLINK_TARGET_INLINE_MAX);
+  tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, offs[0], page, NVM_PAGE_SIZE);
+  CHECK_OK(tb_apply(r, &b));
+  tb_free(&b);
+  if (target_pages) memcpy(target_pages, offs + 1 + nn, nt * sizeof *offs);
+  uint64_t off = offs[0];
+  free(offs);
+  return off;
+}
+
 void tu_set_root(nvm_region *r, uint64_t root_off) {
   tu_batch b;
   tb_init(&b);

@@ -82,7 +82,7 @@ void tb_free(tu_batch *b);
 
 /* minimal page builder: whole live pages written FRESH in one batch */
 typedef struct tu_inode {
-  unsigned kind; /* NVM_KIND_DIR / NVM_KIND_FILE */
+  unsigned kind; /* NVM_KIND_DIR / NVM_KIND_FILE (NVM_KIND_SYMLINK: tu_make_symlink) */
   uint64_t id, parent_off, parent_id;
   const char *name;
   uint32_t owner, group; /* string ids, 0 = none */
@@ -108,6 +108,13 @@ uint64_t tu_attrs_word(uint64_t first, uint64_t len);
 /* A well-formed attribute encoding (AttributeCodec's: the ACL entry user:bob:r-x and the
  * xattr user.big with value_len bytes i*7) into out; returns its length. */
 size_t tu_attr_encoding(uint8_t *out, size_t value_len);
+/* A live symlink page (region-format.md §5.2) named `name` under parent_off, whose target's `len`
+ * bytes past SYMLINK_TARGET_INLINE_MAX go into a target chain of NAME_EXT pages (owner id = id),
+ * in one batch; the chain's page offsets go to target_pages (NULL: not wanted). Returns the
+ * symlink's page offset. */
+uint64_t tu_make_symlink(nvm_region *r, uint64_t id, uint64_t parent_off, uint64_t parent_id,
+                         const char *name, const void *target, uint64_t len,
+                         uint64_t *target_pages);
 void tu_set_root(nvm_region *r, uint64_t root_off);
 /* build a page image without writing it */
 void tu_inode_image(uint8_t *page, const tu_inode *in, unsigned state, uint64_t name_ext,

@@ -10,7 +10,8 @@ import java.util.List;
  * ATTRS_MAX or names a page with a length of 0 ({@link Finding.Kind#BAD_ATTRS_WORD}); and the
  * encoding its ATTR_EXT chain holds, which recovery does not read but the NameNode decodes when it
  * materializes the inode and refuses if it is malformed ({@link
- * Finding.Kind#BAD_ATTRIBUTE_ENCODING}). The chain itself is {@link ChainCheck}'s.
+ * Finding.Kind#BAD_ATTRIBUTE_ENCODING}; a symlink's encoding is not decoded: the NameNode refuses
+ * any, {@link SymlinkCheck}). The chain itself is {@link ChainCheck}'s.
  */
 final class AttributeCheck {
   private AttributeCheck() {}
@@ -53,6 +54,9 @@ final class AttributeCheck {
                     + why
                     + "; recovery refuses the region"));
         continue;
+      }
+      if (inode.isSymlink()) {
+        continue; // SymlinkCheck: the NameNode refuses any attributes on a symlink
       }
       ExtChain chain = ExtChain.attrs(inode, null);
       byte[] encoding = inode.attrBytes(chain);

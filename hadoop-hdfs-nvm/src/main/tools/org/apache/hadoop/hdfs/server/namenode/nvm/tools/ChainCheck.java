@@ -5,13 +5,14 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 import java.util.List;
 
 /**
- * The NAME_EXT, BLOCK_EXT and ATTR_EXT chains of attached inodes, the STRING_EXT chains of the
- * strings they refer to and the RECORD_EXT chains of the records (every LIVE record is kept)
- * ({@link ExtChain}; any violation makes recovery refuse the region), and LIVE extension pages no
- * kept owner links: crash leftovers of a batch that wrote them out of place but never linked them,
- * or the chain of a string no inode refers to any more or of a removed record; recovery reclaims
- * them. Pages of detached inodes and of the strings only they refer to are not reported again: the
- * finding about the detached inode covers them.
+ * The NAME_EXT, BLOCK_EXT and ATTR_EXT chains of attached inodes (and the target chains of
+ * symlinks, NAME_EXT pages too), the STRING_EXT chains of the strings they refer to and the
+ * RECORD_EXT chains of the records (every LIVE record is kept) ({@link ExtChain}; any violation
+ * makes recovery refuse the region), and LIVE extension pages no kept owner links: crash leftovers
+ * of a batch that wrote them out of place but never linked them, or the chain of a string no inode
+ * refers to any more or of a removed record; recovery reclaims them. Pages of detached inodes and
+ * of the strings only they refer to are not reported again: the finding about the detached inode
+ * covers them.
  */
 final class ChainCheck {
   private ChainCheck() {}
@@ -23,6 +24,7 @@ final class ChainCheck {
       InodePage inode = m.inode(page);
       owners.follow(inode, true);
       owners.followAttrs(inode);
+      owners.followTarget(inode);
       if (inode.isFile()) {
         owners.follow(inode, false);
       }
@@ -40,12 +42,17 @@ final class ChainCheck {
     }
     for (long page : m.tree.order) {
       InodePage inode = m.inode(page);
+      ExtChain names = null;
       if (inode.nameLength() >= 0
           && inode.nameLength() <= NAME_MAX) { // else NameCheck reports the length
-        report(ExtChain.names(inode, owners), out);
+        names = ExtChain.names(inode, owners);
+        report(names, out);
       }
       if (AttributeCheck.wordProblem(m.image, inode.attrsWord()) == null) { // else AttributeCheck
         report(ExtChain.attrs(inode, owners), out);
+      }
+      if (inode.isSymlink() && inode.targetLengthValid()) { // else SymlinkCheck
+        report(ExtChain.target(inode, owners, names), out);
       }
       if (inode.isFile()) {
         report(ExtChain.blocks(inode, owners), out);
@@ -66,6 +73,7 @@ final class ChainCheck {
       if (!m.tree.isAttached(m.image, page)) {
         detached.follow(m.inode(page), true);
         detached.followAttrs(m.inode(page));
+        detached.followTarget(m.inode(page));
         if (m.inode(page).isFile()) {
           detached.follow(m.inode(page), false);
         }

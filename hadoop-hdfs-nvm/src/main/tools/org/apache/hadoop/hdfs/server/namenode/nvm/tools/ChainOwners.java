@@ -31,6 +31,16 @@ final class ChainOwners {
     }
   }
 
+  /**
+   * The target chain of {@code inode} if it is a symlink (even one whose length recovery refuses:
+   * its pages are covered by the finding about the length, not leftovers).
+   */
+  void followTarget(InodePage inode) {
+    if (inode.isSymlink()) {
+      follow(ChainSpec.ofTarget(inode));
+    }
+  }
+
   /** The STRING_EXT chain of the string on {@code stringPage}, if it is chained. */
   void followString(RegionImage image, long stringPage) {
     if (ChainSpec.isChainedString(image, stringPage)) {

@@ -4,10 +4,11 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * What one extension chain must be (region-format.md §5.3): its owner (an inode for NAME_EXT,
- * BLOCK_EXT and ATTR_EXT, a string for STRING_EXT, a record for RECORD_EXT) and the owner's id
- * every page carries, the page kind, the units one page holds, the units the chain must cover, the
- * word that links its first page and the first page it names. {@link ExtChain} judges a chain
- * against it, {@link ChainOwners} follows one without judging.
+ * BLOCK_EXT and ATTR_EXT, a symlink's target chain of NAME_EXT pages too, a string for STRING_EXT,
+ * a record for RECORD_EXT) and the owner's id every page carries, the page kind, the units one page
+ * holds, the units the chain must cover, the word that links its first page and the first page it
+ * names. {@link ExtChain} judges a chain against it, {@link ChainOwners} follows one without
+ * judging.
  */
 final class ChainSpec {
   final RegionImage image;
@@ -25,7 +26,7 @@ final class ChainSpec {
   final int kind;
   final long perPage;
 
-  /** "name", "block", "attribute", "string" or "record": the chain in messages. */
+  /** "name", "block", "attribute", "target", "string" or "record": the chain in messages. */
   final String what;
 
   /** "name bytes", "block records", "attribute bytes", "string bytes" or "payload bytes". */
@@ -43,7 +44,10 @@ final class ChainSpec {
    */
   final long needed;
 
-  /** The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT, IN_ATTRS, ST_EXT or RC_EXT. */
+  /**
+   * The owner's link to the first page: IN_NAME_EXT, FI_BLOCK_EXT, IN_ATTRS, SL_TARGET_EXT, ST_EXT
+   * or RC_EXT.
+   */
   final long firstLink;
 
   /**
@@ -120,6 +124,30 @@ final class ChainSpec {
         len,
         inode.page + IN_ATTRS,
         len == 0 ? 0 : inode.attrsFirstPage());
+  }
+
+  /**
+   * The target chain of a symlink (region-format.md §5.2): NAME_EXT pages owned by the symlink's id
+   * holding the target's bytes past SYMLINK_TARGET_INLINE_MAX (SL_TARGET_LEN is a u64, compared
+   * unsigned as recovery does). Only meaningful if the length is 1..SYMLINK_TARGET_MAX: recovery
+   * refuses another before it walks the chain ({@link SymlinkCheck}).
+   */
+  static ChainSpec ofTarget(InodePage inode) {
+    long len = inode.targetLength();
+    return new ChainSpec(
+        inode.image,
+        "inode",
+        "inode " + inode.id() + " (page " + inode.page + ")",
+        inode.id(),
+        KIND_NAME_EXT,
+        NAME_EXT_MAX,
+        new String[] {"target", "target bytes", "target"},
+        len,
+        Long.compareUnsigned(len, SYMLINK_TARGET_INLINE_MAX) > 0
+            ? len - SYMLINK_TARGET_INLINE_MAX
+            : 0,
+        inode.page + SL_TARGET_EXT,
+        inode.word(SL_TARGET_EXT));
   }
 
   /**

@@ -6,12 +6,12 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * One extension chain (an inode's NAME_EXT, BLOCK_EXT or ATTR_EXT chain, a chained string's
- * STRING_EXT chain, or a record's RECORD_EXT chain), walked with the rules recovery applies
- * (native/src/chains.c): every page a LIVE extension page of the right kind, carrying the owner's
- * id, holding 1..per-page units and no more than still needed, reached once; the chain covers
- * exactly the units its {@link ChainSpec} needs. The walk stops at the first violation, which it
- * keeps as {@link #problem()}; the pages before it are usable.
+ * One extension chain (an inode's NAME_EXT, BLOCK_EXT or ATTR_EXT chain, a symlink's target chain
+ * of NAME_EXT pages, a chained string's STRING_EXT chain, or a record's RECORD_EXT chain), walked
+ * with the rules recovery applies (native/src/chains.c): every page a LIVE extension page of the
+ * right kind, carrying the owner's id, holding 1..per-page units and no more than still needed,
+ * reached once; the chain covers exactly the units its {@link ChainSpec} needs. The walk stops at
+ * the first violation, which it keeps as {@link #problem()}; the pages before it are usable.
  */
 final class ExtChain {
   /** Longest chained text or payload the tools read into memory (a Java array). */
@@ -51,6 +51,17 @@ final class ExtChain {
     return walk(ChainSpec.ofAttrs(inode), owners);
   }
 
+  /**
+   * The target chain of a symlink whose target length is 1..SYMLINK_TARGET_MAX. Its pages are
+   * NAME_EXT pages with the symlink's id, as those of its name chain, so a page both chains link
+   * carries the right owner in both: recovery walks the name chain first and refuses the target
+   * chain's link to such a page ("reached twice"), and so does this walk, given {@code names}, the
+   * symlink's name chain (may be null).
+   */
+  static ExtChain target(InodePage inode, ChainOwners owners, ExtChain names) {
+    return walk(ChainSpec.ofTarget(inode), owners, names);
+  }
+
   /** The STRING_EXT chain of a chained string ({@link ChainSpec#isChainedString}). */
   static ExtChain string(RegionImage image, long stringPage, ChainOwners owners) {
     return walk(ChainSpec.ofString(image, stringPage), owners);
@@ -79,6 +90,14 @@ final class ExtChain {
    *     may be null
    */
   static ExtChain walk(ChainSpec s, ChainOwners owners) {
+    return walk(s, owners, null);
+  }
+
+  /**
+   * @param earlier a chain of the same owner and kind walked before this one, whose pages this one
+   *     must not link again; may be null
+   */
+  private static ExtChain walk(ChainSpec s, ChainOwners owners, ExtChain earlier) {
     ExtChain c = new ExtChain();
     RegionImage image = s.image;
     long needed = s.needed;
@@ -181,6 +200,16 @@ final class ExtChain {
                 + s.unit
                 + "; expected 1.."
                 + most);
+      }
+      if (earlier != null && earlier.pages.contains(off)) {
+        return c.fail(
+            s,
+            Finding.Kind.SHARED_CHAIN,
+            link,
+            s.what
+                + " chain links page "
+                + off
+                + ", which the same inode's name chain links too: shared");
       }
       c.pages.add(off);
       c.counts.add(count);

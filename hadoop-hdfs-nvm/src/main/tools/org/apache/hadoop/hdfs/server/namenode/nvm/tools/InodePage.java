@@ -6,10 +6,11 @@ import java.util.Arrays;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 
 /**
- * The fields of one inode page (region-format.md §5.2), read through a {@link RegionImage} with no
- * validation: the checks decide what a value means. The packed words (perm = mode:16 | group:24 |
- * owner:24; file header = block size:48 | replication:12 | policy:4; UC = client:32 | machine:32)
- * are taken apart by the store's decoders ({@link PageCodec}).
+ * The fields of one inode page (region-format.md §5.2: a directory, a file or a symlink), read
+ * through a {@link RegionImage} with no validation: the checks decide what a value means. The
+ * packed words (perm = mode:16 | group:24 | owner:24; file header = block size:48 | replication:12
+ * | policy:4; UC = client:32 | machine:32) are taken apart by the store's decoders ({@link
+ * PageCodec}).
  */
 final class InodePage {
 
@@ -31,6 +32,10 @@ final class InodePage {
 
   boolean isFile() {
     return kindOf(word(PG_STATE)) == KIND_FILE;
+  }
+
+  boolean isSymlink() {
+    return kindOf(word(PG_STATE)) == KIND_SYMLINK;
   }
 
   long id() {
@@ -118,6 +123,33 @@ final class InodePage {
 
   long directoryStoragePolicy() {
     return word(DI_STORAGE_POLICY);
+  }
+
+  // ---- symlinks
+
+  /** SL_TARGET_LEN, a u64 on media: 1..SYMLINK_TARGET_MAX in a sound page. */
+  long targetLength() {
+    return word(SL_TARGET_LEN);
+  }
+
+  /** Whether SL_TARGET_LEN is one recovery accepts: 1..SYMLINK_TARGET_MAX. */
+  boolean targetLengthValid() {
+    return targetLength() >= 1 && targetLength() <= SYMLINK_TARGET_MAX;
+  }
+
+  /**
+   * The target bytes: the inline part, then the payloads of the pages of {@code chain}; null if the
+   * length is not valid or the chain does not hold the rest (a broken chain).
+   */
+  byte[] targetBytes(ExtChain chain) {
+    if (!targetLengthValid() || chain.problem() != null) {
+      return null;
+    }
+    int len = (int) targetLength();
+    byte[] b =
+        Arrays.copyOf(
+            image.getBytes(page + SL_TARGET_INLINE, Math.min(len, SYMLINK_TARGET_INLINE_MAX)), len);
+    return chain.copyPayloads(image, b, Math.min(len, SYMLINK_TARGET_INLINE_MAX)) == len ? b : null;
   }
 
   // ---- attributes (region-format.md §5.6)

@@ -36,6 +36,9 @@ final class InodeRecord {
   boolean lastBlockComplete;
   String clientMachine;
   long[] blocks = new long[0];
+  // symlinks (region-format.md §5.2): the target, null if it cannot be read
+  boolean symlink;
+  String target;
   // directories
   long nsQuota;
   long dsQuota;
@@ -59,13 +62,24 @@ final class InodeRecord {
     if (!nameComplete) {
       damaged.add("name");
     }
+    symlink = p.isSymlink();
     if (p.attrsWord() != 0) {
-      attributes = readAttributes(m, p);
+      // a symlink's are never shown: the NameNode cannot materialize a symlink that has any
+      attributes = symlink ? null : readAttributes(m, p);
       if (attributes == null) {
         damaged.add("attributes");
       }
     }
-    if (directory) {
+    if (symlink) {
+      byte[] t =
+          p.targetLengthValid()
+              ? p.targetBytes(ExtChain.target(p, null, ExtChain.names(p, null)))
+              : null;
+      target = t == null ? null : StringPages.decode(t);
+      if (target == null) {
+        damaged.add("target");
+      }
+    } else if (directory) {
       nsQuota = p.nsQuota();
       dsQuota = p.dsQuota();
       for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
@@ -157,13 +171,20 @@ final class InodeRecord {
     return o.length() >= 4 ? o : "0000".substring(o.length()) + o;
   }
 
-  /** "path id=.. type=.. mode=.. owner=.. group=.. mtime=.. atime=.." and the type's fields. */
+  private String type() {
+    return directory ? "dir" : symlink ? "symlink" : "file";
+  }
+
+  /**
+   * "path id=.. type=.. mode=.. owner=.. group=.. mtime=.. atime=.." and the type's fields (a
+   * symlink's: "-&gt; target", escaped as a path).
+   */
   String text() {
     StringBuilder b = new StringBuilder(TextEscape.path(path));
     b.append(" id=")
         .append(id)
         .append(" type=")
-        .append(directory ? "dir" : "file")
+        .append(type())
         .append(" mode=")
         .append(octalMode())
         .append(" owner=")
@@ -174,7 +195,11 @@ final class InodeRecord {
         .append(mtime)
         .append(" atime=")
         .append(atime);
-    if (directory) {
+    if (symlink) {
+      if (target != null) {
+        b.append(" -> ").append(TextEscape.path(target));
+      }
+    } else if (directory) {
       b.append(" nsQuota=")
           .append(nsQuota)
           .append(" dsQuota=")
@@ -229,13 +254,15 @@ final class InodeRecord {
         new Json()
             .put("path", path)
             .put("id", id)
-            .put("type", directory ? "dir" : "file")
+            .put("type", type())
             .put("mode", octalMode())
             .put("owner", json(ownerId, owner))
             .put("group", json(groupId, group))
             .put("mtime", mtime)
             .put("atime", atime);
-    if (directory) {
+    if (symlink) {
+      j.put("target", target);
+    } else if (directory) {
       Json q = new Json();
       for (int t = 0; t < DI_TYPE_QUOTA_COUNT; t++) {
         q.put(STORAGE_TYPES[t], typeQuota[t]);

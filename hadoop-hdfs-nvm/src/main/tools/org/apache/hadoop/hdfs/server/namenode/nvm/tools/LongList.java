@@ -28,6 +28,16 @@ final class LongList {
     return n;
   }
 
+  /** Whether {@code v} is in the list (a linear search: for short lists, e.g. a chain's pages). */
+  boolean contains(long v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   long[] toArray() {
     return Arrays.copyOf(a, n);
   }

@@ -17,11 +17,11 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
  * The namespace in a region, read-only (like {@code hdfs oiv}): one line per attached inode, sorted
  * by path (UTF-8 byte order, then id), with every persisted field; the superblock counters
  * separately; and the records (delegation tokens and master keys, without the keys' bytes; retry
- * log pages; cache pools, cache directives and the next directive id) after the inodes. The
- * namespace is the one the next read-write open would load: an armed undo record is shown rolled
- * back and orphans are left out. Two regions hold the same namespace iff their {@link #lines(File)}
- * are equal (page offsets and the region identity are not part of a line). Text and JSON forms:
- * docs/offline-tools.md.
+ * log pages; cache pools, cache directives and the next directive id; truncate blocks) after the
+ * inodes. The namespace is the one the next read-write open would load: an armed undo record is
+ * shown rolled back and orphans are left out. Two regions hold the same namespace iff their {@link
+ * #lines(File)} are equal (page offsets and the region identity are not part of a line). Text and
+ * JSON forms: docs/offline-tools.md.
  */
 public final class NamespaceDump {
   private static final Comparator<InodeRecord> BY_PATH =
@@ -116,7 +116,7 @@ public final class NamespaceDump {
 
   /**
    * One line per record (tokens, master keys, retry log pages, cache pools, cache directives, the
-   * cache ids record), as the text output lists them after the inodes.
+   * cache ids record, truncate blocks), as the text output lists them after the inodes.
    */
   public List<String> recordLines() {
     List<String> out = new ArrayList<String>();

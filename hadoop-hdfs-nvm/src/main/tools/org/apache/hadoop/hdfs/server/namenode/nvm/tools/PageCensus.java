@@ -4,10 +4,10 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 /**
  * One sequential pass over every page's state word, as recovery's scan makes it (step 2 of
- * region-format.md §7.6): live inode, extension (attribute pages among them), string and record
- * pages, the high-water mark, and counts of pending, invalid and malformed pages. Recovery stops at
- * the scan limit; the census goes on to the end and lists the pages above the limit that are not
- * all zero, which recovery would not see.
+ * region-format.md §7.6): live inode (symlinks among them), extension (attribute pages among them),
+ * string and record pages, the high-water mark, and counts of pending, invalid and malformed pages.
+ * Recovery stops at the scan limit; the census goes on to the end and lists the pages above the
+ * limit that are not all zero, which recovery would not see.
  */
 final class PageCensus {
   final int pageCount;
@@ -53,20 +53,23 @@ final class PageCensus {
   /** LIVE ATTR_EXT pages, in a region with the inode-attributes feature. */
   long liveAttrExts;
 
+  /** LIVE SYMLINK pages (inodes), in a region with the symlinks feature. */
+  long liveSymlinks;
+
   private final boolean records;
   private final boolean attrs;
+  private final boolean symlinks;
 
-  private PageCensus(int pageCount, int scanLimit, boolean records, boolean attrs) {
+  private PageCensus(int pageCount, int scanLimit, RegionImage image) {
     this.pageCount = pageCount;
     this.scanLimit = scanLimit;
-    this.records = records;
-    this.attrs = attrs;
+    this.records = image.hasRecords();
+    this.attrs = image.hasInodeAttrs();
+    this.symlinks = image.hasSymlinks();
   }
 
   static PageCensus scan(RegionImage image) {
-    PageCensus c =
-        new PageCensus(
-            image.pageCount(), ScanLimit.of(image), image.hasRecords(), image.hasInodeAttrs());
+    PageCensus c = new PageCensus(image.pageCount(), ScanLimit.of(image), image);
     for (int i = c.scanLimit; i < c.pageCount; i++) {
       long page = pageOffset(i);
       if (image.stateWord(page) != 0) {
@@ -110,6 +113,14 @@ final class PageCensus {
       case KIND_FILE:
         liveFiles++;
         liveInodes.add(page);
+        break;
+      case KIND_SYMLINK: // recovery's scan refuses one in a region without the feature
+        if (symlinks) {
+          liveSymlinks++;
+          liveInodes.add(page);
+        } else {
+          unknownKind.add(page);
+        }
         break;
       case KIND_NAME_EXT:
         liveNameExts++;

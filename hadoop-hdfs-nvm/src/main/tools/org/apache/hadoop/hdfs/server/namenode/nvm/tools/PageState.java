@@ -36,8 +36,8 @@ final class PageState {
 
   /**
    * A kind the format defines. (A RECORD page is refused all the same in a region without the
-   * records feature, an ATTR_EXT page in one without the inode-attributes feature: {@link
-   * PageCensus}.)
+   * records feature, an ATTR_EXT page in one without the inode-attributes feature, a SYMLINK page
+   * in one without the symlinks feature: {@link PageCensus}.)
    */
   static boolean isKnownKind(int kind) {
     switch (kind) {
@@ -50,6 +50,7 @@ final class PageState {
       case KIND_RECORD:
       case KIND_RECORD_EXT:
       case KIND_ATTR_EXT:
+      case KIND_SYMLINK:
         return true;
       default:
         return false;
@@ -76,6 +77,8 @@ final class PageState {
         return "RECORD_EXT";
       case KIND_ATTR_EXT:
         return "ATTR_EXT";
+      case KIND_SYMLINK:
+        return "SYMLINK";
       default:
         return "kind " + kind;
     }

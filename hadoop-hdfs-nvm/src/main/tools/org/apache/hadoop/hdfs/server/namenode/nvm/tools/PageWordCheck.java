@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * State words recovery's scan refuses (wrong magic or state, a LIVE page of an undefined kind, a
- * RECORD page in a region without the records feature or an ATTR_EXT page in one without the
- * inode-attributes feature) or never reads (a used page at or above the scan limit).
+ * RECORD page in a region without the records feature, an ATTR_EXT page in one without the
+ * inode-attributes feature or a SYMLINK page in one without the symlinks feature) or never reads (a
+ * used page at or above the scan limit).
  */
 final class PageWordCheck {
   private PageWordCheck() {}
@@ -49,6 +50,8 @@ final class PageWordCheck {
         return " (RECORD), which a region without the records feature does not hold";
       case KIND_ATTR_EXT:
         return " (ATTR_EXT), which a region without the inode-attributes feature does not hold";
+      case KIND_SYMLINK:
+        return " (SYMLINK), which a region without the symlinks feature does not hold";
       default:
         return ", which the format does not define";
     }

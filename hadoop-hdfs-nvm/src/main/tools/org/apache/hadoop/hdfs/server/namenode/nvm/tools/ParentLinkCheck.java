@@ -17,10 +17,11 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
  *   <li>the parent page is an INVALID directory page carrying the recorded parent id: a delete
  *       committed (it invalidated the subtree's root) and a crash came before all its pages were
  *       freed (region-format.md §7.4). RECOVERABLE: recovery finishes the delete.
- *   <li>anything else (a live directory with another id, a file, a pending or never-used page, no
- *       page at all, a cycle): no crash leaves this, because a deleted directory keeps its kind and
- *       id and its page is reused only after its descendants were freed in the same batch. A parent
- *       field or the parent's page is damaged, and recovery would silently drop the subtree. ERROR.
+ *   <li>anything else (a live directory with another id, a file, a symlink, a pending or never-used
+ *       page, no page at all, a cycle): no crash leaves this, because a deleted directory keeps its
+ *       kind and id and its page is reused only after its descendants were freed in the same batch.
+ *       A parent field or the parent's page is damaged, and recovery would silently drop the
+ *       subtree. ERROR.
  * </ul>
  */
 final class ParentLinkCheck {
@@ -173,6 +174,10 @@ final class ParentLinkCheck {
     } else if (dirPage) {
       offset = top + IN_PARENT_ID;
       why = "; the parent id field (or the parent page) is damaged";
+    } else if (PageState.isLive(w, KIND_SYMLINK)) {
+      why =
+          "; a symlink has no children (recovery attaches children to directories only), so the"
+              + " parent page field (or that page) is damaged";
     } else {
       why = "; the parent page field (or that page) is damaged";
     }

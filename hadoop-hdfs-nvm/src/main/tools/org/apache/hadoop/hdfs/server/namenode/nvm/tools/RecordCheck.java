@@ -17,7 +17,8 @@ import java.util.Map;
  * record id used twice, or a record id, token sequence number or master key id above its counter
  * (they grow in the batch that writes the record) means a damaged field or counter: the NameNode
  * would hand the number out again. Of two records with one id or key, the one at the higher offset
- * is reported.
+ * is reported. Truncate block records: two for one inode are refused by the restore
+ * (NvmTruncateRecords.restore) too; the rest is {@link TruncateRecordCheck}'s.
  *
  * <p>The cache records (NvmCacheWriteThrough.restore refuses what this reports, except where said):
  * a pool or directive payload that is not the protobuf message Hadoop 2.7.3 parses ({@link
@@ -39,6 +40,7 @@ final class RecordCheck {
   private final Map<Long, Long> pageOfMasterKey = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfRetryPage = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfDirective = new HashMap<Long, Long>();
+  private final Map<Long, Long> pageOfTruncate = new HashMap<Long, Long>();
 
   /** Pool name mapped to the lowest page with it, and that page's offset of the name. */
   private final Map<String, Long> pageOfPool = new HashMap<String, Long>();
@@ -104,6 +106,17 @@ final class RecordCheck {
       cacheIds(r);
       return;
     }
+    if (r.isTruncateBlock()) {
+      duplicate(
+          pageOfTruncate,
+          r.key(),
+          r,
+          RC_KEY,
+          Finding.Kind.DUPLICATE_RECORD_KEY,
+          "truncate block inode id");
+      TruncateRecordCheck.check(m, r, out);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -121,9 +134,11 @@ final class RecordCheck {
               + RECORD_CACHE_POOL
               + " (cache pool), "
               + RECORD_CACHE_DIRECTIVE
-              + " (cache directive) and "
+              + " (cache directive), "
               + RECORD_CACHE_IDS
-              + " (cache ids); the NameNode refuses to start");
+              + " (cache ids) and "
+              + RECORD_TRUNCATE_BLOCK
+              + " (truncate block); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {

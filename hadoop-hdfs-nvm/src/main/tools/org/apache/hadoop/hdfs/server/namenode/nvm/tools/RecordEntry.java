@@ -9,15 +9,17 @@ import java.util.Comparator;
  * One record decoded for the dump, and its text and JSON forms: a delegation token (its identifier,
  * expiry date), a master key (id, expiry date, length: the key bytes are a secret and never
  * printed), a retry log page (its entries in use), a cache pool, a cache directive, the next cache
- * directive id, or a record of a type the format does not define (its raw words). Each names its
- * record id and page. What cannot be read (a broken chain, a payload that is no token identifier or
- * no cache pool or directive message) is marked as damaged rather than guessed.
+ * directive id, a truncate block (the file's inode id, the block's id, bytes and generation stamp),
+ * or a record of a type the format does not define (its raw words). Each names its record id and
+ * page. What cannot be read (a broken chain, a payload that is no token identifier or no cache pool
+ * or directive message) is marked as damaged rather than guessed.
  */
 final class RecordEntry {
   /**
    * By type (tokens by sequence number, master keys by id, retry log pages by index, cache pools by
-   * name in UTF-8 byte order, cache directives by id, the cache ids record, then other types), then
-   * key, pool name (a pool without one first), record id and page.
+   * name in UTF-8 byte order, cache directives by id, the cache ids record, truncate blocks by
+   * inode id, then other types), then key, pool name (a pool without one first), record id and
+   * page.
    */
   static final Comparator<RecordEntry> ORDER =
       new Comparator<RecordEntry>() {
@@ -38,6 +40,7 @@ final class RecordEntry {
   private final boolean cachePool;
   private final boolean cacheDirective;
   private final boolean cacheIds;
+  private final boolean truncateBlock;
 
   /** A retry log page's entries in use and its newest entry number. */
   private int retryEntries;
@@ -58,9 +61,13 @@ final class RecordEntry {
   /** The decoded directive of a cache directive record, or null. */
   private final CacheDirectivePayload directive;
 
+  /** The decoded truncate block of a truncate block record, or null. */
+  private final TruncateBlock truncate;
+
   /**
    * "payload" (a broken chain), "identifier" (a token payload that does not decode), "poolInfo" or
-   * "directiveInfo" (a cache pool or directive payload that does not parse), or null.
+   * "directiveInfo" (a cache pool or directive payload that does not parse), "block" (a truncate
+   * block payload that is not 24 bytes), or null.
    */
   private final String damaged;
 
@@ -72,6 +79,7 @@ final class RecordEntry {
     cachePool = r.isCachePool();
     cacheDirective = r.isCacheDirective();
     cacheIds = r.isCacheIds();
+    truncateBlock = r.isTruncateBlock();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -81,6 +89,7 @@ final class RecordEntry {
     identifier = token && payload != null ? decode(payload) : null;
     pool = cachePool && payload != null ? decodePool(payload) : null;
     directive = cacheDirective && payload != null ? decodeDirective(payload) : null;
+    truncate = truncateBlock ? TruncateBlock.decode(payload) : null;
     if (payload == null) {
       damaged = "payload";
     } else if (token && identifier == null) {
@@ -89,6 +98,8 @@ final class RecordEntry {
       damaged = "poolInfo";
     } else if (cacheDirective && directive == null) {
       damaged = "directiveInfo";
+    } else if (truncateBlock && truncate == null) {
+      damaged = "block";
     } else {
       damaged = null;
     }
@@ -221,6 +232,13 @@ final class RecordEntry {
       }
     } else if (cacheIds) {
       b.append("cacheIds nextDirectiveId=").append(value);
+    } else if (truncateBlock) {
+      b.append("truncateBlock inodeId=").append(key);
+      if (truncate != null) {
+        b.append(" blockId=").append(truncate.blockId);
+        b.append(" numBytes=").append(truncate.numBytes);
+        b.append(" generationStamp=").append(truncate.generationStamp);
+      }
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -276,6 +294,13 @@ final class RecordEntry {
       }
     } else if (cacheIds) {
       j.put("type", "cacheIds").put("nextDirectiveId", value);
+    } else if (truncateBlock) {
+      j.put("type", "truncateBlock").put("inodeId", key);
+      if (truncate != null) {
+        j.put("blockId", truncate.blockId)
+            .put("numBytes", truncate.numBytes)
+            .put("generationStamp", truncate.generationStamp);
+      }
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);
       j.put("length", length);

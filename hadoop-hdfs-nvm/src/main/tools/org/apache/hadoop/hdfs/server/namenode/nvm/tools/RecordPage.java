@@ -64,9 +64,13 @@ final class RecordPage {
     return type() == RECORD_CACHE_IDS;
   }
 
+  boolean isTruncateBlock() {
+    return type() == RECORD_TRUNCATE_BLOCK;
+  }
+
   /**
-   * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids" or
-   * "type N", for messages.
+   * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids",
+   * "truncate block" or "type N", for messages.
    */
   String typeName() {
     long t = type();
@@ -82,6 +86,8 @@ final class RecordPage {
       return "cache directive";
     } else if (t == RECORD_CACHE_IDS) {
       return "cache ids";
+    } else if (t == RECORD_TRUNCATE_BLOCK) {
+      return "truncate block";
     }
     return "type " + t;
   }

@@ -41,6 +41,7 @@ public final class RegionCheck {
       NameCheck.run(m, findings);
       ChainCheck.run(m, findings);
       AttributeCheck.run(m, findings);
+      SymlinkCheck.run(m, findings);
       BlockCheck.run(m, findings);
       StringRefCheck.run(m, findings);
       RecordCheck.run(m, findings);
@@ -52,8 +53,10 @@ public final class RegionCheck {
 
   private static String summary(RegionModel m) {
     long dirs = 0;
+    long symlinks = 0;
     for (long page : m.tree.order) {
       dirs += m.inode(page).isDirectory() ? 1 : 0;
+      symlinks += m.inode(page).isSymlink() ? 1 : 0;
     }
     return m.census.pageCount
         + " pages, high-water "
@@ -63,8 +66,10 @@ public final class RegionCheck {
         + " attached inodes ("
         + dirs
         + " dirs, "
-        + (m.tree.order.length - dirs)
-        + " files), "
+        + (m.tree.order.length - dirs - symlinks)
+        + " files"
+        + (symlinks == 0 ? "" : ", " + symlinks + (symlinks == 1 ? " symlink" : " symlinks"))
+        + "), "
         + records(m.census)
         + m.census.pending
         + " pending and "

@@ -115,6 +115,14 @@ final class RegionImage {
   }
 
   /**
+   * Whether the region may hold symlink inode pages (FEATURE_SYMLINKS, region-format.md §5.2; the
+   * native open refuses it without the inode-attributes feature).
+   */
+  boolean hasSymlinks() {
+    return (features & FEATURE_SYMLINKS) != 0;
+  }
+
+  /**
    * The value of the superblock counter at {@code sbOffset} ({@link Seals#counterOffsets}), without
    * its check bits; whether the check matches is {@link SealCheck}'s business.
    */

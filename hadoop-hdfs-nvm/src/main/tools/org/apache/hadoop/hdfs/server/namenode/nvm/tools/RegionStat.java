@@ -27,6 +27,7 @@ public final class RegionStat {
     s.highWater = c.highWater;
     s.liveDirPages = c.liveDirs;
     s.liveFilePages = c.liveFiles;
+    s.liveSymlinkPages = c.liveSymlinks;
     s.liveNameExtPages = c.liveNameExts;
     s.liveBlockExtPages = c.liveBlockExts;
     s.liveStringPages = c.liveStrings.size();
@@ -51,6 +52,11 @@ public final class RegionStat {
       owners.followAttrs(p);
       if (p.isDirectory()) {
         s.dirs++;
+        continue;
+      }
+      if (p.isSymlink()) {
+        s.symlinks++;
+        owners.followTarget(p);
         continue;
       }
       s.files++;

@@ -123,6 +123,7 @@ final class SealCheck {
     switch (kind) {
       case KIND_DIR:
       case KIND_FILE:
+      case KIND_SYMLINK:
         return what + " (inode " + m.inode(page).id() + ", " + where(m, page) + ")";
       case KIND_NAME_EXT:
       case KIND_BLOCK_EXT:

@@ -84,7 +84,7 @@ final class Seals {
   /** The kind whose LIVE state word would make {@code page}'s checksum match, or -1. */
   static int kindMatchingChecksum(byte[] page, long stored) {
     byte[] b = page.clone();
-    for (int k = KIND_DIR; k <= KIND_ATTR_EXT; k++) { // every kind, as recovery's scan tries
+    for (int k = KIND_DIR; k <= KIND_SYMLINK; k++) { // every kind, as recovery's scan tries
       long low = stateWord(k, STATE_LIVE) & 0xffffffffL;
       for (int i = 0; i < 4; i++) {
         b[i] = (byte) (low >>> (8 * i));

@@ -7,10 +7,10 @@ import java.util.Map;
 
 /**
  * Space use of a region, as the next read-write open would account it: a page is used if recovery
- * keeps it (an attached inode, a page of one of their extension chains (name, blocks, attributes),
- * a string one of them refers to and the pages of its STRING_EXT chain, a record and the pages of
- * its RECORD_EXT chain). Pages recovery would reclaim are counted by kind and as {@link
- * #reclaimablePages()}, not as used.
+ * keeps it (an attached inode, a page of one of their extension chains (name, blocks, attributes, a
+ * symlink's target), a string one of them refers to and the pages of its STRING_EXT chain, a record
+ * and the pages of its RECORD_EXT chain). Pages recovery would reclaim are counted by kind and as
+ * {@link #reclaimablePages()}, not as used.
  */
 public final class StatReport {
   final String region;
@@ -20,6 +20,7 @@ public final class StatReport {
   long pagesUsed;
   long liveDirPages;
   long liveFilePages;
+  long liveSymlinkPages;
   long liveNameExtPages;
   long liveBlockExtPages;
   long liveStringPages;
@@ -35,6 +36,7 @@ public final class StatReport {
   long reclaimablePages;
   long dirs;
   long files;
+  long symlinks;
   long filesUnderConstruction;
   long blocks;
   long blockBytes;
@@ -86,6 +88,11 @@ public final class StatReport {
 
   public long liveFilePages() {
     return liveFilePages;
+  }
+
+  /** LIVE SYMLINK pages, in a region with the symlinks feature. */
+  public long liveSymlinkPages() {
+    return liveSymlinkPages;
   }
 
   public long liveNameExtPages() {
@@ -151,7 +158,7 @@ public final class StatReport {
 
   /** Attached inodes (the root included). */
   public long liveInodes() {
-    return dirs + files;
+    return dirs + files + symlinks;
   }
 
   public long dirs() {
@@ -160,6 +167,11 @@ public final class StatReport {
 
   public long files() {
     return files;
+  }
+
+  /** Attached symlinks. */
+  public long symlinks() {
+    return symlinks;
   }
 
   public long filesUnderConstruction() {
@@ -208,6 +220,7 @@ public final class StatReport {
     v.put("pagesFreeBelowHighWater", pagesFreeBelowHighWater());
     v.put("liveDirPages", liveDirPages);
     v.put("liveFilePages", liveFilePages);
+    v.put("liveSymlinkPages", liveSymlinkPages);
     v.put("liveNameExtPages", liveNameExtPages);
     v.put("liveBlockExtPages", liveBlockExtPages);
     v.put("liveStringPages", liveStringPages);
@@ -224,6 +237,7 @@ public final class StatReport {
     v.put("liveInodes", liveInodes());
     v.put("dirs", dirs);
     v.put("files", files);
+    v.put("symlinks", symlinks);
     v.put("filesUnderConstruction", filesUnderConstruction);
     v.put("blocks", blocks);
     v.put("blockBytes", blockBytes);

@@ -59,7 +59,7 @@ public class RegionCheckTreeTest extends SampleNamespaceFixture {
 
   @Test
   public void livePageOfAnUndefinedKind() throws Exception {
-    RegionDamage.putLong(n.file, n.tmp, stateWord(KIND_ATTR_EXT + 1, STATE_LIVE));
+    RegionDamage.putLong(n.file, n.tmp, stateWord(KIND_SYMLINK + 1, STATE_LIVE));
     CheckAssert.onlyError(check(), Finding.Kind.UNKNOWN_KIND, n.tmp);
   }
 
