@@ -18,8 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.hadoop.fs.FileContext;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -158,10 +156,6 @@ public class NvmImportTest {
     fs.allowSnapshot(new Path("/r/snap"));
     fs.createSnapshot(new Path("/r/snap"), "s1");
     f.put("/r/snap", "a snapshottable directory");
-    FileSystem.enableSymlinks();
-    FileContext.getFileContext(fs.getUri(), fs.getConf())
-        .createSymlink(new Path("/r/d"), new Path("/r/link"), false);
-    f.put("/r/link", "a symbolic link");
     return f;
   }
 

@@ -98,6 +98,8 @@ final class NvmImport {
             + " directories, "
             + scan.files
             + " files, "
+            + scan.symlinks
+            + " symlinks, "
             + scan.underConstruction
             + " under construction, "
             + scan.withAttributes

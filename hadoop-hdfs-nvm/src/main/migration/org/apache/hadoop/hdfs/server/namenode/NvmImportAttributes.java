@@ -18,6 +18,9 @@ final class NvmImportAttributes {
 
   /** Adds {@code n}'s ACL entries and xattrs to {@code line}; returns whether it had any. */
   static boolean addTo(InodeLine line, INode n) {
+    if (n.isSymlink()) {
+      return false; // 2.7.3's symlinks have neither (INodeSymlink throws)
+    }
     boolean any = false;
     AclFeature acl = n.getAclFeature();
     if (acl != null) {

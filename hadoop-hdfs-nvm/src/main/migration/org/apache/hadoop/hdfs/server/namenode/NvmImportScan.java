@@ -34,6 +34,7 @@ final class NvmImportScan {
   long inodes;
   long directories;
   long files;
+  long symlinks;
   long underConstruction;
 
   /** Inodes with ACL entries or xattrs (besides a directory's storage policy). */
@@ -156,6 +157,12 @@ final class NvmImportScan {
       pages += InodeLimits.pagesFor(a, 0);
       return;
     }
+    if (n.isSymlink()) {
+      symlinks++;
+      lines.add(line.symlink(n.asSymlink().getSymlinkString()));
+      pages += InodeLimits.pagesFor(a, 0);
+      return;
+    }
     files++;
     INodeFile f = n.asFile();
     FileUnderConstructionFeature uc = f.getFileUnderConstructionFeature();
@@ -192,12 +199,9 @@ final class NvmImportScan {
           "a snapshot reference (snapshots)",
           "delete the snapshots (hdfs dfs -deleteSnapshot)");
     }
-    if (n.isSymlink()) {
-      throw feature(path, "a symbolic link", "delete the link");
-    }
     // ACL entries and xattrs are carried (InodeEncoder.attrs); an encryption zone's or encrypted
     // file's xattr is refused: NVM mode does not support zones (docs/unsupported-operations.md)
-    XAttrFeature x = n.getXAttrFeature();
+    XAttrFeature x = n.isSymlink() ? null : n.getXAttrFeature(); // INodeSymlink throws
     if (x != null) {
       for (XAttr xa : x.getXAttrs()) {
         String name = XAttrHelper.getPrefixName(xa);

@@ -80,6 +80,14 @@ public final class InodeLine {
     return r;
   }
 
+  /** A symlink line: its target as the dump shows it. */
+  public String symlink(String target) {
+    InodeRecord r = record(false);
+    r.symlink = true;
+    r.target = target;
+    return r.text();
+  }
+
   /** A directory line; {@code typeQuota} in DI_TYPE_QUOTA order (RAM_DISK, SSD, DISK, ARCHIVE). */
   public String directory(long nsQuota, long dsQuota, long[] typeQuota, int storagePolicy) {
     InodeRecord r = record(true);
