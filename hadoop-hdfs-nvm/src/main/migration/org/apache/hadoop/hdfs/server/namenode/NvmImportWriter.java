@@ -96,8 +96,10 @@ final class NvmImportWriter {
         if (t == null) {
           t = store.begin();
         }
-        // every other field was written by the create, so only the block list differs
+        // every other field was written by the create, so only the block list differs; a
+        // truncate the loaded edits left unrecovered brings its truncate block record
         InodeEncoder.stageState(t, pages[i - from], c);
+        new NvmTruncateRecords(store).stage(t, c.asFile());
         if (++staged == BLOCK_LISTS_PER_BATCH) {
           t.commit();
           t = null;
