@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -101,6 +101,11 @@ bench-targets: bench-build
 # The suite's NNThroughputBenchmark part alone: 100k ops, 2 threads, 3 interleaved runs.
 nnthroughput: bench-build
 	./benchmarks/suite/bench.sh nnthroughput
+
+# Heap per file with and without attributes (an ACL and two xattrs per file), stock-tmpfs against
+# nvm-emulated in the same run: 500k files of each kind, 2 interleaved runs (HEAP_ATTRS_N, HEAP_ATTRS_RUNS).
+bench-heap-attrs: bench-build
+	./benchmarks/suite/bench.sh heap-attrs
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark suite (docs/benchmarks.md).
-#   bench.sh quick|full|targets|nnthroughput [WORKLOAD...]
+#   bench.sh quick|full|targets|nnthroughput|heap-attrs [WORKLOAD...]
 # Profiles: quick (a subset that finishes in under 6 minutes, build included, on the project's 2-core machine),
 # full (everything, hours), targets (what every performance target of docs/benchmarks.md is
 # judged on: the write and read ops at 2 and 8 threads, restart at 100k and 1M files; about an
 # hour on a quiet 2-core machine), nnthroughput (the NNThroughputBenchmark part alone, 100k ops, what
-# `make nnthroughput` ran before the suite). WORKLOADs: nnthroughput nnbench-nomr nnbench-mr
-# recovery heap streaming (default: all that the profile has). Every parameter of a workload can
+# `make nnthroughput` ran before the suite), heap-attrs (heap per file with and without an ACL and
+# two xattrs, 500k files, 2 runs: `make bench-heap-attrs`). WORKLOADs: nnthroughput nnbench-nomr
+# nnbench-mr recovery heap heap-attrs streaming (default: all that the profile has). Every parameter of a workload can
 # be overridden from the environment (see the top of each wl-*.sh).
 # Writes benchmarks/results/<timestamp>/: results.csv, ratios.csv, targets.csv, report.txt,
 # run-info.txt, charts/*.png, logs/; points benchmarks/results/latest at it.
@@ -19,8 +20,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PROFILE=${1:-}
-usage="usage: $0 quick|full|targets|nnthroughput [--into RESULTS_DIR] [workload...]"
-case $PROFILE in quick | full | targets | nnthroughput) shift ;; *) echo "$usage" >&2; exit 2 ;; esac
+usage="usage: $0 quick|full|targets|nnthroughput|heap-attrs [--into RESULTS_DIR] [workload...]"
+case $PROFILE in quick | full | targets | nnthroughput | heap-attrs) shift ;; *) echo "$usage" >&2; exit 2 ;; esac
 INTO=
 if [ "${1:-}" = --into ]; then
   [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
@@ -30,7 +31,7 @@ if [ "${1:-}" = --into ]; then
     || { echo "--into $2: a run of another profile ($(sed -n 's/^suite: \([a-z]*\);.*/\1/p' "$INTO/run-info.txt" | head -1)), not $PROFILE" >&2; exit 2; }
   shift 2
 fi
-ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap streaming"
+ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming"
 
 # profile defaults (an environment variable of the same name wins)
 d() { local name=$1; shift; [ -n "${!name:-}" ] || export "$name=$*"; }
@@ -42,8 +43,11 @@ case $PROFILE in
     d MR_FILES 1000; d MR_MAPS 4; d MR_RUNS 1; d MR_CONFIGS "stock-disk nvm-emulated"
     d REC_SIZES 10000; d REC_RUNS 1; d REC_CONFIGS "stock-disk nvm-emulated"
     d HEAP_N 100000; d HEAP_RUNS 1
+    d HEAP_ATTRS_N 100000; d HEAP_ATTRS_RUNS 1
     d STREAM_THREADS 16; d STREAM_BYTES 256; d STREAM_SECONDS 8; d STREAM_WARMUP 3; d STREAM_RUNS 1
-    d STREAM_CONFIGS "stock-disk nvm-emulated" ;;
+    d STREAM_CONFIGS "stock-disk nvm-emulated"
+    # heap-attrs runs in quick only when named (bench.sh quick heap-attrs): the quick run's time
+    ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap streaming" ;;
   full)
     d NNT_N 1000000; d NNT_THREADS "2 8"; d NNT_OPS "create mkdirs open delete fileStatus rename blockReport"
     d NNT_RUNS 3; d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-cold"
@@ -55,6 +59,7 @@ case $PROFILE in
     d MR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
     d REC_SIZES "100000 1000000 10000000"; d REC_RUNS 3; d REC_CONFIGS "stock-disk nvm-emulated"
     d HEAP_N 1000000; d HEAP_RUNS 2
+    d HEAP_ATTRS_N 1000000; d HEAP_ATTRS_RUNS 2
     d STREAM_THREADS "16 64"; d STREAM_BYTES "256 1024"; d STREAM_SECONDS 30; d STREAM_WARMUP 5; d STREAM_RUNS 3
     d STREAM_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync" ;;
   targets)
@@ -66,10 +71,13 @@ case $PROFILE in
     d NNT_N 100000; d NNT_THREADS 2; d NNT_OPS "create mkdirs rename delete open fileStatus"; d NNT_RUNS 3
     d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
     ALL="nnthroughput" ;;
+  heap-attrs)
+    d HEAP_ATTRS_N 500000; d HEAP_ATTRS_RUNS 2
+    ALL="heap-attrs" ;;
 esac
 WORKLOADS=${*:-$ALL}
 for w in $WORKLOADS; do
-  case " nnthroughput nnbench-nomr nnbench-mr recovery heap streaming " in *" $w "*) ;; *) echo "unknown workload $w" >&2; exit 2 ;; esac
+  case " nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming " in *" $w "*) ;; *) echo "unknown workload $w" >&2; exit 2 ;; esac
 done
 
 [ -d "$ROOT/nvm-dist/target/lib" ] || { echo "no runtime in nvm-dist/target/lib: run 'make bench-build' first" >&2; exit 1; }
@@ -133,6 +141,9 @@ for w in $WORKLOADS; do
     nnbench-mr) CONFIGS=$MR_CONFIGS "$HERE/wl-nnbench-mr.sh" || echo "workload $w exited $?" ;;
     recovery) "$HERE/wl-recovery.sh" || echo "workload $w exited $?" ;;
     heap) "$HERE/wl-heap.sh" || echo "workload $w exited $?" ;;
+    # the heap workload with files that have an ACL and two xattrs, at its own size
+    heap-attrs) HEAP_KIND=attrs HEAP_N=${HEAP_ATTRS_N:-100000} HEAP_RUNS=${HEAP_ATTRS_RUNS:-1} "$HERE/wl-heap.sh" \
+      || echo "workload $w exited $?" ;;
     streaming) CONFIGS=$STREAM_CONFIGS "$HERE/wl-streaming.sh" || echo "workload $w exited $?" ;;
   esac
 done

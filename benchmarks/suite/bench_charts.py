@@ -163,6 +163,35 @@ def heap(v, d, out):
     save(fig, d, "heap.png", out)
 
 
+def heap_attrs(v, d, out):
+    cfgs = configs_of(v, lambda k: k[0] == "heap-attrs")
+    if not cfgs:
+        return
+    fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
+    ops = ["empty-per-file", "attrs-per-file", "attr-bytes-per-file", "attrs-after-read-per-file"]
+    sizes = sorted({k[3] for k in v if k[0] == "heap-attrs" and k[1] == "attrs-per-file"}, key=int)
+    s = sizes[-1] if sizes else "0"
+    grouped_bars(axs[0], ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
+                                                 if k[0] == "heap-attrs" and k[1] == o and k[3] == s and k[4] == c])
+    axs[0].set_xticklabels(["no attributes", "ACL + 2 xattrs", "difference", "ACL + 2 xattrs,\nall read"],
+                           fontsize=8)
+    axs[0].set_ylabel("live heap bytes per file")
+    axs[0].set_title(f"heap per file with attributes, N={int(s):,}")
+    legend(axs[0], fontsize=8)
+    for c in cfgs:
+        for op, style in (("live-heap-empty", "--"), ("live-heap-attrs", "-")):
+            pts = sorted((int(k[3]), statistics.median(vals)) for k, vals in v.items()
+                         if k[0] == "heap-attrs" and k[1] == op and k[4] == c)
+            if pts:
+                axs[1].plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", color=COLORS.get(c),
+                            label=f"{c}, {'no attributes' if op.endswith('empty') else 'ACL + 2 xattrs'}")
+    axs[1].set_xlabel("files created (each kind in a NameNode of its own)")
+    axs[1].set_ylabel("live heap after full GC (MB)")
+    axs[1].set_title("heap vs files")
+    legend(axs[1], fontsize=7)
+    save(fig, d, "heap-attrs.png", out)
+
+
 def streaming(v, d, out):
     keys = sorted({(k[2], k[3]) for k in v if k[0] == "streaming"}, key=lambda x: (int(x[0]), int(x[1])))
     for t, b in keys:
@@ -194,6 +223,7 @@ def main():
     nnbench_mr(v, d, out)
     recovery(v, d, out)
     heap(v, d, out)
+    heap_attrs(v, d, out)
     streaming(v, d, out)
     for p in out:
         print(p)

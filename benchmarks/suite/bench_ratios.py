@@ -88,7 +88,8 @@ RATIO_TARGETS = [
     ("restart 1M files: NVM scan >= 25x faster than stock edit replay", "recovery", ("load",), "1000000",
      "nvm-emulated", "stock-disk:edits", 25.0),
 ]
-# the same comparisons at other namespace sizes are shown as information, not as targets
+# the same comparisons at other namespace sizes are shown as information, not as targets; the
+# restart and heap lines leave out 1M files (the restart targets' size), the heap-attrs ones do not
 INFO_RATIOS = [
     ("restart (other sizes): NVM scan vs stock fsimage load", "recovery", ("load", "namespace-ready"), None,
      "nvm-emulated", "stock-disk:fsimage"),
@@ -96,6 +97,8 @@ INFO_RATIOS = [
      "nvm-emulated", "stock-disk:edits"),
     ("heap (ARCHITECTURE.md goal: namespace heap per file <= 50% of stock, i.e. >= 2x)", "heap",
      ("namespace-per-file",), None, "nvm-emulated", "stock-tmpfs"),
+    ("heap per file without and with an ACL and two xattrs (stock bytes / NVM bytes)", "heap-attrs",
+     ("empty-per-file", "attrs-per-file"), None, "nvm-emulated", "stock-tmpfs"),
 ]
 
 
@@ -124,7 +127,7 @@ def evaluate(rat, g):
     info = []
     for desc, w, ops, size, num, den in INFO_RATIOS:
         for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
-            if k[0] == w and k[1] in ops and n == num and d == den and k[3] != "1000000":
+            if k[0] == w and k[1] in ops and n == num and d == den and (k[3] != "1000000" or w == "heap-attrs"):
                 info.append((desc, f"{k[1]} n={k[3]}", f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
     return lines, info
 

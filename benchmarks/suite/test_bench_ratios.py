@@ -108,6 +108,15 @@ class TargetsTest(unittest.TestCase):
         writes = t[("write ops: nvm-emulated >= 5x stock-disk", "create threads=2 n=1000000")]
         self.assertEqual(("6.00", "PASS"), (writes["median"], writes["verdict"]))
 
+    def test_heap_with_attributes_is_shown_at_every_size_as_stock_bytes_over_nvm_bytes(self):
+        desc = "heap per file without and with an ACL and two xattrs (stock bytes / NVM bytes)"
+        rows = [row("heap-attrs", op, 2, 1000000, cfg, 1, v, "B/file")
+                for op, cfg, v in (("empty-per-file", "stock-tmpfs", 100.0), ("empty-per-file", "nvm-emulated", 40.0),
+                                   ("attrs-per-file", "stock-tmpfs", 330.0), ("attrs-per-file", "nvm-emulated", 60.0))]
+        t = self.targets(rows)
+        self.assertEqual("2.50", t[(desc, "empty-per-file n=1000000")]["median"])
+        self.assertEqual("5.50", t[(desc, "attrs-per-file n=1000000")]["median"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,10 +8,14 @@ import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Collection;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.AclFeature;
+import org.apache.hadoop.hdfs.server.namenode.AclStorage;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.apache.hadoop.hdfs.util.ReferenceCountMap;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -21,8 +25,8 @@ import org.nvmnn.it.NvmCluster;
 /**
  * The heap driver's file creation against a MiniDFSCluster NameNode without real DataNodes (stock
  * and NVM): the fake DataNode lets every one-block file close with its 1-byte block located on it,
- * empty files close without blocks, and the driver's own check passes; and the class histogram of
- * this JVM is read from the real jcmd.
+ * empty files close without blocks, and the driver's own check passes; files with attributes get
+ * their ACL and xattrs; and the class histogram of this JVM is read from the real jcmd.
  */
 @RunWith(Parameterized.class)
 public class HeapFillClusterTest {
@@ -68,6 +72,46 @@ public class HeapFillClusterTest {
     } finally {
       cluster.shutdown();
     }
+  }
+
+  /**
+   * Files with an ACL and two xattrs: every file has them (also when evicted and read back from its
+   * page in NVM mode), and in NVM mode the global ACL feature map counts no more references than
+   * the inode cache holds files (evicted files give theirs back).
+   */
+  @Test
+  public void filesGetTheirAclAndXattrs() throws Exception {
+    Configuration conf = nvm ? NvmCluster.nvmConf() : new HdfsConfiguration();
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+    MiniDFSCluster cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
+    try {
+      NamenodeProtocols nn = cluster.getNameNodeRpc();
+      HeapFill fill = new HeapFill(nn, 2, 10);
+      long refs0 = aclReferences();
+      fill.createAll("/heap/attrs", 0, 40, 40, null, true);
+      fill.verifyAttrs("/heap/attrs", 40);
+      for (int i = 0; i < 40; i++) {
+        FileAttrs.check(nn, "/heap/attrs/d" + (i / 10) + "/f" + i, i);
+      }
+      long added = aclReferences() - refs0;
+      if (nvm) {
+        assertTrue("ACL references " + added, added <= NvmCluster.TEST_CACHE_INODES);
+      } else {
+        assertEquals(40, added);
+      }
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  /** The references of 2.7.3's global ACL feature map (it outlives a MiniDFSCluster). */
+  private static long aclReferences() {
+    ReferenceCountMap<AclFeature> m = AclStorage.getUniqueAclFeatures();
+    long refs = 0;
+    for (AclFeature a : m.getEntries()) {
+      refs += m.getReferenceCount(a);
+    }
+    return refs;
   }
 
   @Test

@@ -19,9 +19,10 @@ import org.apache.hadoop.io.EnumSetWritable;
 
 /**
  * Creates closed files by calling a NameNode's server object directly, from several threads:
- * create, optionally one 1-byte block on a {@link FakeDatanode}, complete. Keeps no per-file state,
- * so the caller's heap does not grow with the files. Missing parent directories are created by the
- * create call (createParent, as a client's create does).
+ * create, optionally one 1-byte block on a {@link FakeDatanode}, complete, optionally an ACL and
+ * two xattrs ({@link FileAttrs}). Keeps no per-file state, so the caller's heap does not grow with
+ * the files. Missing parent directories are created by the create call (createParent, as a client's
+ * create does).
  */
 final class DirectFiles {
   private final ClientProtocol nn;
@@ -39,6 +40,22 @@ final class DirectFiles {
   void createAll(
       String label, LongFunction<String> pathOf, long first, long end, long n, FakeDatanode dn)
       throws Exception {
+    createAll(label, pathOf, first, end, n, dn, false);
+  }
+
+  /**
+   * As {@link #createAll(String, LongFunction, long, long, long, FakeDatanode)}; with {@code
+   * withAttrs}, each file gets {@link FileAttrs}'s ACL entries and xattrs after it is closed.
+   */
+  void createAll(
+      String label,
+      LongFunction<String> pathOf,
+      long first,
+      long end,
+      long n,
+      FakeDatanode dn,
+      boolean withAttrs)
+      throws Exception {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong done = new AtomicLong();
     List<Thread> ws = new ArrayList<>();
@@ -52,7 +69,11 @@ final class DirectFiles {
               () -> {
                 try {
                   for (long i = from; i < to && failure.get() == null; i++) {
-                    createOne(pathOf.apply(i), client, dn);
+                    String path = pathOf.apply(i);
+                    createOne(path, client, dn);
+                    if (withAttrs) {
+                      FileAttrs.set(nn, path, i);
+                    }
                     long d = done.incrementAndGet();
                     if (d % Math.max(1, n / 10) == 0) {
                       System.out.printf(

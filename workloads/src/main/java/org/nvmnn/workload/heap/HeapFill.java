@@ -2,7 +2,12 @@ package org.nvmnn.workload.heap;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -10,8 +15,11 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.AclFeature;
+import org.apache.hadoop.hdfs.server.namenode.AclStorage;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.apache.hadoop.hdfs.util.ReferenceCountMap;
 import org.nvmnn.workload.Flags;
 
 /**
@@ -27,12 +35,34 @@ import org.nvmnn.workload.Flags;
  * <p>Prints "heap KEY VALUE" lines: baseline_bytes, empty_delta_bytes, empty_per_file,
  * one_block_delta_bytes, one_block_per_file, namespace_per_file (= empty_per_file), block_per_file
  * (= one_block_per_file - empty_per_file); "heap curve FILES BYTES" after every N/steps files of
- * each phase (FILES counts both phases: 0..2N); then the classes that changed most.
+ * each phase (FILES counts all phases: 0..2N); then the classes that changed most.
  *
- * <p>Usage: HeapFill --files N [--threads 2] [--files-per-dir 1000] [--root /heap] [--jcmd jcmd]
- * [--top 15] [--steps 4]
+ * <p>{@code --phases} chooses the phases (default {@code empty,block}), each N files under
+ * ROOT/KIND and measured over the heap before it: {@code empty}, {@code block}, and {@code attrs},
+ * empty files that each get, once closed, an ACL and two xattrs ({@link FileAttrs}; the NameNode
+ * needs dfs.namenode.acls.enabled). An attrs phase prints attrs_delta_bytes, attrs_per_file and
+ * attrs_after_read_per_file: the heap over the same base after a content summary of the phase's
+ * files has read every one of them (in NVM mode: materialized each from its page through the
+ * bounded inode cache, which evicts most again); and "heap acl_features WHEN UNIQUE REFERENCES"
+ * lines, after the fill and after the read: the size of 2.7.3's global map of shared ACL features
+ * and the sum of its reference counts. namespace_per_file and block_per_file are printed only for
+ * the default phases.
+ *
+ * <p>Usage: HeapFill --files N [--phases empty,block] [--threads 2] [--files-per-dir 1000] [--root
+ * /heap] [--jcmd jcmd] [--top 15] [--steps 4]
  */
 public final class HeapFill {
+  /** The kinds of phase: N files each, created under ROOT/KIND. */
+  private static final List<String> PHASES = Arrays.asList("empty", "block", "attrs");
+
+  private static final Map<String, String> TITLES = new HashMap<>();
+
+  static {
+    TITLES.put("empty", "empty files");
+    TITLES.put("block", "one-block files");
+    TITLES.put("attrs", "empty files with an ACL and two xattrs");
+  }
+
   private final ClientProtocol nn;
   private final DirectFiles files;
   private final int filesPerDir;
@@ -48,6 +78,7 @@ public final class HeapFill {
         Flags.parse(
             args,
             "--files",
+            "--phases",
             "--threads",
             "--files-per-dir",
             "--root",
@@ -61,9 +92,14 @@ public final class HeapFill {
     String jcmd = f.get("--jcmd", "jcmd");
     int top = f.getInt("--top", 15);
     int steps = f.getInt("--steps", 4);
+    List<String> phases = Arrays.asList(f.get("--phases", "empty,block").split(","));
     if (files <= 0 || threads < 1 || filesPerDir < 1 || steps < 1) {
       throw new IllegalArgumentException(
           "need --files N > 0, threads >= 1, files-per-dir >= 1, steps >= 1");
+    }
+    if (!PHASES.containsAll(phases) || new HashSet<>(phases).size() != phases.size()) {
+      throw new IllegalArgumentException(
+          "--phases is a list of distinct phases among " + PHASES + ", not " + phases);
     }
     long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
     Configuration conf = new HdfsConfiguration();
@@ -76,38 +112,69 @@ public final class HeapFill {
       nn.mkdirs(root, FsPermission.getDirDefault(), true);
       ClassHistogram h0 = ClassHistogram.take(jcmd, pid);
       System.out.println("heap curve 0 " + h0.totalBytes);
-      ClassHistogram h1 = null;
-      ClassHistogram h2 = null;
-      for (int phase = 0; phase < 2; phase++) {
-        String dir = root + (phase == 0 ? "/empty" : "/block");
+      // after each phase; an attrs phase also after its content summary read every file
+      List<ClassHistogram> after = new ArrayList<>();
+      ClassHistogram afterRead = null;
+      for (int phase = 0; phase < phases.size(); phase++) {
+        String kind = phases.get(phase);
+        String dir = root + "/" + kind;
+        ClassHistogram h = null;
         for (int k = 0; k < steps; k++) {
           long from = files * k / steps;
           long to = files * (k + 1) / steps;
-          fill.createAll(dir, from, to, files, phase == 0 ? null : dn);
-          ClassHistogram h = ClassHistogram.take(jcmd, pid);
+          fill.createAll(
+              dir, from, to, files, kind.equals("block") ? dn : null, kind.equals("attrs"));
+          h = ClassHistogram.take(jcmd, pid);
           System.out.println("heap curve " + (phase * files + to) + " " + h.totalBytes);
-          if (phase == 0) {
-            h1 = h;
-          } else {
-            h2 = h;
-          }
         }
-        fill.verify(dir, files, phase == 1);
+        after.add(h);
+        if (kind.equals("attrs")) {
+          printAclFeatures("after_fill");
+          fill.verifyAttrs(dir, files); // its content summary reads every file
+          afterRead = ClassHistogram.take(jcmd, pid);
+          printAclFeatures("after_read");
+        } else {
+          fill.verify(dir, files, kind.equals("block"));
+        }
       }
 
-      double empty = (double) (h1.totalBytes - h0.totalBytes) / files;
-      double oneBlock = (double) (h2.totalBytes - h1.totalBytes) / files;
       System.out.println("heap files " + files);
       System.out.println("heap baseline_bytes " + h0.totalBytes);
-      System.out.println("heap empty_delta_bytes " + (h1.totalBytes - h0.totalBytes));
-      System.out.printf("heap empty_per_file %.1f%n", empty);
-      System.out.println("heap one_block_delta_bytes " + (h2.totalBytes - h1.totalBytes));
-      System.out.printf("heap one_block_per_file %.1f%n", oneBlock);
-      System.out.printf("heap namespace_per_file %.1f%n", empty);
-      System.out.printf("heap block_per_file %.1f%n", oneBlock - empty);
-      printTop("empty files (after - baseline)", ClassHistogram.diff(h0, h1), top, files);
-      printTop(
-          "one-block files (after - after empty files)", ClassHistogram.diff(h1, h2), top, files);
+      double[] perFile = new double[phases.size()];
+      for (int phase = 0; phase < phases.size(); phase++) {
+        String key = phases.get(phase).equals("block") ? "one_block" : phases.get(phase);
+        ClassHistogram before = phase == 0 ? h0 : after.get(phase - 1);
+        long delta = after.get(phase).totalBytes - before.totalBytes;
+        perFile[phase] = (double) delta / files;
+        System.out.println("heap " + key + "_delta_bytes " + delta);
+        System.out.printf("heap %s_per_file %.1f%n", key, perFile[phase]);
+        if (phases.get(phase).equals("attrs")) {
+          System.out.printf(
+              "heap attrs_after_read_per_file %.1f%n",
+              (double) (afterRead.totalBytes - before.totalBytes) / files);
+        }
+      }
+      if (phases.equals(Arrays.asList("empty", "block"))) {
+        System.out.printf("heap namespace_per_file %.1f%n", perFile[0]);
+        System.out.printf("heap block_per_file %.1f%n", perFile[1] - perFile[0]);
+      }
+      for (int phase = 0; phase < phases.size(); phase++) {
+        String kind = phases.get(phase);
+        ClassHistogram before = phase == 0 ? h0 : after.get(phase - 1);
+        String title =
+            TITLES.get(kind)
+                + (phase == 0
+                    ? " (after - baseline)"
+                    : " (after - after " + TITLES.get(phases.get(phase - 1)) + ")");
+        printTop(title, ClassHistogram.diff(before, after.get(phase)), top, files);
+        if (kind.equals("attrs")) {
+          printTop(
+              TITLES.get(kind) + ", after reading every one (after read - before the phase)",
+              ClassHistogram.diff(before, afterRead),
+              top,
+              files);
+        }
+      }
     }
     nameNode.stop();
     System.exit(0);
@@ -124,12 +191,37 @@ public final class HeapFill {
     }
   }
 
+  /** 2.7.3's global map of shared ACL features: its size and the sum of its reference counts. */
+  private static void printAclFeatures(String when) {
+    ReferenceCountMap<AclFeature> m = AclStorage.getUniqueAclFeatures();
+    long refs = 0;
+    for (AclFeature a : m.getEntries()) {
+      refs += m.getReferenceCount(a);
+    }
+    System.out.println("heap acl_features " + when + " " + m.getUniqueElementsSize() + " " + refs);
+  }
+
   /**
    * Creates closed files {@code [first, end)} of {@code n} under {@code dir}, with one 1-byte block
    * each when {@code dn} is set.
    */
   void createAll(String dir, long first, long end, long n, FakeDatanode dn) throws Exception {
-    files.createAll(dir, i -> dir + "/d" + (i / filesPerDir) + "/f" + i, first, end, n, dn);
+    createAll(dir, first, end, n, dn, false);
+  }
+
+  /** As above; with {@code withAttrs}, each file also gets {@link FileAttrs}'s attributes. */
+  void createAll(String dir, long first, long end, long n, FakeDatanode dn, boolean withAttrs)
+      throws Exception {
+    files.createAll(
+        dir, i -> dir + "/d" + (i / filesPerDir) + "/f" + i, first, end, n, dn, withAttrs);
+  }
+
+  /** {@link #verify} for empty files with attributes, and the first and last files' attributes. */
+  void verifyAttrs(String dir, long n) throws IOException {
+    verify(dir, n, false);
+    for (long i : new long[] {0, n - 1}) {
+      FileAttrs.check(nn, dir + "/d" + (i / filesPerDir) + "/f" + i, i);
+    }
   }
 
   /**
