@@ -47,6 +47,12 @@ final class NvmINodeDirectory extends INodeDirectory {
     }
     plain.clearChildren();
     plain.setParent(null);
+    // 2.7.3's copy constructor counted one more reference to a shared ACL feature; the plain
+    // directory is dropped, so its reference goes back (else every inherited ACL stays mapped)
+    AclFeature acl = plain.getAclFeature();
+    if (acl != null) {
+      AclStorage.removeAclFeature(acl);
+    }
   }
 
   /** The index, to change: the shared empty one is replaced by a directory's own. */
