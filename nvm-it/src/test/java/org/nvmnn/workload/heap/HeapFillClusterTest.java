@@ -104,6 +104,35 @@ public class HeapFillClusterTest {
     }
   }
 
+  /**
+   * Directories that inherit a default ACL count one reference each, as in the stock NameNode, and
+   * give it back when deleted: the NVM NameNode replaces each new directory's object at the end of
+   * its operation, and the replaced object's reference must not stay in the map.
+   */
+  @Test
+  public void inheritedDirectoryAclsAreCountedOnce() throws Exception {
+    Configuration conf = nvm ? NvmCluster.nvmConf() : new HdfsConfiguration();
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+    MiniDFSCluster cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 0));
+    try {
+      org.apache.hadoop.hdfs.DistributedFileSystem fs = cluster.getFileSystem();
+      org.apache.hadoop.fs.Path parent = new org.apache.hadoop.fs.Path("/inherit");
+      fs.mkdirs(parent);
+      fs.modifyAclEntries(
+          parent,
+          org.apache.hadoop.fs.permission.AclEntry.parseAclSpec("default:user:alice:r-x", true));
+      long refs0 = aclReferences();
+      for (int i = 0; i < 30; i++) {
+        fs.mkdirs(new org.apache.hadoop.fs.Path(parent, "d" + i));
+      }
+      assertEquals("references of 30 new directories", 30, aclReferences() - refs0);
+      fs.delete(parent, true);
+      assertTrue("references left after the delete", aclReferences() - refs0 <= 0);
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
   /** The references of 2.7.3's global ACL feature map (it outlives a MiniDFSCluster). */
   private static long aclReferences() {
     ReferenceCountMap<AclFeature> m = AclStorage.getUniqueAclFeatures();
