@@ -18,12 +18,17 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
  * What a crash image recovers to. An image (as a crash would leave the region) must pass the
  * offline checker, possibly needing recovery but never broken; it is then recovered the way the
  * NameNode recovers at start-up (a read-write open of a copy), must check clean afterwards, and its
- * state is the full namespace dump (every inode field) plus the superblock counters.
+ * state is the full namespace dump (every inode field, attributes included) plus the superblock
+ * counters and the records.
  */
 final class CrashImageVerifier {
   /** The recovered state, or the reasons the image is not acceptable. */
   static final class Result {
     final List<String> state;
+
+    /** The watched inode's attributes after recovery ({@link AttributeView}), or null. */
+    String attributes;
+
     final List<String> problems = new ArrayList<>();
 
     Result(List<String> state) {
@@ -38,6 +43,14 @@ final class CrashImageVerifier {
   }
 
   Result verify(File image) throws IOException {
+    return verify(image, 0);
+  }
+
+  /**
+   * As {@link #verify(File)}, and with the attributes of the inode with id {@code watchedId} (0:
+   * none) read from the recovered image.
+   */
+  Result verify(File image, long watchedId) throws IOException {
     List<String> problems = new ArrayList<>();
     CheckReport before = RegionCheck.run(image);
     if (!before.isConsistent()) {
@@ -45,6 +58,7 @@ final class CrashImageVerifier {
     }
     Files.copy(image.toPath(), work.toPath(), StandardCopyOption.REPLACE_EXISTING);
     List<String> state = null;
+    String attributes = null;
     try {
       try (Region r = Region.open(work, PersistMode.EMULATED)) {
         // recovery ran in open
@@ -54,10 +68,14 @@ final class CrashImageVerifier {
         problems.add("after recovery the region does not check clean:\n" + after.format());
       }
       state = state(work);
+      if (watchedId != 0) {
+        attributes = AttributeView.inRegion(work, watchedId);
+      }
     } catch (IOException | RuntimeException e) {
       problems.add("recovery failed: " + e);
     }
     Result res = new Result(state);
+    res.attributes = attributes;
     res.problems.addAll(problems);
     return res;
   }

@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -23,11 +24,15 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
@@ -90,6 +95,22 @@ public class CrashPointSweepTest {
     void run() throws Exception;
   }
 
+  /**
+   * The inode whose attributes an operation changes, by its path before and after the operation
+   * (null: it does not exist then). Its attributes as the NameNode serves them before and after
+   * must be the ones the region holds in the state before and after the last batch, and every crash
+   * image must recover to one of the states of the operation ({@link AttributeView}).
+   */
+  private static final class Watch {
+    final String before;
+    final String after;
+
+    Watch(String before, String after) {
+      this.before = before;
+      this.after = after;
+    }
+  }
+
   @BeforeClass
   public static void start() throws Exception {
     Configuration conf = NvmCluster.nvmConf();
@@ -98,6 +119,7 @@ public class CrashPointSweepTest {
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 1024 * 1024);
     // the token secret manager runs (as with Kerberos), so its edits are swept too
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_ALWAYS_USE_KEY, true);
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
     fs = cluster.getFileSystem();
     nn = fs.getClient().getNamenode();
@@ -125,6 +147,23 @@ public class CrashPointSweepTest {
 
   /** Runs {@code op} with every persist barrier captured and checks every crash image. */
   private static void sweep(String name, Op op) throws Exception {
+    sweep(name, op, null);
+  }
+
+  /**
+   * As {@link #sweep(String, Op)}; with a {@link Watch}, the attributes of the inode it names are
+   * compared too: every crash image must recover to the attributes of the state before or of the
+   * state after a batch, and those must be what the NameNode answered before and after the call.
+   */
+  private static void sweep(String name, Op op, Watch w) throws Exception {
+    long watched = 0;
+    String servedBefore = null;
+    if (w != null && w.before != null) {
+      servedBefore = AttributeView.ofRpc(nn, w.before);
+      watched = fileId(w.before);
+    } else if (w != null) {
+      servedBefore = AttributeView.ABSENT;
+    }
     File before = new File(scratch, "before.region");
     Files.copy(region.file().toPath(), before.toPath(), StandardCopyOption.REPLACE_EXISTING);
     String prefix = new File(scratch, "cap").getPath();
@@ -135,19 +174,50 @@ public class CrashPointSweepTest {
     } finally {
       captured = region.debugCapture(null);
     }
+    String servedAfter = null;
+    if (w != null) {
+      servedAfter = AttributeView.ofRpc(nn, w.after);
+      watched = watched != 0 ? watched : fileId(w.after);
+    }
+    List<String> problems = new ArrayList<>();
     Map<List<String>, String> allowed = new LinkedHashMap<>();
-    allowed.put(CrashImageVerifier.state(recovered(before)), "before");
+    java.util.Set<String> allowedAttributes = new LinkedHashSet<>();
+    File beforeRecovered = recovered(before);
+    allowed.put(CrashImageVerifier.state(beforeRecovered), "before");
+    if (w != null) {
+      String held = AttributeView.inRegion(beforeRecovered, watched);
+      allowedAttributes.add(held);
+      if (!held.equals(servedBefore)) {
+        problems.add(
+            "before the operation the region holds "
+                + held
+                + " where the NameNode answered "
+                + servedBefore);
+      }
+    }
     int batches = 0;
     List<String> last = null;
+    String lastAttributes = null;
     for (long k = 1; k <= captured; k++) {
       File applied = new File(prefix + "." + k + ".applied");
       if (applied.exists()) {
-        last = CrashImageVerifier.state(recovered(applied));
+        File rec = recovered(applied);
+        last = CrashImageVerifier.state(rec);
         allowed.putIfAbsent(last, "after batch " + ++batches);
+        if (w != null) {
+          lastAttributes = AttributeView.inRegion(rec, watched);
+          allowedAttributes.add(lastAttributes);
+        }
         Files.delete(applied.toPath());
       }
     }
-    List<String> problems = new ArrayList<>();
+    if (lastAttributes != null && !lastAttributes.equals(servedAfter)) {
+      problems.add(
+          "after the operation the region holds "
+              + lastAttributes
+              + " where the NameNode answers "
+              + servedAfter);
+    }
     if (batches == 0) {
       problems.add("the operation persisted nothing");
     }
@@ -164,7 +234,7 @@ public class CrashPointSweepTest {
       for (String kind : imageKinds(k)) {
         File img = new File(prefix + "." + k + "." + kind);
         points++;
-        CrashImageVerifier.Result r = verifier.verify(img);
+        CrashImageVerifier.Result r = verifier.verify(img, watched);
         for (String p : r.problems) {
           problems.add("barrier " + k + " (" + kind + "): " + p);
         }
@@ -180,6 +250,20 @@ public class CrashPointSweepTest {
                   + "\n  against the last:"
                   + CrashImageVerifier.diff(
                       last == null ? new ArrayList<String>() : last, r.state));
+        }
+        if (r.attributes != null && !allowedAttributes.contains(r.attributes)) {
+          problems.add(
+              "barrier "
+                  + k
+                  + " ("
+                  + kind
+                  + "): the attributes recovered to "
+                  + r.attributes
+                  + ", which is neither "
+                  + servedBefore
+                  + " (before) nor the state after a batch ("
+                  + servedAfter
+                  + " after the last)");
         }
         Files.delete(img.toPath());
       }
@@ -396,6 +480,7 @@ public class CrashPointSweepTest {
     sweepTokens();
     sweepCache();
     sweepConcat();
+    sweepAttributes();
 
     report();
     assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
@@ -423,6 +508,97 @@ public class CrashPointSweepTest {
       }
     }
     sweep("updateMasterKey (and the expired key dropped)", () -> roll.invoke(dtsm));
+  }
+
+  private static XAttr xattr(String name, byte[] value) {
+    return XAttrHelper.buildXAttr(name, value);
+  }
+
+  private static byte[] bytes(int n, int seed) {
+    byte[] b = new byte[n];
+    new java.util.Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static final EnumSet<XAttrSetFlag> CREATE_X = EnumSet.of(XAttrSetFlag.CREATE);
+
+  /**
+   * ACLs and xattrs (region-format.md §5.6): each change writes the inode's whole attribute
+   * encoding as a new ATTR_EXT chain and switches IN_ATTRS to it in the batch's commit; the old
+   * chain is freed after. Each operation watches the inode it changes: its ACL, permission and
+   * xattrs must recover to what the NameNode answered before or after.
+   */
+  private static void sweepAttributes() throws Exception {
+    String f = "/s/attr/f";
+    fs.mkdirs(new Path("/s/attr"));
+    writeFile(f, 10);
+    Watch onF = new Watch(f, f);
+    sweep(
+        "setXAttr (a small value: one ATTR_EXT page)",
+        () -> nn.setXAttr(f, xattr("user.small", bytes(3, 1)), CREATE_X),
+        onF);
+    sweep(
+        "setXAttr, a 10,000-byte value (a chain of ATTR_EXT pages)",
+        () -> nn.setXAttr(f, xattr("trusted.big", bytes(10_000, 2)), CREATE_X),
+        onF);
+    sweep(
+        "setXAttr with REPLACE (the whole chain written again)",
+        () -> nn.setXAttr(f, xattr("user.small", bytes(5, 3)), EnumSet.of(XAttrSetFlag.REPLACE)),
+        onF);
+    sweep(
+        "removeXAttr (the long one: one page again)",
+        () -> nn.removeXAttr(f, xattr("trusted.big", null)),
+        onF);
+    sweep(
+        "removeXAttr (the last one: IN_ATTRS back to 0)",
+        () -> nn.removeXAttr(f, xattr("user.small", null)),
+        onF);
+
+    String d = "/s/acl";
+    fs.mkdirs(new Path(d));
+    Watch onD = new Watch(d, d);
+    sweep(
+        "setAcl (named and default entries: IN_PERM and a chain)",
+        () ->
+            nn.setAcl(
+                d,
+                AclEntry.parseAclSpec(
+                    "user::rwx,user:bob:r-x,group::r-x,mask::r-x,other::---,"
+                        + "default:user::rwx,default:user:bob:rwx,default:group::r-x,"
+                        + "default:group:staff:r--,default:mask::rwx,default:other::---",
+                    true)),
+        onD);
+    sweep(
+        "modifyAclEntries",
+        () -> nn.modifyAclEntries(d, AclEntry.parseAclSpec("user:carol:rw-", true)),
+        onD);
+    sweep(
+        "mkdirs under a default ACL (inherited in the create's batch)",
+        () -> assertTrue(nn.mkdirs(d + "/sub", FsPermission.getDirDefault(), false)),
+        new Watch(null, d + "/sub"));
+    final long[] id = new long[1];
+    sweep(
+        "create under a default ACL (inherited in the create's batch)",
+        () -> id[0] = create(d + "/file", false).getFileId(),
+        new Watch(null, d + "/file"));
+    assertTrue(nn.complete(d + "/file", CLIENT, null, id[0]));
+    sweep(
+        "removeAcl (of an inherited ACL: IN_ATTRS back to 0)",
+        () -> nn.removeAcl(d + "/sub"),
+        new Watch(d + "/sub", d + "/sub"));
+    nn.setXAttr(d + "/file", xattr("user.x", bytes(600, 4)), CREATE_X);
+    sweep(
+        "delete of a file with an ACL and xattrs (its chain freed)",
+        () -> assertTrue(nn.delete(d + "/file", false)),
+        new Watch(d + "/file", null));
+    String g = "/s/attr/g";
+    writeFile(g, 10);
+    nn.setXAttr(g, xattr("user.g", bytes(300, 5)), CREATE_X);
+    nn.modifyAclEntries(g, AclEntry.parseAclSpec("user:dave:r--", true));
+    sweep(
+        "rename of a file with an ACL and xattrs",
+        () -> assertTrue(nn.rename(g, d + "/g-moved")),
+        new Watch(g, d + "/g-moved"));
   }
 
   /** concat: one batch with the target's new block list and the sources' pages removed. */
