@@ -88,6 +88,8 @@ for side in stock nvm; do
   conf_put "$f" dfs.namenode.fs-limits.min-block-size 1048576
   conf_set "$f" dfs.namenode.fs-limits.max-directory-items "$DIR_ITEMS"
   conf_set "$f" dfs.namenode.fs-limits.max-blocks-per-file "$MAX_BLOCKS"
+  # ACLs on (2.7.3's default is off), so that the ACL calls reach the namespace; xattrs are on
+  conf_put "$f" dfs.namenode.acls.enabled true
   # the stock NameNode saves an image at start-up after replaying this many edits
   conf_set "$f" dfs.namenode.checkpoint.txns 20000
   conf_put "$f" dfs.namenode.nvm.region.size "$REGION_SIZE"

@@ -9,13 +9,10 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.fs.XAttr;
-import org.apache.hadoop.fs.XAttrCodec;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
@@ -236,7 +233,9 @@ enum Call {
   getStoragePolicies(p(), (c, a) -> c.nn.getStoragePolicies()),
   getServerDefaults(p(), (c, a) -> c.nn.getServerDefaults()),
   getAclStatus(p(Param.PATH), (c, a) -> c.nn.getAclStatus((String) a[0])),
-  getXAttrs(p(Param.PATH), (c, a) -> c.nn.getXAttrs((String) a[0], null)),
+  getXAttrs(
+      p(Param.PATH, Param.STR),
+      (c, a) -> c.nn.getXAttrs((String) a[0], AttrArgs.names((String) a[1]))),
   listXAttrs(p(Param.PATH), (c, a) -> c.nn.listXAttrs((String) a[0])),
   getLinkTarget(p(Param.PATH), (c, a) -> c.nn.getLinkTarget((String) a[0])),
   checkAccess(
@@ -293,6 +292,50 @@ enum Call {
       p(Param.enumOf(HdfsConstants.RollingUpgradeAction.class)),
       (c, a) -> c.nn.rollingUpgrade((HdfsConstants.RollingUpgradeAction) a[0])),
 
+  // --- ACLs and xattrs (persisted in the region since issue 25, region-format.md §5.6) ---
+  setAcl(
+      p(Param.PATH, Param.STR),
+      (c, a) -> {
+        c.nn.setAcl((String) a[0], acl(a[1]));
+        return null;
+      }),
+  modifyAclEntries(
+      p(Param.PATH, Param.STR),
+      (c, a) -> {
+        c.nn.modifyAclEntries((String) a[0], acl(a[1]));
+        return null;
+      }),
+  removeAclEntries(
+      p(Param.PATH, Param.STR),
+      (c, a) -> {
+        c.nn.removeAclEntries((String) a[0], AttrArgs.acl((String) a[1], false));
+        return null;
+      }),
+  removeDefaultAcl(
+      p(Param.PATH),
+      (c, a) -> {
+        c.nn.removeDefaultAcl((String) a[0]);
+        return null;
+      }),
+  removeAcl(
+      p(Param.PATH),
+      (c, a) -> {
+        c.nn.removeAcl((String) a[0]);
+        return null;
+      }),
+  setXAttr(
+      p(Param.PATH, Param.STR, Param.STR, Param.XFLAGS),
+      (c, a) -> {
+        c.nn.setXAttr((String) a[0], AttrArgs.xattr((String) a[1], (String) a[2]), xflags(a[3]));
+        return null;
+      }),
+  removeXAttr(
+      p(Param.PATH, Param.STR),
+      (c, a) -> {
+        c.nn.removeXAttr((String) a[0], AttrArgs.xattr((String) a[1], null));
+        return null;
+      }),
+
   // --- what the NVM NameNode refuses (docs/unsupported-operations.md); sent to stock only when
   // the NVM NameNode did not refuse ---
   allowSnapshot(
@@ -319,52 +362,6 @@ enum Call {
       p(Param.PATH, Param.STR),
       (c, a) -> {
         c.nn.deleteSnapshot((String) a[0], (String) a[1]);
-        return null;
-      }),
-  setAcl(
-      p(Param.PATH, Param.STR),
-      (c, a) -> {
-        c.nn.setAcl((String) a[0], acl(a[1]));
-        return null;
-      }),
-  modifyAclEntries(
-      p(Param.PATH, Param.STR),
-      (c, a) -> {
-        c.nn.modifyAclEntries((String) a[0], acl(a[1]));
-        return null;
-      }),
-  removeAclEntries(
-      p(Param.PATH, Param.STR),
-      (c, a) -> {
-        c.nn.removeAclEntries((String) a[0], acl(a[1]));
-        return null;
-      }),
-  removeDefaultAcl(
-      p(Param.PATH),
-      (c, a) -> {
-        c.nn.removeDefaultAcl((String) a[0]);
-        return null;
-      }),
-  removeAcl(
-      p(Param.PATH),
-      (c, a) -> {
-        c.nn.removeAcl((String) a[0]);
-        return null;
-      }),
-  setXAttr(
-      p(Param.PATH, Param.STR, Param.STR),
-      (c, a) -> {
-        c.nn.setXAttr(
-            (String) a[0],
-            XAttrHelper.buildXAttr((String) a[1], XAttrCodec.decodeValue((String) a[2])),
-            EnumSet.of(XAttrSetFlag.CREATE, XAttrSetFlag.REPLACE));
-        return null;
-      }),
-  removeXAttr(
-      p(Param.PATH, Param.STR),
-      (c, a) -> {
-        XAttr x = XAttrHelper.buildXAttr((String) a[1]);
-        c.nn.removeXAttr((String) a[0], x);
         return null;
       }),
   createSymlink(
@@ -512,7 +509,12 @@ enum Call {
   }
 
   private static List<AclEntry> acl(Object spec) {
-    return AclEntry.parseAclSpec((String) spec, true);
+    return AttrArgs.acl((String) spec, true);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static EnumSet<XAttrSetFlag> xflags(Object o) {
+    return (EnumSet<XAttrSetFlag>) o;
   }
 
   private static Token<DelegationTokenIdentifier> emptyToken() {

@@ -246,10 +246,7 @@ final class Canon {
     } else if (r instanceof Collection) {
       List<String> n = new ArrayList<>();
       for (Object x : (Collection<?>) r) {
-        n.add(
-            x instanceof XAttr
-                ? ((XAttr) x).getNameSpace() + "." + ((XAttr) x).getName()
-                : String.valueOf(x));
+        n.add(x instanceof XAttr ? xattr((XAttr) x) : String.valueOf(x));
       }
       c.put(p + "list", n);
     } else if (r instanceof Boolean || r instanceof Number || r instanceof String) {
@@ -264,6 +261,37 @@ final class Canon {
       // a type without an explicit rule: its class only (toString may carry identity hashes)
       c.put(p + "class", r.getClass().getName());
     }
+  }
+
+  /** "USER.name" and, if it has a value, "=0x" and the value in hex (names quoted if odd). */
+  static String xattr(XAttr x) {
+    StringBuilder b = new StringBuilder(x.getNameSpace() + "." + Text.quote(x.getName()));
+    byte[] v = x.getValue();
+    if (v != null) {
+      b.append("=0x");
+      for (byte c : v) {
+        b.append(Character.forDigit((c >> 4) & 15, 16)).append(Character.forDigit(c & 15, 16));
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * An entry's attributes, as the superuser reads them: its ACL entries (getAclStatus), its xattrs
+   * with their values (getXAttrs) and its raw xattrs (getXAttrs through /.reserved/raw).
+   */
+  static void attributes(Canon c, String p, AclStatus acl, List<XAttr> xattrs, List<XAttr> raw) {
+    c.put(p + "acl", acl.getEntries());
+    List<String> x = new ArrayList<>();
+    for (XAttr a : xattrs == null ? java.util.Collections.<XAttr>emptyList() : xattrs) {
+      x.add(xattr(a));
+    }
+    for (XAttr a : raw == null ? java.util.Collections.<XAttr>emptyList() : raw) {
+      if (a.getNameSpace() == XAttr.NameSpace.RAW) {
+        x.add(xattr(a));
+      }
+    }
+    c.put(p + "xattrs", x);
   }
 
   static String perm(FsPermission p) {

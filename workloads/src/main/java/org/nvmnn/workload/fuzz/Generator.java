@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
@@ -347,9 +348,9 @@ final class Generator {
     add(4, () -> Op.of(Call.getFileLinkInfo, target()).as(caller()));
     add(3, () -> Op.of(Call.getStoragePolicies));
     add(2, () -> Op.of(Call.getServerDefaults));
-    add(4, () -> Op.of(Call.getAclStatus, target()).as(caller()));
-    add(3, () -> Op.of(Call.getXAttrs, target()).as(caller()));
-    add(3, () -> Op.of(Call.listXAttrs, target()).as(caller()));
+    add(8, () -> Op.of(Call.getAclStatus, target()).as(caller()).tag("acl"));
+    add(8, () -> Op.of(Call.getXAttrs, xattrTarget(), xattrNames()).as(caller()).tag("xattr"));
+    add(5, () -> Op.of(Call.listXAttrs, xattrTarget()).as(caller()).tag("xattr"));
     add(3, () -> Op.of(Call.getLinkTarget, target()).as(caller()));
     add(6, () -> Op.of(Call.checkAccess, target(), pick(FsAction.values())).as(caller()));
     add(2, () -> Op.of(Call.getSnapshottableDirListing));
@@ -386,6 +387,14 @@ final class Generator {
         () ->
             Op.of(Call.rollingUpgrade, pick(HdfsConstants.RollingUpgradeAction.values()))
                 .as(caller()));
+    // ACLs and xattrs (persisted since issue 25)
+    add(12, () -> Op.of(Call.setAcl, target(), aclSpec(true)).as(caller()).tag("acl"));
+    add(10, () -> Op.of(Call.modifyAclEntries, target(), aclSpec(false)).as(caller()).tag("acl"));
+    add(6, () -> Op.of(Call.removeAclEntries, target(), aclRemoval()).as(caller()).tag("acl"));
+    add(4, () -> Op.of(Call.removeDefaultAcl, target()).as(caller()).tag("acl"));
+    add(5, () -> Op.of(Call.removeAcl, target()).as(caller()).tag("acl"));
+    add(20, this::setXAttr);
+    add(10, () -> Op.of(Call.removeXAttr, xattrTarget(), xattrName()).as(caller()).tag("xattr"));
     // concat (persisted since issue 25)
     add(2, () -> Op.of(Call.concat, fileOrAny(), new String[] {fileOrAny(), fileOrAny()}));
     // centralized cache management (persisted as records since issue 25)
@@ -401,13 +410,6 @@ final class Generator {
     add(2, () -> Op.of(Call.createSnapshot, dirOrAny(), pick(new String[] {"s1", null, ""})));
     add(1, () -> Op.of(Call.renameSnapshot, dirOrAny(), "s1", "s2"));
     add(1, () -> Op.of(Call.deleteSnapshot, dirOrAny(), "s1"));
-    add(2, () -> Op.of(Call.setAcl, target(), "user::rwx,group::r-x,other::---,user:fz:rw-"));
-    add(1, () -> Op.of(Call.modifyAclEntries, target(), "user:fz:rwx"));
-    add(1, () -> Op.of(Call.removeAclEntries, target(), "user:fz:rwx"));
-    add(1, () -> Op.of(Call.removeDefaultAcl, target()));
-    add(1, () -> Op.of(Call.removeAcl, target()));
-    add(2, () -> Op.of(Call.setXAttr, target(), "user.fz", "0x0102"));
-    add(1, () -> Op.of(Call.removeXAttr, target(), "user.fz"));
     add(2, () -> Op.of(Call.createSymlink, target(), freshPath(), perm(), true));
     add(2, () -> Op.of(Call.truncate, fileOrAny(), (long) rnd.nextInt(3), client(null)));
     add(1, () -> Op.of(Call.createEncryptionZone, dirOrAny(), "fz-key"));
@@ -585,6 +587,174 @@ final class Generator {
     String p = fileOrAny();
     BlockRef b = h() ? blockArg(p) : BlockRef.last(p);
     return Op.of(Call.dnWrite, b, writeLength());
+  }
+
+  // ---------------------------------------------------------------- ACLs and xattrs
+
+  private static final String[] ACL_NAMES = {"bob", "carol", "fz-user", "staff", "fz-group"};
+  private static final String[] PERMS = {"rwx", "r-x", "rw-", "r--", "---", "-wx", "--x"};
+
+  private Op setXAttr() {
+    EnumSet<XAttrSetFlag> flags;
+    if (h()) {
+      flags = EnumSet.noneOf(XAttrSetFlag.class);
+    } else {
+      int k = rnd.nextInt(4);
+      flags =
+          k < 2
+              ? EnumSet.of(XAttrSetFlag.CREATE)
+              : k == 2
+                  ? EnumSet.of(XAttrSetFlag.REPLACE)
+                  : EnumSet.of(XAttrSetFlag.CREATE, XAttrSetFlag.REPLACE);
+    }
+    return Op.of(Call.setXAttr, xattrTarget(), xattrName(), xattrValue(), flags)
+        .as(caller())
+        .tag("xattr");
+  }
+
+  /** Mostly a path of the model; sometimes the same through /.reserved/raw (raw xattrs). */
+  private String xattrTarget() {
+    String p = target();
+    return rnd.nextInt(8) == 0 && Model.plain(p) ? "/.reserved/raw" + p : p;
+  }
+
+  /** An xattr name ({@link AttrArgs}): mostly a few user and trusted ones, so they meet again. */
+  private String xattrName() {
+    if (!h()) {
+      int k = rnd.nextInt(10);
+      return k < 4
+          ? pick(new String[] {"user.fz", "user.a", "user.b"})
+          : k < 6 ? "trusted.t" : k < 8 ? "user.x" + rnd.nextInt(40) : "raw.r";
+    }
+    switch (rnd.nextInt(10)) {
+      case 0:
+        return "security.hdfs.unreadable.by.superuser";
+      case 1:
+        return "security.s";
+      case 2:
+        return "system.sys";
+      case 3:
+        return "user.";
+      case 4:
+        return "USER.Upper";
+      case 5:
+        return "user." + hostileName();
+      case 6:
+        return "trusted." + Text.repeat('t', pick(new Integer[] {255, 1000, 16384, 16385}));
+      case 7:
+        return pick(new String[] {"bogus.x", "nodot"});
+      case 8:
+        return "user.a.b";
+      default:
+        return "raw." + name();
+    }
+  }
+
+  private String xattrNames() {
+    if (rnd.nextInt(3) > 0) {
+      return null; // all
+    }
+    return h()
+        ? pick(new String[] {"user.missing", "raw.r", "trusted.t,system.sys", "user.fz,user.fz"})
+        : pick(new String[] {"user.fz", "user.fz,user.a", "trusted.t"});
+  }
+
+  /** An xattr value ({@link AttrArgs}): none, empty, short, long, and around the size limit. */
+  private String xattrValue() {
+    if (!h()) {
+      return pick(new String[] {null, "", "0x0102", "\"text\"", "0sAAEC", "#100", "#3000"});
+    }
+    return pick(
+        new String[] {
+          "#16300", "#16380", "#16381", "#16382", "#16383", "#16384", "#16385", "#20000", "#100000"
+        });
+  }
+
+  /** A name for an ACL entry, with ':', ',' and '%' escaped ({@link AttrArgs}). */
+  private String aclName() {
+    if (!h()) {
+      return pick(ACL_NAMES);
+    }
+    return hostileName().replace("%", "%25").replace(":", "%3A").replace(",", "%2C");
+  }
+
+  private String aclEntry(boolean dflt, String type, String name) {
+    return (dflt ? "default:" : "") + type + ":" + name + ":" + pick(PERMS);
+  }
+
+  /**
+   * An ACL spec: for setAcl ({@code full}) the base entries, named ones, a mask, and default
+   * entries now and then; for modifyAclEntries a few entries. Hostile: a base entry missing,
+   * duplicates, more than the 32 entries an ACL may have, bad permissions or types, an empty spec.
+   */
+  private String aclSpec(boolean full) {
+    List<String> e = new ArrayList<>();
+    if (full) {
+      e.add(aclEntry(false, "user", ""));
+      e.add(aclEntry(false, "group", ""));
+      e.add(aclEntry(false, "other", ""));
+    }
+    int named = rnd.nextInt(full ? 4 : 3) + (full ? 0 : 1);
+    for (int i = 0; i < named; i++) {
+      e.add(aclEntry(false, rnd.nextBoolean() ? "user" : "group", aclName()));
+    }
+    if (named > 0 && rnd.nextInt(3) == 0) {
+      e.add(aclEntry(false, "mask", ""));
+    }
+    if (rnd.nextInt(3) == 0) {
+      if (full || rnd.nextBoolean()) {
+        e.add(aclEntry(true, "user", ""));
+        e.add(aclEntry(true, "group", ""));
+        e.add(aclEntry(true, "other", ""));
+      }
+      e.add(aclEntry(true, rnd.nextBoolean() ? "user" : "group", aclName()));
+      if (rnd.nextBoolean()) {
+        e.add(aclEntry(true, "mask", ""));
+      }
+    }
+    if (h()) {
+      switch (rnd.nextInt(6)) {
+        case 0:
+          e.remove(0); // a base entry missing (setAcl), or one named entry fewer
+          break;
+        case 1:
+          e.add(e.get(0)); // a duplicate
+          break;
+        case 2:
+          for (int i = 0; i < 33; i++) {
+            e.add(aclEntry(false, "user", "u" + i)); // over the 32 entries of an ACL
+          }
+          break;
+        case 3:
+          e.add("user:bob:rwz");
+          break;
+        case 4:
+          e.add("bogus::rwx");
+          break;
+        default:
+          e.clear();
+      }
+    }
+    return String.join(",", e);
+  }
+
+  private String aclRemoval() {
+    List<String> e = new ArrayList<>();
+    int n = 1 + rnd.nextInt(2);
+    for (int i = 0; i < n; i++) {
+      int k = rnd.nextInt(8);
+      e.add(
+          k == 0
+              ? "mask:"
+              : k == 1
+                  ? "default:mask:"
+                  : k == 2
+                      ? pick(new String[] {"user:", "group:", "other:"}) // base: refused
+                      : (k == 3 ? "default:" : "")
+                          + (rnd.nextBoolean() ? "user:" : "group:")
+                          + aclName());
+    }
+    return String.join(",", e);
   }
 
   private Op shrinkNamespace() {

@@ -13,8 +13,9 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  * A full listing of one NameNode's namespace, as the superuser, changing nothing: every entry
  * (getListing with block locations, followed page by page) with its name bytes, type, inode id,
  * owner, group, permission, times, length, replication, block size, storage policy and blocks (id,
- * generation stamp, length, locations); every directory also with its content summary (namespace,
- * space and per-storage-type quotas and what is used of them).
+ * generation stamp, length, locations) and its attributes (ACL entries, xattrs with their values,
+ * raw xattrs); every directory also with its content summary (namespace, space and per-storage-type
+ * quotas and what is used of them).
  */
 final class NamespaceListing {
   private NamespaceListing() {}
@@ -23,6 +24,7 @@ final class NamespaceListing {
   static Map<String, Canon> list(ClientProtocol nn, int maxEntries) throws IOException {
     Map<String, Canon> out = new LinkedHashMap<>();
     Canon root = Canon.of(nn.getFileInfo("/"));
+    attributes(nn, root, "/");
     Canon.summary(root, "summary.", nn.getContentSummary("/"));
     out.put("/", root);
     Deque<String> dirs = new ArrayDeque<>();
@@ -39,6 +41,7 @@ final class NamespaceListing {
           String p = dir.equals("/") ? "/" + s.getLocalName() : dir + "/" + s.getLocalName();
           Canon c = new Canon();
           Canon.status(c, "", s);
+          attributes(nn, c, p);
           if (s.isDir()) {
             Canon.summary(c, "summary.", nn.getContentSummary(p));
             dirs.add(p);
@@ -56,4 +59,15 @@ final class NamespaceListing {
     }
     return out;
   }
+
+  private static void attributes(ClientProtocol nn, Canon c, String p) throws IOException {
+    Canon.attributes(
+        c,
+        "",
+        nn.getAclStatus(p),
+        nn.getXAttrs(p, null),
+        nn.getXAttrs(RAW + (p.equals("/") ? "" : p), null));
+  }
+
+  private static final String RAW = "/.reserved/raw";
 }

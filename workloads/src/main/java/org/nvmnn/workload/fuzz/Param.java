@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.XAttrSetFlag;
 
 /**
  * The type of one argument of a {@link Call}: how it is written in an operation line and read back.
@@ -124,6 +125,28 @@ abstract class Param {
           EnumSet<CreateFlag> s = EnumSet.noneOf(CreateFlag.class);
           for (String n : names(in)) {
             s.add(CreateFlag.valueOf(n));
+          }
+          return s;
+        }
+      };
+
+  static final Param XFLAGS =
+      new Param() {
+        @Override
+        @SuppressWarnings("unchecked")
+        String print(Object v) {
+          List<String> names = new ArrayList<>();
+          for (XAttrSetFlag f : (EnumSet<XAttrSetFlag>) v) {
+            names.add(f.name());
+          }
+          return "[" + String.join(",", names) + "]";
+        }
+
+        @Override
+        Object parse(Lexer in) {
+          EnumSet<XAttrSetFlag> s = EnumSet.noneOf(XAttrSetFlag.class);
+          for (String n : names(in)) {
+            s.add(XAttrSetFlag.valueOf(n));
           }
           return s;
         }

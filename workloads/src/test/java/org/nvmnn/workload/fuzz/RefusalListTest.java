@@ -23,7 +23,10 @@ public class RefusalListTest {
     Set<String> unknown = new HashSet<>(r.calls());
     unknown.removeAll(known);
     assertEquals("refused calls the fuzzer does not make", new HashSet<String>(), unknown);
-    assertTrue(r.listed(Op.of(Call.setAcl, "/a", "user:x:rwx")));
+    assertTrue(r.listed(Op.of(Call.createSnapshot, "/a", "s1")));
+    // ACLs and xattrs are persisted (region-format.md §5.6): no longer listed
+    assertFalse(r.listed(Op.of(Call.setAcl, "/a", "user:x:rwx")));
+    assertFalse(r.listed(Op.of(Call.removeXAttr, "/a", "user.x")));
     assertTrue(r.listed(Op.of(Call.rollingUpgrade, RollingUpgradeAction.PREPARE)));
     assertFalse(r.listed(Op.of(Call.rollingUpgrade, RollingUpgradeAction.QUERY)));
     assertFalse(r.listed(Op.of(Call.mkdirs, "/a", 0755, true)));
