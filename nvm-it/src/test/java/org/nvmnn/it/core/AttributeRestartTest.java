@@ -20,7 +20,10 @@ import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.XAttrHelper;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.After;
 import org.junit.Test;
@@ -196,6 +199,59 @@ public class AttributeRestartTest {
     seen.add(acl(fs.getAclStatus(new Path("/a/sub/new"))));
     seen.addAll(accessBefore);
     return seen;
+  }
+
+  private interface Call {
+    void run(NamenodeProtocols nn) throws Exception;
+  }
+
+  /** What a call answers: "ok", or the class and message of what it threw. */
+  private String answer(Call c) {
+    try {
+      c.run(cluster.getNameNodeRpc());
+      return "ok";
+    } catch (Throwable t) {
+      return t.getClass().getName() + ": " + t.getMessage();
+    }
+  }
+
+  /**
+   * Calls the stock NameNode refuses with a relative or empty path: its answer (the xattr size
+   * check, the xattr namespace permission check, safe mode), not the NVM NameNode's room check
+   * failing FSDirectory's "Absolute path required" assertion first (found by the RPC fuzzer, seeds
+   * 25, 26 and 27).
+   */
+  private List<String> relativePathAnswers(boolean nvm) throws Exception {
+    cluster = MigrationTestSupport.cluster(getClass(), nvm ? "rn" : "rs", nvm, 1);
+    byte[] big = new byte[16_384];
+    EnumSet<XAttrSetFlag> none = EnumSet.noneOf(XAttrSetFlag.class);
+    List<AclEntry> acl = AclEntry.parseAclSpec("user::rwx,group::r-x,other::---", true);
+    List<String> out = new ArrayList<>();
+    out.add(answer(nn -> nn.setXAttr("rel/x", XAttrHelper.buildXAttr("trusted.t", big), none)));
+    out.add(answer(nn -> nn.setXAttr("rel/x", XAttrHelper.buildXAttr("raw.r", null), CREATE)));
+    out.add(answer(nn -> nn.setXAttr("rel/x", XAttrHelper.buildXAttr("user.a", null), CREATE)));
+    out.add(answer(nn -> nn.removeXAttr("rel/x", XAttrHelper.buildXAttr("raw.r"))));
+    out.add(answer(nn -> nn.setAcl("rel/x", acl)));
+    out.add(answer(nn -> nn.setXAttr("", XAttrHelper.buildXAttr("security.s", null), CREATE)));
+    out.add(answer(nn -> nn.removeAclEntries("", acl)));
+    cluster.getFileSystem().setSafeMode(SafeModeAction.SAFEMODE_ENTER);
+    out.add(answer(nn -> nn.setAcl("rel/x", acl)));
+    out.add(answer(nn -> nn.removeAcl("rel/x")));
+    out.add(answer(nn -> nn.removeXAttr("rel/x", XAttrHelper.buildXAttr("user.a"))));
+    out.add(answer(nn -> nn.setXAttr("rel/x", XAttrHelper.buildXAttr("user.a", null), CREATE)));
+    cluster.getFileSystem().setSafeMode(SafeModeAction.SAFEMODE_LEAVE);
+    return out;
+  }
+
+  @Test(timeout = 300_000)
+  public void callsWithARelativePathGetTheStockAnswer() throws Exception {
+    List<String> stock = relativePathAnswers(false);
+    cluster.shutdown();
+    cluster = null;
+    assertTrue(stock.get(0), stock.get(0).contains("The XAttr is too big"));
+    assertTrue(stock.get(1), stock.get(1).contains("AccessControlException"));
+    assertTrue(stock.get(7), stock.get(7).contains("SafeModeException"));
+    assertEquals(stock, relativePathAnswers(true));
   }
 
   @Test(timeout = 300_000)

@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
@@ -267,7 +268,10 @@ class NvmRpcServer extends NameNodeRpcServer {
   /**
    * ATTR_EXT pages the new attribute chain of {@code src} may take: its encoding now plus {@code
    * extraBytes} (the new chain is written before the old one is freed). A path that does not
-   * resolve counts 0: the stock call that follows answers it.
+   * resolve counts 0: the stock call that follows answers it. So does a relative one, which is not
+   * resolved: FSDirectory throws an AssertionError ("Absolute path required") for it, where the
+   * stock call first answers what it checks before the path (safe mode, the xattr's size and
+   * namespace).
    */
   private long attributePages(String src, long extraBytes) {
     long current = 0;
@@ -276,7 +280,7 @@ class NvmRpcServer extends NameNodeRpcServer {
       FSDirectory fsd = namesystem.getFSDirectory();
       String path =
           FSDirectory.resolvePath(src, FSDirectory.getPathComponentsForReservedPath(src), fsd);
-      INode n = fsd.getINode(path);
+      INode n = path != null && path.startsWith(Path.SEPARATOR) ? fsd.getINode(path) : null;
       if (n != null) {
         current = InodeAttributes.encode(n).length;
       }
