@@ -41,6 +41,10 @@ public final class FuzzRpc {
 
   private final Map<String, Long> byKind = new TreeMap<>();
   private final Map<String, Long> calls = new TreeMap<>();
+
+  /** Per call: how often both NameNodes answered it without an exception (and agreed). */
+  private final Map<String, Long> answered = new TreeMap<>();
+
   private long divergences;
 
   /** Stock restart bugs ({@link Session#stockBug}): recorded and reproduced, not divergences. */
@@ -204,6 +208,9 @@ public final class FuzzRpc {
         if (op.call == Call.RESTART) {
           gen.resync(session.lastListing);
         } else {
+          if (session.lastStock != null && !session.lastStock.isException()) {
+            answered.merge(op.call.name(), 1L, Long::sum);
+          }
           gen.observe(op, session.lastStock != null ? session.lastStock : session.lastNvm);
         }
       } else {
@@ -434,6 +441,7 @@ public final class FuzzRpc {
         done, secs, done / secs, restarts, startupMs / 1000.0);
     out.println("   " + session.frozen);
     out.printf("   calls: %s%n", calls);
+    out.printf("   answered without an exception by both: %s%n", answered);
     out.printf(
         "   divergences: %d; stock restart bugs (not divergences: the NVM NameNode came back with"
             + " what it served, the stock one did not): %d; by kind: %s; distinct: %d%n",
