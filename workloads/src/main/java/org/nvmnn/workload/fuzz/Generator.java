@@ -66,6 +66,12 @@ final class Generator {
   private long seq;
   private long generated;
 
+  /**
+   * The newest xattrs the NameNodes agreed to set, as {path, name}: most removals and some sets
+   * name one of them, so that removals, REPLACE and CREATE on an existing xattr happen.
+   */
+  private final List<String[]> xattrsSet = new ArrayList<>();
+
   private static final class Entry {
     final int weight;
     final Supplier<Op> make;
@@ -89,6 +95,7 @@ final class Generator {
   /** A fresh namespace: the model emptied, the standing directories queued. */
   void reset() {
     m.reset();
+    xattrsSet.clear();
     followUps.clear();
     followUps.add(Op.of(Call.mkdirs, "/wide", 0755, true));
     followUps.add(Op.of(Call.mkdirs, "/d", 0777, true));
@@ -287,6 +294,15 @@ final class Generator {
           m.move(p0, (String) a[1]);
         }
         break;
+      case setXAttr:
+        xattrsSet.add(new String[] {p0, (String) a[1]});
+        if (xattrsSet.size() > 64) {
+          xattrsSet.remove(0);
+        }
+        break;
+      case removeXAttr:
+        xattrsSet.removeIf(x -> x[0].equals(p0) && x[1].equals(a[1]));
+        break;
       case setSafeMode:
         HdfsConstants.SafeModeAction act = (HdfsConstants.SafeModeAction) a[0];
         if (act == HdfsConstants.SafeModeAction.SAFEMODE_ENTER) {
@@ -394,7 +410,7 @@ final class Generator {
     add(4, () -> Op.of(Call.removeDefaultAcl, target()).as(caller()).tag("acl"));
     add(5, () -> Op.of(Call.removeAcl, target()).as(caller()).tag("acl"));
     add(20, this::setXAttr);
-    add(10, () -> Op.of(Call.removeXAttr, xattrTarget(), xattrName()).as(caller()).tag("xattr"));
+    add(10, this::removeXAttr);
     // concat (persisted since issue 25)
     add(2, () -> Op.of(Call.concat, fileOrAny(), new String[] {fileOrAny(), fileOrAny()}));
     // centralized cache management (persisted as records since issue 25)
@@ -607,9 +623,26 @@ final class Generator {
                   ? EnumSet.of(XAttrSetFlag.REPLACE)
                   : EnumSet.of(XAttrSetFlag.CREATE, XAttrSetFlag.REPLACE);
     }
-    return Op.of(Call.setXAttr, xattrTarget(), xattrName(), xattrValue(), flags)
+    String[] x = !xattrsSet.isEmpty() && rnd.nextInt(4) == 0 ? setBefore() : null;
+    return Op.of(
+            Call.setXAttr,
+            x != null ? x[0] : xattrTarget(),
+            x != null ? x[1] : xattrName(),
+            xattrValue(),
+            flags)
         .as(caller())
         .tag("xattr");
+  }
+
+  private Op removeXAttr() {
+    String[] x = !xattrsSet.isEmpty() && rnd.nextInt(3) > 0 ? setBefore() : null;
+    return Op.of(Call.removeXAttr, x != null ? x[0] : xattrTarget(), x != null ? x[1] : xattrName())
+        .as(caller())
+        .tag("xattr");
+  }
+
+  private String[] setBefore() {
+    return xattrsSet.get(rnd.nextInt(xattrsSet.size()));
   }
 
   /** Mostly a path of the model; sometimes the same through /.reserved/raw (raw xattrs). */
