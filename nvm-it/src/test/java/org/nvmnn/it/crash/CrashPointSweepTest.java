@@ -480,6 +480,8 @@ public class CrashPointSweepTest {
     sweepTokens();
     sweepCache();
     sweepConcat();
+    sweepTruncate();
+    sweepSymlinks();
     sweepAttributes();
 
     report();
@@ -599,6 +601,46 @@ public class CrashPointSweepTest {
         "rename of a file with an ACL and xattrs",
         () -> assertTrue(nn.rename(g, d + "/g-moved")),
         new Watch(g, d + "/g-moved"));
+  }
+
+  /**
+   * truncate: on a block boundary one batch (the shorter block list); inside a block the truncate's
+   * batch (the file under construction, its truncate block record) and then the block recovery's
+   * (the new generation stamp, the closed file without the record), each a state a crash may leave.
+   */
+  private static void sweepTruncate() throws Exception {
+    String dir = "/s/truncate/";
+    DFSTestUtil.createFile(fs, new Path(dir + "boundary"), 3 * 1024 * 1024 + 10, (short) 1, 4L);
+    DFSTestUtil.createFile(fs, new Path(dir + "inside"), 1024 * 1024 + 5000, (short) 1, 5L);
+    sweep(
+        "truncate on a block boundary (two blocks dropped)",
+        () -> assertTrue(nn.truncate(dir + "boundary", 1024 * 1024, CLIENT)));
+    sweep(
+        "truncate inside a block, then its block recovery closes the file",
+        () -> {
+          assertFalse(nn.truncate(dir + "inside", 1024 * 1024 + 777, CLIENT));
+          long end = System.currentTimeMillis() + 60_000;
+          while (!nn.isFileClosed(dir + "inside")) {
+            assertTrue("the truncate's block recovery", System.currentTimeMillis() < end);
+            Thread.sleep(50);
+          }
+        });
+  }
+
+  /** Symlinks: a page of their own (a long target in a NAME_EXT chain), moved and removed. */
+  private static void sweepSymlinks() throws Exception {
+    org.apache.hadoop.fs.FileSystem.enableSymlinks();
+    StringBuilder longTarget = new StringBuilder("/s/file");
+    while (longTarget.length() < 400) {
+      longTarget.append("/component");
+    }
+    FsPermission perm = FsPermission.getDefault();
+    sweep("createSymlink", () -> nn.createSymlink("/s/file", "/s/link", perm, false));
+    sweep(
+        "createSymlink with a 400-byte target (a chain) and its parents",
+        () -> nn.createSymlink(longTarget.toString(), "/s/links/deep/long", perm, true));
+    sweep("rename a symlink", () -> assertTrue(nn.rename("/s/link", "/s/a/link")));
+    sweep("delete a symlink", () -> assertTrue(nn.delete("/s/links/deep/long", false)));
   }
 
   /** concat: one batch with the target's new block list and the sources' pages removed. */
