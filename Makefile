@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -61,6 +61,11 @@ secure-demo: build
 # fetchImage only of a current fsimage (hdfs oiv reads it), namenode -recover/-rollback/-upgrade.
 checkpoint-demo: build
 	./scripts/demo/checkpoint-demo.sh
+
+# Encryption zones with real processes: a KMS (hadoop-kms 2.7.3), an NVM NameNode using it, a DataNode;
+# files written into a zone, kill -9 and restart, read back decrypted; a second zone after the restart.
+ez-demo: build
+	./scripts/demo/ez-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.

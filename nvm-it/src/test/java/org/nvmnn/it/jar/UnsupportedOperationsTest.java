@@ -159,9 +159,9 @@ public class UnsupportedOperationsTest {
   }
 
   @Test
-  public void encryptionZonesAreRefused() throws Exception {
-    // with no key provider configured the stock NameNode refuses every zone itself, first; the
-    // NVM refusal applies once a provider has the key (the upstream encryption classes)
+  public void encryptionZoneWithoutKeyProviderGetsTheStockAnswer() throws Exception {
+    // zones are persisted (EncryptionZoneRestartTest, with a KMS); with no key provider configured
+    // the stock NameNode refuses every zone itself, and the NVM NameNode gives that answer
     assertStockAnswer("java.io.IOException", () -> fs.createEncryptionZone(SUB, "key"));
     assertFalse(fs.listEncryptionZones().hasNext());
     assertNull(fs.getEZForPath(FILE));

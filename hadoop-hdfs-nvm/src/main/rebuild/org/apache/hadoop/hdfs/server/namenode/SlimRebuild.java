@@ -91,6 +91,9 @@ final class SlimRebuild {
       pages.put(id, live[i]);
       if (live[i] == rootPage) {
         InodeMaterializer.restoreRoot(store, dir.getRoot(), v);
+        // the root is in the inode map already; a zone on it is registered as the stock fsimage
+        // loader registers it (every other directory's with addToInodeMap below)
+        dir.addRootDirToEncryptionZone(dir.getRoot().getXAttrFeature());
         children.add(quota.addDirectory(dir.getRoot(), 0), dir.getRoot());
         continue;
       }

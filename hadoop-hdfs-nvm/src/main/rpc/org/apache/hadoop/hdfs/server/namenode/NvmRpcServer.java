@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CipherSuite;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
-import org.apache.hadoop.crypto.key.KeyProviderCryptoExtension;
 import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileSystem;
@@ -16,19 +16,23 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.protocol.CacheDirective;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.EncryptionZone;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
+import org.apache.hadoop.hdfs.protocolPB.PBHelper;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.AttributeCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
@@ -80,7 +84,8 @@ class NvmRpcServer extends NameNodeRpcServer {
         "create",
         src,
         (createParent ? NvmSpaceGuard.pathPages(src) : NvmSpaceGuard.lastPages(src))
-            + space.newStringPages(clientName, clientMachine(), remoteUser()));
+            + space.newStringPages(clientName, clientMachine(), remoteUser())
+            + encryptionInfoPages(src));
     return super.create(
         src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
   }
@@ -374,20 +379,68 @@ class NvmRpcServer extends NameNodeRpcServer {
     return all;
   }
 
+  /**
+   * createEncryptionZone sets the zone's xattr on the directory (OP_SET_XATTR): its attribute chain
+   * is rewritten whole, so it must fit first. Without a key provider the stock NameNode refuses at
+   * once, and that answer comes first here too.
+   */
   @Override
   public void createEncryptionZone(String src, String keyName) throws IOException {
-    KeyProviderCryptoExtension provider = namesystem.getProvider();
-    if (provider == null
-        || keyName == null
-        || keyName.isEmpty()
-        || provider.getMetadata(keyName) == null) {
-      // the stock NameNode refuses these before safe mode and before anything changes: no key
-      // provider, no key name, a key the provider does not have; its answer is given as is
-      super.createEncryptionZone(src, keyName);
-      return;
+    if (namesystem.getProvider() != null && keyName != null && !keyName.isEmpty()) {
+      space.checkPages(
+          "create an encryption zone on",
+          src,
+          attributePages(src, AttributeCodec.encodedSize(zoneXAttr(keyName))));
     }
-    throw refuseWrite(
-        "createEncryptionZone", src, "encryption zone on " + src, "encryption zones are");
+    super.createEncryptionZone(src, keyName);
+  }
+
+  /**
+   * The xattr createEncryptionZone gives a zone's directory, as 2.7.3 builds it; the cipher suite
+   * and protocol version are one-byte enums whichever the key has, so its size is exact.
+   */
+  static XAttr zoneXAttr(String keyName) {
+    return XAttrHelper.buildXAttr(
+        HdfsServerConstants.CRYPTO_XATTR_ENCRYPTION_ZONE,
+        PBHelper.convert(
+                CipherSuite.AES_CTR_NOPADDING, CryptoProtocolVersion.ENCRYPTION_ZONES, keyName)
+            .toByteArray());
+  }
+
+  /**
+   * ATTR_EXT pages of the FileEncryptionInfo xattr a file created at {@code src} gets inside an
+   * encryption zone (set before logOpenFile, so it is in the create's batch); 0 outside a zone,
+   * without a key provider, or for a path the stock create answers itself.
+   */
+  private long encryptionInfoPages(String src) {
+    if (namesystem.getProvider() == null) {
+      return 0;
+    }
+    String key;
+    namesystem.readLock();
+    try {
+      FSDirectory fsd = namesystem.getFSDirectory();
+      if (!fsd.ezManager.hasCreatedEncryptionZone()) {
+        return 0;
+      }
+      String path =
+          FSDirectory.resolvePath(src, FSDirectory.getPathComponentsForReservedPath(src), fsd);
+      EncryptionZone zone = fsd.getEZForPath(fsd.getINodesInPath(path, true));
+      if (zone == null) {
+        return 0;
+      }
+      key = zone.getKeyName();
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    } finally {
+      namesystem.readUnlock();
+    }
+    // PerFileEncryptionInfoProto: the encrypted data key (at most 64 bytes, a 512-bit key), the IV
+    // (16 bytes) and the key version name (the key's name, '@', a number), each with a tag and a
+    // length of at most 3 bytes
+    long value = 4 + 64 + 4 + 16 + 4 + 3L * key.length() + 21;
+    XAttr probe = XAttrHelper.buildXAttr(HdfsServerConstants.CRYPTO_XATTR_FILE_ENCRYPTION_INFO);
+    return InodeLimits.attrExtPages(AttributeCodec.encodedSize(probe) + value);
   }
 
   // ---- centralized cache management: pools and directives are records (NvmCacheWriteThrough) ----
