@@ -2,6 +2,7 @@ package org.nvmnn.it.core;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.nvmnn.it.core.MigrationTestSupport.cluster;
 import static org.nvmnn.it.core.MigrationTestSupport.region;
@@ -19,6 +20,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.crypto.key.JavaKeyStoreProvider;
+import org.apache.hadoop.fs.FileEncryptionInfo;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -279,7 +281,7 @@ public class AttributeMigrationTest {
   }
 
   @Test(timeout = 300_000)
-  public void snapshotsAndEncryptionZonesAreStillRefused() throws Exception {
+  public void snapshotsAreStillRefusedAndEncryptionZonesImported() throws Exception {
     File keys = new File(NamespaceOpsTestBase.baseDir(getClass()), "refusals.jks");
     cluster =
         cluster(
@@ -301,9 +303,9 @@ public class AttributeMigrationTest {
     fs.createSnapshot(new Path("/snap"), "s1");
     fs.mkdirs(new Path("/ez"));
     fs.createEncryptionZone(new Path("/ez"), "k");
+    fs.create(new Path("/ez/f"), (short) 1).close(); // an encrypted file: its encryption info
     Map<String, String> refused = new LinkedHashMap<>();
     refused.put("/snap", "a snapshottable directory (snapshots)");
-    refused.put("/ez", "an encryption zone");
 
     while (!refused.isEmpty()) {
       cluster.shutdownNameNode(0);
@@ -320,17 +322,33 @@ public class AttributeMigrationTest {
       assertFalse(region(cluster).exists());
       cluster.restartNameNode(0, true);
       fs = cluster.getFileSystem();
-      if (named.equals("/snap")) {
-        fs.deleteSnapshot(new Path("/snap"), "s1");
-        fs.disallowSnapshot(new Path("/snap"));
-      } else {
-        assertTrue(fs.delete(new Path("/ez"), true));
-      }
+      fs.deleteSnapshot(new Path("/snap"), "s1");
+      fs.disallowSnapshot(new Path("/snap"));
       refused.remove(named);
     }
     List<String> onStock = state(fs);
+    assertTrue(
+        line(onStock, "/ez"), line(onStock, "/ez").contains("raw.hdfs.crypto.encryption.zone="));
+    assertTrue(
+        line(onStock, "/ez/f"),
+        line(onStock, "/ez/f").contains("raw.hdfs.crypto.file.encryption.info="));
+    FileEncryptionInfo infoOnStock = fs.getClient().getFileInfo("/ez/f").getFileEncryptionInfo();
+    assertNotNull(infoOnStock);
     fs = MigrationTestSupport.importAndStartNvm(cluster);
     assertEquals("after the import", onStock, state(fs));
+    // the zone's xattr came with the directory, and the rebuild registered the zone again
+    assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
+    assertEquals("k", fs.listEncryptionZones().next().getKeyName());
+    assertEquals(
+        infoOnStock.toString(),
+        fs.getClient().getFileInfo("/ez/f").getFileEncryptionInfo().toString());
+
+    fs = MigrationTestSupport.exportAndStartStock(cluster);
+    assertEquals("after the export", onStock, state(fs));
+    assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
+    assertEquals(
+        infoOnStock.toString(),
+        fs.getClient().getFileInfo("/ez/f").getFileEncryptionInfo().toString());
   }
 
   @Test(timeout = 180_000)

@@ -8,10 +8,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.fs.XAttr;
-import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
-import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
@@ -199,24 +196,8 @@ final class NvmImportScan {
           "a snapshot reference (snapshots)",
           "delete the snapshots (hdfs dfs -deleteSnapshot)");
     }
-    // ACL entries and xattrs are carried (InodeEncoder.attrs); an encryption zone's or encrypted
-    // file's xattr is refused: NVM mode does not support zones (docs/unsupported-operations.md)
-    XAttrFeature x = n.isSymlink() ? null : n.getXAttrFeature(); // INodeSymlink throws
-    if (x != null) {
-      for (XAttr xa : x.getXAttrs()) {
-        String name = XAttrHelper.getPrefixName(xa);
-        if (HdfsServerConstants.CRYPTO_XATTR_ENCRYPTION_ZONE.equals(name)) {
-          throw feature(
-              path,
-              "an encryption zone",
-              "move its data out of the zone and delete the zone's directory");
-        }
-        if (HdfsServerConstants.CRYPTO_XATTR_FILE_ENCRYPTION_INFO.equals(name)) {
-          throw feature(
-              path, "an encrypted file (encryption zones)", "move its data out of the zone");
-        }
-      }
-    }
+    // ACL entries and xattrs are carried (InodeEncoder.attrs), an encryption zone's and each
+    // encrypted file's raw.hdfs.crypto.* xattr with them: the rebuild registers the zones again
     if (n.isDirectory()) {
       INodeDirectory d = n.asDirectory();
       if (isSnapshottable(d)) {
