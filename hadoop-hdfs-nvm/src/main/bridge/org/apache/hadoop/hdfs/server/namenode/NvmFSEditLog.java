@@ -1,8 +1,11 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
-import java.util.Collections;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
@@ -20,10 +23,15 @@ import org.apache.hadoop.security.token.delegation.DelegationKey;
 /**
  * The edit log of an NVM NameNode. Every typed log method the namesystem calls after changing
  * memory under the write lock persists the resulting inode state into the region ({@link
- * NvmWriteThrough}) and does NOT build an op. The journal is a {@link NullJournalManager}, so
- * segment markers (the only ops that still reach {@link #logEdit}) go nowhere: no edit-log record
- * is written or fsynced for any namespace operation. Any other op reaching {@link #logEdit} is one
- * this class does not know how to persist; since memory already changed, it stops the NameNode.
+ * NvmWriteThrough}). Without HA it does NOT build an op: the journal is a {@link
+ * NullJournalManager}, so segment markers (the only ops that still reach {@link #logEdit}) go
+ * nowhere and no edit-log record is written or fsynced for any namespace operation. With HA the
+ * stock op is logged to the shared journal as well (docs/ha.md): each typed method logs it, then
+ * persists its batch, both holding this object's monitor, so batches reach the region in the order
+ * of their transaction ids and each carries its own; {@code logSync} (outside the namesystem lock,
+ * group commit as stock) waits for the journal quorum before the RPC answers. Any other op reaching
+ * {@link #logEdit} is one this class does not know how to persist; since memory already changed, it
+ * stops the NameNode.
  */
 class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the edit log (Mockito)
   private volatile NvmWriteThrough writeThrough;
@@ -31,24 +39,65 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   private volatile NvmTokenWriteThrough tokens;
   private volatile NvmCacheWriteThrough cache;
 
-  NvmFSEditLog(Configuration conf, NNStorage storage) {
-    super(journalConf(conf), storage, Collections.singletonList(NullJournalManager.URI_));
+  /** HA: ops go to the shared journal too (see the class comment). */
+  private final boolean ha;
+
+  /**
+   * HA standby: the transaction id of the op the tailer is applying (its batch is stamped with it),
+   * -1 when not applying; the active stamps its batches with the last id it wrote.
+   */
+  private volatile long applyingTxId = -1;
+
+  NvmFSEditLog(Configuration conf, NNStorage storage, boolean ha) {
+    super(journalConf(conf, ha), storage, journals(conf, ha));
+    this.ha = ha;
+  }
+
+  /**
+   * The journals: the null journal, after the shared edits dirs with HA (the stock journal
+   * implementations, QJM in practice; the local edits dirs are not used).
+   */
+  private static List<URI> journals(Configuration conf, boolean ha) {
+    List<URI> dirs = new ArrayList<>();
+    if (ha) {
+      dirs.addAll(FSNamesystem.getSharedEditsDirs(conf));
+    }
+    dirs.add(NullJournalManager.URI_);
+    return dirs;
   }
 
   /**
    * A private copy of the configuration in which the edits dirs are the null journal's URI and its
-   * plugin class is registered; the operator's configuration is unchanged.
+   * plugin class is registered (and, without HA, no shared edits dir); the operator's configuration
+   * is unchanged.
    */
-  static Configuration journalConf(Configuration conf) {
+  static Configuration journalConf(Configuration conf, boolean ha) {
     Configuration c = new Configuration(conf);
     String uri = NullJournalManager.URI_.toString();
     c.set(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_KEY, uri);
     c.unset(DFSConfigKeys.DFS_NAMENODE_EDITS_DIR_REQUIRED_KEY);
-    c.unset(DFSConfigKeys.DFS_NAMENODE_SHARED_EDITS_DIR_KEY);
+    if (!ha) {
+      c.unset(DFSConfigKeys.DFS_NAMENODE_SHARED_EDITS_DIR_KEY);
+    }
     c.set(
         DFSConfigKeys.DFS_NAMENODE_EDITS_PLUGIN_PREFIX + "." + NullJournalManager.SCHEME,
         NullJournalManager.class.getName());
     return c;
+  }
+
+  boolean isHa() {
+    return ha;
+  }
+
+  /** The transaction id a batch committed now belongs to (HA; see {@link #applyingTxId}). */
+  long stampTxId() {
+    long a = applyingTxId;
+    return a >= 0 ? a : getLastWrittenTxId();
+  }
+
+  /** HA standby: the tailer applies the op with this id ({@code -1}: none). */
+  void applying(long txid) {
+    this.applyingTxId = txid;
   }
 
   void attach(NvmWriteThrough engine) {
@@ -65,6 +114,14 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   NvmWriteThrough writeThrough() {
     return writeThrough;
+  }
+
+  NvmTokenWriteThrough tokenWriteThrough() {
+    return tokens();
+  }
+
+  NvmCacheWriteThrough cacheWriteThrough() {
+    return cache();
   }
 
   void setRollbackGuard(NvmRollbackImageGuard guard) {
@@ -94,6 +151,46 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     }
   }
 
+  /** The ops the typed methods below log with HA: each persisted by its method. */
+  private static final Set<FSEditLogOpCodes> PERSISTED_WITH_HA =
+      EnumSet.of(
+          FSEditLogOpCodes.OP_MKDIR,
+          FSEditLogOpCodes.OP_ADD,
+          FSEditLogOpCodes.OP_SYMLINK,
+          FSEditLogOpCodes.OP_APPEND,
+          FSEditLogOpCodes.OP_CLOSE,
+          FSEditLogOpCodes.OP_ADD_BLOCK,
+          FSEditLogOpCodes.OP_UPDATE_BLOCKS,
+          FSEditLogOpCodes.OP_REASSIGN_LEASE,
+          FSEditLogOpCodes.OP_SET_REPLICATION,
+          FSEditLogOpCodes.OP_SET_STORAGE_POLICY,
+          FSEditLogOpCodes.OP_SET_QUOTA,
+          FSEditLogOpCodes.OP_SET_QUOTA_BY_STORAGETYPE,
+          FSEditLogOpCodes.OP_SET_PERMISSIONS,
+          FSEditLogOpCodes.OP_SET_OWNER,
+          FSEditLogOpCodes.OP_TIMES,
+          FSEditLogOpCodes.OP_SET_ACL,
+          FSEditLogOpCodes.OP_SET_XATTR,
+          FSEditLogOpCodes.OP_REMOVE_XATTR,
+          FSEditLogOpCodes.OP_RENAME_OLD,
+          FSEditLogOpCodes.OP_RENAME,
+          FSEditLogOpCodes.OP_DELETE,
+          FSEditLogOpCodes.OP_TRUNCATE,
+          FSEditLogOpCodes.OP_CONCAT_DELETE,
+          FSEditLogOpCodes.OP_ADD_CACHE_POOL,
+          FSEditLogOpCodes.OP_MODIFY_CACHE_POOL,
+          FSEditLogOpCodes.OP_REMOVE_CACHE_POOL,
+          FSEditLogOpCodes.OP_ADD_CACHE_DIRECTIVE,
+          FSEditLogOpCodes.OP_MODIFY_CACHE_DIRECTIVE,
+          FSEditLogOpCodes.OP_REMOVE_CACHE_DIRECTIVE,
+          FSEditLogOpCodes.OP_GET_DELEGATION_TOKEN,
+          FSEditLogOpCodes.OP_RENEW_DELEGATION_TOKEN,
+          FSEditLogOpCodes.OP_CANCEL_DELEGATION_TOKEN,
+          FSEditLogOpCodes.OP_UPDATE_MASTER_KEY,
+          FSEditLogOpCodes.OP_SET_GENSTAMP_V1,
+          FSEditLogOpCodes.OP_SET_GENSTAMP_V2,
+          FSEditLogOpCodes.OP_ALLOCATE_BLOCK_ID);
+
   @Override
   void logEdit(FSEditLogOp op) {
     switch (op.opCode) {
@@ -102,6 +199,10 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
         super.logEdit(op); // not namespace state; the null journal discards it
         return;
       default:
+        if (ha && PERSISTED_WITH_HA.contains(op.opCode)) {
+          super.logEdit(op); // its typed method persists its batch right after
+          return;
+        }
         String name = op.opCode.name();
         op.reset();
         WriteThroughFailure.stop(
@@ -113,105 +214,191 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     }
   }
 
+  /**
+   * The monitor a typed method holds while it logs its op (HA) and persists its batch: this edit
+   * log with HA, so that ops and batches are ordered together; without HA a private lock, since no
+   * op is logged.
+   */
+  private Object order() {
+    return ha ? this : noOrder;
+  }
+
+  private final Object noOrder = new Object();
+
   // ---- inode creation
 
   @Override
   public void logMkDir(String path, INode newNode) {
-    wt().created(path, newNode);
+    synchronized (order()) {
+      if (ha) {
+        super.logMkDir(path, newNode);
+      }
+      wt().created(path, newNode);
+    }
   }
 
   @Override
   public void logOpenFile(String path, INodeFile newNode, boolean overwrite, boolean toLogRpcIds) {
-    // with overwrite the old file's removal arrived before (removeLeasesAndINodes) and
-    // goes into this batch
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_CREATE, newNode.getId());
+    synchronized (order()) {
+      if (ha) {
+        super.logOpenFile(path, newNode, overwrite, toLogRpcIds);
+      }
+      // with overwrite the old file's removal arrived before (removeLeasesAndINodes) and
+      // goes into this batch
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_CREATE, newNode.getId());
+      }
+      w.created(path, newNode);
     }
-    w.created(path, newNode);
   }
 
   @Override
   void logSymlink(
       String path, String value, long mtime, long atime, INodeSymlink node, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logSymlink(path, value, mtime, atime, node, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.created(path, node);
     }
-    w.created(path, node);
   }
 
   // ---- file state
 
   @Override
   public void logAppendFile(String path, INodeFile file, boolean newBlock, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_APPEND, file.getId());
+    synchronized (order()) {
+      if (ha) {
+        super.logAppendFile(path, file, newBlock, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_APPEND, file.getId());
+      }
+      w.inodeChanged(path, file);
     }
-    w.inodeChanged(path, file);
   }
 
   @Override
   public void logCloseFile(String path, INodeFile newNode) {
-    wt().inodeChanged(path, newNode);
+    synchronized (order()) {
+      if (ha) {
+        super.logCloseFile(path, newNode);
+      }
+      wt().inodeChanged(path, newNode);
+    }
   }
 
   @Override
   public void logAddBlock(String path, INodeFile file) {
-    wt().inodeChanged(path, file);
+    synchronized (order()) {
+      if (ha) {
+        super.logAddBlock(path, file);
+      }
+      wt().inodeChanged(path, file);
+    }
   }
 
   @Override
   public void logUpdateBlocks(String path, INodeFile file, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) { // updatePipeline
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logUpdateBlocks(path, file, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) { // updatePipeline
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.inodeChanged(path, file);
     }
-    w.inodeChanged(path, file);
   }
 
   @Override
   void logReassignLease(String leaseHolder, String src, String newHolder) {
-    // called before the namesystem sets newHolder on the file: the page takes it from here
-    wt().leaseReassigned(src, newHolder);
+    synchronized (order()) {
+      if (ha) {
+        super.logReassignLease(leaseHolder, src, newHolder);
+      }
+      // called before the namesystem sets newHolder on the file: the page takes it from here
+      wt().leaseReassigned(src, newHolder);
+    }
   }
 
   // ---- attributes
 
   @Override
   void logSetReplication(String src, short replication) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetReplication(src, replication);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logSetStoragePolicy(String src, byte policyId) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetStoragePolicy(src, policyId);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logSetQuota(String src, long nsQuota, long dsQuota) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetQuota(src, nsQuota, dsQuota);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logSetQuotaByStorageType(String src, long dsQuota, StorageType type) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetQuotaByStorageType(src, dsQuota, type);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logSetPermissions(String src, FsPermission permissions) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetPermissions(src, permissions);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logSetOwner(String src, String username, String groupname) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetOwner(src, username, groupname);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logTimes(String src, long mtime, long atime) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logTimes(src, mtime, atime);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   /**
@@ -220,57 +407,91 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
    */
   @Override
   void logSetAcl(String src, List<AclEntry> entries) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetAcl(src, entries);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   /** OP_SET_XATTR (setXAttr, createEncryptionZone): the inode's whole attribute chain. */
   @Override
   void logSetXAttrs(String src, List<XAttr> xAttrs, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logSetXAttrs(src, xAttrs, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.pathChanged(src);
     }
-    w.pathChanged(src);
   }
 
   /** OP_REMOVE_XATTR. */
   @Override
   void logRemoveXAttrs(String src, List<XAttr> xAttrs, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logRemoveXAttrs(src, xAttrs, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.pathChanged(src);
     }
-    w.pathChanged(src);
   }
 
   // ---- structure
 
   @Override
   void logRename(String src, String dst, long timestamp, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logRename(src, dst, timestamp, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.renamed(src, dst);
     }
-    w.renamed(src, dst);
   }
 
   @Override
   void logRename(
       String src, String dst, long timestamp, boolean toLogRpcIds, Options.Rename... options) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logRename(src, dst, timestamp, toLogRpcIds, options);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.renamed(src, dst);
     }
-    w.renamed(src, dst);
   }
 
+  /**
+   * The delete's batch is committed when the namesystem hands over the removed inodes
+   * (removeLeasesAndINodes, right after this call); with HA the op is logged then too, so the op
+   * and its batch stay together ({@link NvmWriteThrough#deleted(String, Runnable)}).
+   */
   @Override
   void logDelete(String src, long timestamp, boolean toLogRpcIds) {
     NvmWriteThrough w = wt();
     if (toLogRpcIds) { // staged with the removal's batch (NvmWriteThrough.removed)
       w.retryable(RegionLayout.RETRY_SUCCESS, 0);
     }
-    w.deleted(src);
+    if (ha) {
+      w.deleted(src, () -> super.logDelete(src, timestamp, toLogRpcIds));
+    } else {
+      w.deleted(src);
+    }
   }
 
   /**
@@ -285,16 +506,26 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
       long size,
       long timestamp,
       Block truncateBlock) {
-    wt().pathChanged(src);
+    synchronized (order()) {
+      if (ha) {
+        super.logTruncate(src, clientName, clientMachine, size, timestamp, truncateBlock);
+      }
+      wt().pathChanged(src);
+    }
   }
 
   @Override
   void logConcat(String trg, String[] srcs, long timestamp, boolean toLogRpcIds) {
-    NvmWriteThrough w = wt();
-    if (toLogRpcIds) {
-      w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+    synchronized (order()) {
+      if (ha) {
+        super.logConcat(trg, srcs, timestamp, toLogRpcIds);
+      }
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.concatenated(trg);
     }
-    w.concatenated(trg);
   }
 
   // ---- the centralized cache manager (NvmCacheWriteThrough): under the namesystem write lock
@@ -314,36 +545,67 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   void logAddCachePool(CachePoolInfo pool, boolean toLogRpcIds) {
-    cache().poolAdded(pool, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logAddCachePool(pool, toLogRpcIds);
+      }
+      cache().poolAdded(pool, toLogRpcIds);
+    }
   }
 
   @Override
   void logModifyCachePool(CachePoolInfo info, boolean toLogRpcIds) {
-    cache().poolModified(info, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logModifyCachePool(info, toLogRpcIds);
+      }
+      cache().poolModified(info, toLogRpcIds);
+    }
   }
 
   @Override
   void logRemoveCachePool(String poolName, boolean toLogRpcIds) {
-    cache().poolRemoved(poolName, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logRemoveCachePool(poolName, toLogRpcIds);
+      }
+      cache().poolRemoved(poolName, toLogRpcIds);
+    }
   }
 
   @Override
   void logAddCacheDirectiveInfo(CacheDirectiveInfo directive, boolean toLogRpcIds) {
-    cache().directiveAdded(directive, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logAddCacheDirectiveInfo(directive, toLogRpcIds);
+      }
+      cache().directiveAdded(directive, toLogRpcIds);
+    }
   }
 
   @Override
   void logModifyCacheDirectiveInfo(CacheDirectiveInfo directive, boolean toLogRpcIds) {
-    cache().directiveModified(directive, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logModifyCacheDirectiveInfo(directive, toLogRpcIds);
+      }
+      cache().directiveModified(directive, toLogRpcIds);
+    }
   }
 
   @Override
   void logRemoveCacheDirectiveInfo(Long id, boolean toLogRpcIds) {
-    cache().directiveRemoved(id, toLogRpcIds);
+    synchronized (order()) {
+      if (ha) {
+        super.logRemoveCacheDirectiveInfo(id, toLogRpcIds);
+      }
+      cache().directiveRemoved(id, toLogRpcIds);
+    }
   }
 
   // ---- the delegation token secret manager (NvmTokenWriteThrough): the RPC handlers log under
-  // the namesystem lock, the secret manager's own thread without it
+  // the namesystem lock, the secret manager's own thread without it (with HA the edit log's monitor
+  // orders both, see order())
 
   private NvmTokenWriteThrough tokens() {
     NvmTokenWriteThrough t = tokens;
@@ -359,21 +621,45 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   void logGetDelegationToken(DelegationTokenIdentifier id, long expiryTime) {
-    tokens().tokenIssued(id, expiryTime);
+    synchronized (order()) {
+      if (ha) {
+        super.logGetDelegationToken(id, expiryTime);
+      }
+      tokens().tokenIssued(id, expiryTime);
+    }
   }
 
   @Override
   void logRenewDelegationToken(DelegationTokenIdentifier id, long expiryTime) {
-    tokens().tokenRenewed(id, expiryTime);
+    synchronized (order()) {
+      if (ha) {
+        super.logRenewDelegationToken(id, expiryTime);
+      }
+      tokens().tokenRenewed(id, expiryTime);
+    }
   }
 
   @Override
   void logCancelDelegationToken(DelegationTokenIdentifier id) {
-    tokens().tokenCancelled(id);
+    synchronized (order()) {
+      if (ha) {
+        super.logCancelDelegationToken(id);
+      }
+      tokens().tokenCancelled(id);
+    }
   }
 
   @Override
   void logUpdateMasterKey(DelegationKey key) {
+    synchronized (order()) {
+      if (ha) {
+        super.logUpdateMasterKey(key);
+      }
+      masterKeyUpdated(key);
+    }
+  }
+
+  private void masterKeyUpdated(DelegationKey key) {
     NvmWriteThrough w = writeThrough;
     DelegationKey[] now =
         w == null
@@ -386,16 +672,31 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
 
   @Override
   void logGenerationStampV1(long genstamp) {
-    wt().counter("generation stamp v1", RegionLayout.SB_GENSTAMP_V1, genstamp);
+    synchronized (order()) {
+      if (ha) {
+        super.logGenerationStampV1(genstamp);
+      }
+      wt().counter("generation stamp v1", RegionLayout.SB_GENSTAMP_V1, genstamp);
+    }
   }
 
   @Override
   void logGenerationStampV2(long genstamp) {
-    wt().counter("generation stamp", RegionLayout.SB_GENSTAMP_V2, genstamp);
+    synchronized (order()) {
+      if (ha) {
+        super.logGenerationStampV2(genstamp);
+      }
+      wt().counter("generation stamp", RegionLayout.SB_GENSTAMP_V2, genstamp);
+    }
   }
 
   @Override
   void logAllocateBlockId(long blockId) {
-    wt().counter("block id", RegionLayout.SB_LAST_BLOCK_ID, blockId);
+    synchronized (order()) {
+      if (ha) {
+        super.logAllocateBlockId(blockId);
+      }
+      wt().counter("block id", RegionLayout.SB_LAST_BLOCK_ID, blockId);
+    }
   }
 }

@@ -14,6 +14,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.common.Storage.StorageDirectory;
@@ -45,6 +47,9 @@ class NvmFSImage extends FSImage {
   private final Configuration nvmConf;
   private final NvmRollbackImageGuard rollbackGuard;
 
+  /** HA: ops go to the shared journal too, and a standby tails it (docs/ha.md). */
+  private final boolean ha;
+
   NvmFSImage(Configuration conf, Collection<URI> imageDirs, List<URI> editsDirs)
       throws IOException {
     super(conf, imageDirs, editsDirs);
@@ -54,11 +59,42 @@ class NvmFSImage extends FSImage {
     NvmNNStorage nvmStorage = new NvmNNStorage(conf, imageDirs, editsDirs);
     nvmStorage.setRestoreFailedStorage(storage.getRestoreFailedStorage());
     this.storage = nvmStorage;
-    this.editLog = new NvmFSEditLog(conf, storage);
+    this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
+    this.editLog = new NvmFSEditLog(conf, storage, ha);
     this.archivalManager = new NNStorageRetentionManager(conf, storage, editLog);
-    this.rollbackGuard = new NvmRollbackImageGuard(storage);
+    // With HA the shared journal holds every edit, so an fsimage and the edits after it are the
+    // namespace, as for the stock NameNode: images are served and uploaded as stock (docs/ha.md)
+    this.rollbackGuard = ha ? null : new NvmRollbackImageGuard(storage);
     nvmStorage.setGuard(rollbackGuard);
     ((NvmFSEditLog) editLog).setRollbackGuard(rollbackGuard);
+  }
+
+  /**
+   * HA standby: the tailer's edits go through the stock loader into memory and, op by op, through
+   * {@link NvmEditApplier} into the region. The stock {@code loadEdits} also recounts every
+   * directory's quota usage afterwards, a walk of the whole namespace that would materialize every
+   * file of the slim namespace at each tail; the loader's ops keep the counts as they apply, as the
+   * active's operations do, so this one does not.
+   */
+  @Override
+  public long loadEdits(Iterable<EditLogInputStream> editStreams, FSNamesystem target)
+      throws IOException {
+    NvmEditApplier applier = new NvmEditApplier(target, (NvmFSEditLog) editLog);
+    long before = lastAppliedTxId;
+    try {
+      FSEditLogLoader loader = new FSEditLogLoader(target, lastAppliedTxId);
+      for (EditLogInputStream in : editStreams) {
+        LOG.info("Reading " + in + " expecting start txid #" + (lastAppliedTxId + 1));
+        try {
+          loader.loadFSEdits(new NvmTailedEditStream(in, applier), lastAppliedTxId + 1);
+        } finally {
+          lastAppliedTxId = loader.getLastAppliedTxId();
+        }
+      }
+    } finally {
+      FSEditLog.closeAllStreams(editStreams);
+    }
+    return lastAppliedTxId - before;
   }
 
   /**
@@ -69,7 +105,7 @@ class NvmFSImage extends FSImage {
   public synchronized void saveNamespace(
       FSNamesystem source, NNStorage.NameNodeFile nnf, Canceler canceler) throws IOException {
     super.saveNamespace(source, nnf, canceler);
-    if (nnf == NNStorage.NameNodeFile.IMAGE) {
+    if (nnf == NNStorage.NameNodeFile.IMAGE && rollbackGuard != null) {
       rollbackGuard.imageSaved(storage.getMostRecentCheckpointTxId());
     }
   }
@@ -175,7 +211,9 @@ class NvmFSImage extends FSImage {
                 + " (its namespace is discarded) so that a new region is created");
       }
       try {
-        NvmStaleRegionCheck.refuseIfStale(storage, file, region.lastTxId());
+        if (!ha) { // with HA, a region behind the name directory catches up from the journal
+          NvmStaleRegionCheck.refuseIfStale(storage, file, region.lastTxId());
+        }
       } catch (IOException e) {
         region.close();
         throw e;
@@ -265,6 +303,11 @@ class NvmFSImage extends FSImage {
                 + st
                 + "); "
                 + rep);
+      }
+      if (ha) {
+        NvmFSEditLog log = (NvmFSEditLog) editLog;
+        store.stampTxids(log::stampTxId);
+        ns.orderWith(log);
       }
       this.writeThrough = ns;
       ((NvmFSEditLog) editLog).attach(ns);

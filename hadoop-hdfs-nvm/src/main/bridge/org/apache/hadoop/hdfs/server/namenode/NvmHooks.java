@@ -3,8 +3,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.DFSUtil;
-import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
@@ -21,8 +19,9 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
  * 2.7.3 methods do ({@code FSNamesystem.loadFromDisk(conf)} and {@code new NameNodeRpcServer(conf,
  * nn)}), so the same jar is the stock baseline. With it true the namesystem comes from {@link
  * NvmNamesystemLoader} and the RPC server is an {@link NvmRpcServer}, which refuses the operations
- * the region cannot persist. HA is refused in NVM mode. Both hooks first resolve the NVM keys set
- * per nameservice / NameNode ({@link NvmGenericKeys}).
+ * the region cannot persist. With HA, NVM NameNodes run as active and standby over the stock shared
+ * journal (docs/ha.md). Both hooks first resolve the NVM keys set per nameservice / NameNode
+ * ({@link NvmGenericKeys}).
  *
  * <p>Each hook counts its calls, so tests can prove a NameNode really went through them.
  */
@@ -39,18 +38,6 @@ public final class NvmHooks {
         conf); // dfs.namenode.nvm.*.<nameservice>[.<namenode>] -> dfs.namenode.nvm.*
     if (!isNvmEnabled(conf)) {
       return FSNamesystem.loadFromDisk(conf);
-    }
-    String nsId = DFSUtil.getNamenodeNameServiceId(conf);
-    if (HAUtil.isHAEnabled(conf, nsId)) {
-      throw new IOException(
-          "NVM NameNode: HA is not supported ("
-              + NvmConfigKeys.NVM_ENABLED_KEY
-              + "=true, but nameservice "
-              + nsId
-              + " configures several NameNodes); the NVM region "
-              + "has no shared journal to fail over with. Configure a single NameNode or set "
-              + NvmConfigKeys.NVM_ENABLED_KEY
-              + "=false (how HA could work: docs/ha.md)");
     }
     return NvmNamesystemLoader.load(nn, conf);
   }

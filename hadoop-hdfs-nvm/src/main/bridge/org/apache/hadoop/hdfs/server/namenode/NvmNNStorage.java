@@ -29,7 +29,10 @@ final class NvmNNStorage extends NNStorage {
   @Override
   public File getHighestFsImageName() {
     NvmRollbackImageGuard g = guard;
-    long txid = g == null ? -1 : g.currentImageTxId();
+    if (g == null) { // HA: an image and the shared journal's edits after it are the namespace
+      return super.getHighestFsImageName();
+    }
+    long txid = g.currentImageTxId();
     File f = txid < 0 ? null : getFsImageName(txid);
     if (f == null) {
       throw new NvmImageNotCurrentException(

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.protocol.CacheDirective;
@@ -62,9 +63,16 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   private final NvmSpaceGuard space;
 
+  /**
+   * HA: the shared journal holds every edit, so the calls that read or roll it (the standby's log
+   * roll, inotify) are the stock ones.
+   */
+  private final boolean ha;
+
   NvmRpcServer(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
     this.space = new NvmSpaceGuard(conf, namesystem);
+    this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
   }
 
   // ---- operations that grow the namespace: refused when the region is nearly full ----
@@ -584,13 +592,20 @@ class NvmRpcServer extends NameNodeRpcServer {
             + NvmStartupOptions.CHECKPOINTER_REFUSED);
   }
 
+  /** With HA the standby asks the active to roll its segment (EditLogTailer), as stock. */
   @Override
   public CheckpointSignature rollEditLog() throws IOException {
+    if (ha) {
+      return super.rollEditLog();
+    }
     throw refuseCheckpointer("rollEditLog");
   }
 
   @Override
   public RemoteEditLogManifest getEditLogManifest(long sinceTxId) throws IOException {
+    if (ha) {
+      return super.getEditLogManifest(sinceTxId);
+    }
     throw refuseCheckpointer("getEditLogManifest");
   }
 
@@ -611,9 +626,15 @@ class NvmRpcServer extends NameNodeRpcServer {
     throw refuseCheckpointer("endCheckpoint");
   }
 
-  /** inotify reads namespace events from the edit log, which holds none in NVM mode. */
+  /**
+   * inotify reads namespace events from the edit log, which holds none in NVM mode without HA; with
+   * HA the shared journal holds them all.
+   */
   @Override
   public EventBatchList getEditsFromTxid(long txid) throws IOException {
+    if (ha) {
+      return super.getEditsFromTxid(txid);
+    }
     throw refuse("getEditsFromTxid", null, "inotify (edit log events) is");
   }
 }

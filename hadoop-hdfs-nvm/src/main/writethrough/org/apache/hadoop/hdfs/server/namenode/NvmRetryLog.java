@@ -63,6 +63,28 @@ final class NvmRetryLog {
     }
   }
 
+  /**
+   * The call an HA standby is applying an edit of (its RPC ids as the active logged them), which
+   * stands in for the current RPC call while the edit's batch is staged; see {@link #replaying}.
+   */
+  private static final ThreadLocal<Entry> REPLAYED_CALL = new ThreadLocal<>();
+
+  /**
+   * HA standby: until {@link #replayed()}, {@link #forCurrentCall} answers with these ids (those an
+   * edit carries), so the region keeps the entry the active kept for the same call.
+   */
+  static void replaying(byte[] clientId, int callId) {
+    if (clientId == null || clientId.length != RETRY_CLIENT_ID_LEN || callId < 0) {
+      REPLAYED_CALL.remove();
+    } else {
+      REPLAYED_CALL.set(new Entry(0, clientId.clone(), callId, 0, 0, System.currentTimeMillis()));
+    }
+  }
+
+  static void replayed() {
+    REPLAYED_CALL.remove();
+  }
+
   /** The ring takes at most one page in this many of the region. */
   static final int REGION_SHARE = 64;
 
@@ -89,6 +111,10 @@ final class NvmRetryLog {
    * cache skips those too).
    */
   Entry forCurrentCall(int kind, long inodeId) {
+    Entry replayed = REPLAYED_CALL.get();
+    if (replayed != null) {
+      return new Entry(0, replayed.clientId, replayed.callId, kind, inodeId, replayed.time);
+    }
     if (!Server.isRpcInvocation() || Server.getCallId() < 0) {
       return null;
     }

@@ -55,6 +55,18 @@ final class NvmWriteThrough {
   /** Truncate blocks of files whose truncate is being recovered, staged with each file's state. */
   private NvmTruncateRecords truncates;
 
+  /**
+   * With HA, the edit log: every batch is applied holding its monitor, right after the edit it
+   * belongs to took its transaction id, so batches reach the region in transaction id order and
+   * each is stamped with its edit's id (docs/ha.md). Null without HA.
+   */
+  private Object journal;
+
+  /**
+   * With HA, logDelete's edit: logged when the delete's removed inodes arrive ({@link #removed}).
+   */
+  private Runnable deferredDeleteEdit;
+
   NvmWriteThrough(InodeStore store, SlimNamespace slim) {
     this.store = store;
     this.slim = slim;
@@ -73,6 +85,11 @@ final class NvmWriteThrough {
 
   void attach(FSNamesystem ns) {
     this.fsn = ns;
+  }
+
+  /** HA: order every batch after its edit in {@code editLog}'s monitor (see {@link #journal}). */
+  void orderWith(Object editLog) {
+    this.journal = editLog;
   }
 
   void attachRetryLog(NvmRetryLog log) {
@@ -136,6 +153,17 @@ final class NvmWriteThrough {
    * builds no strings.
    */
   private void persist(String verb, Object subject, Op op) {
+    Object j = journal;
+    if (j == null) {
+      persistNow(verb, subject, op);
+    } else {
+      synchronized (j) {
+        persistNow(verb, subject, op);
+      }
+    }
+  }
+
+  private void persistNow(String verb, Object subject, Op op) {
     if (deletePending) {
       WriteThroughFailure.stop(
           verb + " " + subject + " (a delete was logged but its removed inodes never arrived)",
@@ -280,6 +308,15 @@ final class NvmWriteThrough {
 
   /** logDelete: the subtree is unlinked in memory; its inode list arrives with {@link #removed}. */
   void deleted(String src) {
+    deleted(src, null);
+  }
+
+  /**
+   * With HA, logDelete hands its edit over instead of logging it: it is logged when the removed
+   * inodes arrive, in the monitor that also applies the delete's batch, so no other edit (a
+   * delegation token's, from the secret manager's thread) can come between the two.
+   */
+  void deleted(String src, Runnable edit) {
     if (deletePending) {
       WriteThroughFailure.stop("delete " + src + " (the previous delete never completed)", null);
     }
@@ -289,6 +326,22 @@ final class NvmWriteThrough {
       WriteThroughFailure.stop("delete " + src, e);
     }
     deletePending = true;
+    deferredDeleteEdit = edit;
+  }
+
+  /**
+   * HA standby: the loader applied OP_DELETE, and the namesystem handed the removed inodes over
+   * (removeLeasesAndINodes, kept pending as for an overwrite): they are committed now with their
+   * parent's mtime, one batch, as the active's delete was. A delete that removed nothing (the stock
+   * replay skips a path that does not exist) writes nothing.
+   */
+  void deleteApplied() {
+    if (removedCount == 0) {
+      pendingRetry = null;
+      return;
+    }
+    final INodeDirectory parent = removalParent;
+    persist("delete under", parent, t -> stageMtime(t, parent));
   }
 
   /**
@@ -349,9 +402,19 @@ final class NvmWriteThrough {
     }
     if (deletePending) {
       final INodeDirectory parent = deleteParent;
+      final Runnable edit = deferredDeleteEdit;
       deletePending = false;
       deleteParent = null;
-      persist("delete under", parent.getId(), t -> stageMtime(t, parent));
+      deferredDeleteEdit = null;
+      Object j = journal;
+      if (j == null || edit == null) {
+        persist("delete under", parent.getId(), t -> stageMtime(t, parent));
+      } else {
+        synchronized (j) {
+          edit.run(); // OP_DELETE takes its transaction id, then the batch is stamped with it
+          persistNow("delete under", parent.getId(), t -> stageMtime(t, parent));
+        }
+      }
     } else if (removedCount > 0 && removalParent == null) {
       removalParent = parentOf(src);
     }

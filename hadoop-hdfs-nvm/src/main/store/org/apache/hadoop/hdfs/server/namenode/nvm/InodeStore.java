@@ -4,6 +4,7 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits.invalid;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 
 /**
@@ -39,6 +40,12 @@ public final class InodeStore implements AutoCloseable {
   /** Held from {@link #begin()} until the transaction ends. */
   private final ReentrantLock txnLock = new ReentrantLock();
 
+  /**
+   * With HA: the transaction id of the edit whose batch is being committed, stamped into every
+   * non-empty batch as SB_LAST_TXID (docs/ha.md); null without HA, where no batch carries one.
+   */
+  private volatile LongSupplier txidStamp;
+
   private InodeStore(Region region) {
     this.region = region;
     this.strings = StringTable.load(region);
@@ -53,6 +60,18 @@ public final class InodeStore implements AutoCloseable {
 
   public Region region() {
     return region;
+  }
+
+  /**
+   * Makes every later non-empty batch raise SB_LAST_TXID to {@code stamp}'s value at its commit, so
+   * that the region records the last edit whose change it holds; null turns it off.
+   */
+  public void stampTxids(LongSupplier stamp) {
+    this.txidStamp = stamp;
+  }
+
+  LongSupplier txidStamp() {
+    return txidStamp;
   }
 
   public StringTable strings() {

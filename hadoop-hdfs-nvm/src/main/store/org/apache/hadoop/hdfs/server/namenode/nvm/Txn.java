@@ -4,6 +4,7 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits.invalid;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * One atomic batch under construction, from {@link InodeStore#begin()}: any number of staged
@@ -63,6 +64,13 @@ public final class Txn implements AutoCloseable {
       }
       strings.stageCounter(batch);
       strings.stageFrees(batch); // strings whose last reference this batch drops
+      LongSupplier stamp = store.txidStamp();
+      if (stamp != null && !batch.isEmpty()) {
+        long txid = stamp.getAsLong();
+        if (txid > region.counter(SB_LAST_TXID)) {
+          batch.putLong(SB_LAST_TXID, txid, Field.COUNTER);
+        }
+      }
       if (!batch.isEmpty()) {
         region.apply(batch);
       }
