@@ -225,7 +225,12 @@ nn_state() {
 nn_wait_state() {
   local nn=$1 want=$2 deadline=$(($(date +%s) + ${3:-120})) s
   while :; do
-    ha_alive "$nn" || { echo "$nn exited (wanted: $want)" >&2; ha_show_log "$nn" 30; return 1; }
+    if ! ha_alive "$nn"; then
+      ha_show_log "$nn" 30
+      echo "$nn exited (it was to become $want); the exception it exited with:" >&2
+      { grep -m1 -E '^[A-Za-z0-9_.$]+(Exception|Error)(: |$)' "$(ha_log "$nn")" || echo "(none in its log)"; } | sed 's/^/   /' >&2
+      return 1
+    fi
     s=$(nn_state "$nn")
     [ "$s" = "$want" ] && return 0
     if [ "$(date +%s)" -ge "$deadline" ]; then
