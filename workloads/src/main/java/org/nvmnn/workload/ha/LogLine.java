@@ -24,11 +24,15 @@ final class LogLine {
     this.text = text;
   }
 
+  static LogLine parse(String text) {
+    return new LogLine(text);
+  }
+
   static List<LogLine> readAll(Path file) throws IOException {
     List<LogLine> out = new ArrayList<>();
     for (String s : Files.readAllLines(file, StandardCharsets.UTF_8)) {
       if (!s.isEmpty()) {
-        out.add(new LogLine(s));
+        out.add(parse(s));
       }
     }
     return out;
