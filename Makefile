@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -66,6 +66,13 @@ checkpoint-demo: build
 # files written into a zone, kill -9 and restart, read back decrypted; a second zone after the restart.
 ez-demo: build
 	./scripts/demo/ez-demo.sh
+
+# NameNode HA with real processes: ZooKeeper, three JournalNodes, two NameNodes with their ZKFCs, two
+# DataNodes and a load client; kill -9 of the active, time to the first operation the new active
+# acknowledges, the killed one back as standby, every acknowledged operation verified.
+# MODE=nvm (default) | mixed (nn1 NVM, nn2 stock, a failover each way) | stock | all (nvm, then mixed).
+ha-demo: build
+	MODE='$(MODE)' ROUNDS='$(ROUNDS)' ./scripts/demo/ha-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.

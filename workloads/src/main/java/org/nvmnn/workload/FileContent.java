@@ -4,10 +4,10 @@ import java.util.Random;
 import java.util.zip.CRC32;
 
 /** The bytes a CREATE writes, derived from its seed, so any prefix can be checked later. */
-final class FileContent {
+public final class FileContent {
   private FileContent() {}
 
-  static byte[] bytes(long seed, int length) {
+  public static byte[] bytes(long seed, int length) {
     byte[] b = new byte[length];
     new Random(seed).nextBytes(b);
     return b;

@@ -9,10 +9,11 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * it closed (block recovery goes through the DataNode's heartbeat, a few seconds). recoverLease is
  * repeated every 20 s, as clients of HDFS do, in case a recovery attempt is lost.
  */
-final class LeaseRecovery {
+public final class LeaseRecovery {
   private LeaseRecovery() {}
 
-  static void ensureClosed(DistributedFileSystem fs, Path p, long timeoutMs) throws IOException {
+  public static void ensureClosed(DistributedFileSystem fs, Path p, long timeoutMs)
+      throws IOException {
     if (fs.isFileClosed(p)) {
       return;
     }

@@ -11,10 +11,10 @@ import org.apache.hadoop.ipc.RemoteException;
  * closed under a call; a restarted NameNode not started yet or in safe mode) from any other
  * failure. Only the first kind is expected in this test.
  */
-final class Unavailability {
+public final class Unavailability {
   private Unavailability() {}
 
-  static boolean isNameNodeUnavailable(Throwable t) {
+  public static boolean isNameNodeUnavailable(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof SocketException
           || c instanceof EOFException
@@ -47,7 +47,7 @@ final class Unavailability {
   }
 
   /** One line: exception classes along the cause chain and the first message. */
-  static String describe(Throwable t) {
+  public static String describe(Throwable t) {
     StringBuilder sb = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (sb.length() > 0) sb.append(" <- ");

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# make ha-demo: NameNode high availability with real processes on 127.0.0.1 — a ZooKeeper, three
+# JournalNodes (the quorum journal), NameNodes nn1 and nn2 of nameservice "ha" with a ZKFC each
+# (automatic failover, fencing shell(/bin/true)), two DataNodes, and a load client (HaLoad,
+# workloads module) creating and renaming files through hdfs://ha and logging every acknowledged
+# operation with its wall-clock ms. After LOAD_SECONDS the active NameNode is SIGKILLed; the
+# demo measures the time from the kill to the first operation the new active acknowledges (from
+# the client's log), restarts the killed NameNode until it is standby, lets the load run on, stops
+# it and verifies (HaVerify) that every acknowledged create is there with its content and every
+# acknowledged rename in effect: lost must be 0.
+#
+# MODE: nvm (both NameNodes in NVM mode, the default), stock (both stock), mixed (nn1 NVM, nn2
+# stock; two rounds: NVM active -> stock takes over, then stock active -> NVM takes over), all
+# (nvm, then mixed). ROUNDS (1; 2 for mixed): failovers per run, each killing whichever is active.
+# LOAD_SECONDS (10), AFTER_SECONDS (5: load after the killed NameNode is standby again), THREADS (4),
+# FAILOVER_TIMEOUT (60 s from the kill for the first acknowledged operation).
+set -euo pipefail
+here=$(dirname "$0")
+source "$here/../cluster-lib.sh"
+source "$here/../ha-lib.sh"
+require_dist
+
+MODE=${MODE:-nvm}
+if [ "$MODE" = all ]; then
+  rc=0; results=()
+  for m in nvm mixed; do
+    if MODE=$m "$0"; then results+=("MODE=$m: passed"); else results+=("MODE=$m: FAILED"); rc=1; fi
+  done
+  printf '\n'; printf 'ha-demo %s\n' "${results[@]}"
+  exit $rc
+fi
+case $MODE in
+  nvm) nvm1=true nvm2=true ;;
+  stock) nvm1=false nvm2=false ;;
+  mixed) nvm1=true nvm2=false ;;
+  *) echo "MODE must be nvm, stock, mixed or all (not '$MODE')" >&2; exit 2 ;;
+esac
+ROUNDS=${ROUNDS:-$([ "$MODE" = mixed ] && echo 2 || echo 1)}
+LOAD_SECONDS=${LOAD_SECONDS:-10}
+AFTER_SECONDS=${AFTER_SECONDS:-5}
+THREADS=${THREADS:-4}
+FAILOVER_TIMEOUT=${FAILOVER_TIMEOUT:-60}
+
+work=$(mktemp -d /tmp/nvm-ha-demo.XXXXXX)
+shm=$(mktemp -d /dev/shm/nvm-ha-demo.XXXXXX)
+ops="$work/ops.log" stop="$work/stop"
+cleanup() { ha_stop_all; rm -rf "$shm"; echo "(logs kept in $work)"; }
+trap cleanup EXIT
+export HJAVA_HEAP=${HJAVA_HEAP:--Xmx512m}
+t_start=$(date +%s%3N)
+
+step() { printf '\n== %s\n' "$*"; }
+fail() { echo "FAILED (MODE=$MODE): $*" >&2; exit 1; }
+now_ms() { date +%s%3N; }
+secs() { python3 -c "print('%.2f' % (($2 - $1) / 1000.0))"; }
+label() { [ "$(conf_get "$(ha_conf "$1")/hdfs-site.xml" dfs.namenode.nvm.enabled)" = true ] && echo "$1 (NVM)" || echo "$1 (stock)"; }
+clock() { date -d "@${1:0:-3}.${1: -3}" +%T.%3N; }
+
+# zkfc_event_ms NN SINCE_MS TEXT — when NN's ZKFC first logged a line containing TEXT after
+# SINCE_MS (epoch ms; the log has the time of day only), or nothing.
+zkfc_event_ms() {
+  python3 - "$(ha_log "zkfc${1#nn}")" "$2" "$3" <<'PY'
+import datetime, re, sys
+log, since, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+day = datetime.datetime.fromtimestamp(since / 1000).replace(hour=0, minute=0, second=0, microsecond=0)
+for line in open(log, errors="replace"):
+    m = re.match(r"(\d\d):(\d\d):(\d\d),(\d\d\d) ", line)
+    if m and text in line:
+        h, mi, s, ms = map(int, m.groups())
+        t = int((day + datetime.timedelta(hours=h, minutes=mi, seconds=s, milliseconds=ms)).timestamp() * 1000)
+        if t > since:
+            print(t); break
+PY
+}
+# since T_KILL MS — "+S.SS s" from the kill, or "+? s"
+since() { [ -n "$2" ] && echo "+$(secs "$1" "$2") s" || echo "+? s"; }
+
+# first_ack_after MS — the first line of the load's log acknowledged after MS, or nothing.
+first_ack_after() { awk -v t="$1" '$3 == "ACK" && $1 > t { print; exit }' "$ops" 2>/dev/null; }
+
+step "1. configure (MODE=$MODE): nn1 $([ "$nvm1" = true ] && echo NVM || echo stock), nn2 $([ "$nvm2" = true ] && echo NVM || echo stock); regions in $shm"
+ha_write_confs "$work" "$shm" "$nvm1" "$nvm2"
+client=$(ha_conf client)
+echo "   nameservice $HA_NS: nn1 at $(conf_get "$client/hdfs-site.xml" dfs.namenode.rpc-address.ha.nn1), nn2 at $(conf_get "$client/hdfs-site.xml" dfs.namenode.rpc-address.ha.nn2)"
+echo "   shared edits: $(conf_get "$client/hdfs-site.xml" dfs.namenode.shared.edits.dir)"
+echo "   ZooKeeper 127.0.0.1:$ZK_PORT; conf dirs: $work/conf/{zk,jn1,jn2,jn3,nn1,nn2,dn1,dn2,client}"
+
+step "2. ZooKeeper, three JournalNodes; format: ZK (-formatZK), nn1 and the journal (-format)"
+zk_start || fail "ZooKeeper did not start"
+jn_start_all || fail "a JournalNode did not start"
+echo "   ZooKeeper pid ${HA_PID[zk]}, JournalNodes pids ${HA_PID[jn1]} ${HA_PID[jn2]} ${HA_PID[jn3]}"
+zk_format || fail "-formatZK"
+nn_format_shared || fail "nn1 -format"
+
+step "3. nn1 and its ZKFC; nn2 bootstrapped from nn1 (-bootstrapStandby), with its ZKFC; two DataNodes"
+t0=$(now_ms)
+ha_nn_start nn1; zkfc_start nn1
+nn_wait_state nn1 active || fail "$(label nn1) did not become active"
+echo "   $(label nn1) pid ${HA_PID[nn1]}: active after $(secs "$t0" "$(now_ms)") s (ZKFC pid ${HA_PID[zkfc1]})"
+nn_bootstrap nn2 || fail "nn2 -bootstrapStandby"
+t0=$(now_ms)
+ha_nn_start nn2; zkfc_start nn2
+nn_wait_state nn2 standby || fail "$(label nn2) did not become standby"
+echo "   $(label nn2) pid ${HA_PID[nn2]}: standby after $(secs "$t0" "$(now_ms)") s (ZKFC pid ${HA_PID[zkfc2]})"
+ha_dn_start dn1; ha_dn_start dn2
+hclient "$client" org.nvmnn.workload.ReadyProbe --datanodes 2 --timeout-seconds 120 | grep -q '^safemode-off' \
+  || { ha_show_log nn1; fail "the active NameNode did not leave safe mode with 2 DataNodes"; }
+echo "   DataNodes pids ${HA_PID[dn1]} ${HA_PID[dn2]} registered; safe mode off"
+ha_check_loopback || fail "a process listens outside 127.0.0.1"
+
+step "4. the load: $THREADS threads creating (1-8 KiB, content from the name) and renaming files through hdfs://$HA_NS"
+hclient_exec "$client" org.nvmnn.workload.ha.HaLoad --log "$ops" --stop "$stop" --threads "$THREADS" > "$work/load.out" &
+ha_track load $!
+for _ in $(seq 1 600); do
+  [ -n "$(first_ack_after 0)" ] && break
+  ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
+  sleep 0.1
+done
+[ -n "$(first_ack_after 0)" ] || fail "no operation acknowledged within 60 s"
+sed 's/^/   /' "$work/load.out"
+sleep "$LOAD_SECONDS"
+echo "   $(grep -c ' ACK ' "$ops") operations acknowledged so far ($LOAD_SECONDS s after the first)"
+
+gaps=() summary=()
+for round in $(seq 1 "$ROUNDS"); do
+  active=$(ha_active)
+  [ -n "$active" ] || fail "no active NameNode before round $round"
+  standby=$(ha_other "$active")
+  step "$((4 + round)). round $round: kill -9 the active $(label "$active"); $(label "$standby") should take over"
+  ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
+  t_kill=$(now_ms)
+  ha_kill "$active"
+  echo "   $(label "$active") killed at $(clock "$t_kill") (SIGKILL; its ZKFC keeps running)"
+  ack=
+  while [ -z "$ack" ]; do
+    ack=$(first_ack_after "$t_kill")
+    [ -n "$ack" ] && break
+    ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
+    if [ $(($(now_ms) - t_kill)) -gt $((FAILOVER_TIMEOUT * 1000)) ]; then
+      echo "   no operation acknowledged within $FAILOVER_TIMEOUT s of the kill; $standby is '$(nn_state "$standby")'" >&2
+      ha_show_log "zkfc${standby#nn}" 20; ha_show_log "$standby" 30
+      fail "no failover to $(label "$standby")"
+    fi
+    sleep 0.1
+  done
+  t_ack=${ack%% *}
+  gap=$(secs "$t_kill" "$t_ack")
+  nn_wait_state "$standby" active 30 || fail "$(label "$standby") acknowledged operations but is not active"
+  started=$(sed -n 's/.* # started \([0-9]*\).*/\1/p' <<<"$ack")
+  t_quit=$(zkfc_event_ms "$active" "$t_kill" "Quitting master election")
+  t_active=$(zkfc_event_ms "$standby" "$t_kill" "to active state")
+  printf '   %-8s ZKFC of %s: its NameNode does not answer; quits the election\n' "$(since "$t_kill" "$t_quit")" "$active"
+  printf '   %-8s ZKFC of %s: fenced %s, %s transitioned to active\n' "$(since "$t_kill" "$t_active")" "$standby" "$active" "$standby"
+  printf '   %-8s the first operation acknowledged after the kill (%s):\n' "+$gap s" \
+    "$([ "${started:-$t_ack}" -lt "$t_kill" ] && echo "in flight at the kill, started $(secs "$started" "$t_kill") s before it" || echo "started after the kill")"
+  echo "            $ack" | cut -c1-200
+  echo "   failover: kill -9 of the active to the first acknowledged operation: $gap s"
+  indoubt=$(awk -v t="$t_kill" '$3 == "INDOUBT" && $1 > t' "$ops" | wc -l)
+  echo "   operations in doubt since the kill: $indoubt"
+  awk -v t="$t_kill" '$3 != "ACK" && $1 > t' "$ops" | head -6 | cut -c1-220 | sed 's/^/     /'
+  gaps+=("$gap")
+
+  t0=$(now_ms)
+  ha_nn_start "$active"
+  nn_wait_state "$active" standby 180 || fail "the restarted $(label "$active") did not become standby"
+  back=$(secs "$t0" "$(now_ms)")
+  echo "   $(label "$active") restarted (pid ${HA_PID[$active]}): standby after $back s"
+  summary+=("round $round: $(label "$active") killed, $(label "$standby") acknowledged the first operation $gap s later; $active standby again $back s after its restart")
+  sleep "$AFTER_SECONDS"
+done
+
+step "$((5 + ROUNDS)). stop the load; verify the namespace against its log"
+touch "$stop"
+for _ in $(seq 1 1200); do ha_alive load || break; sleep 0.1; done
+ha_alive load && fail "the load client did not stop within 120 s"
+set +e; wait "${HA_PID[load]}"; load_rc=$?; set -e
+HA_PID[load]=
+sed -n '2,$p' "$work/load.out" | sed 's/^/   /'
+[ "$load_rc" = 0 ] || fail "the load client exited with $load_rc"
+set +e
+hclient "$client" org.nvmnn.workload.ha.HaVerify --log "$ops" > "$work/verify.out"
+verify_rc=$?
+set -e
+sed 's/^/   /' "$work/verify.out" | head -40
+lost=$(sed -n 's/^lost=//p' "$work/verify.out")
+[ "$verify_rc" = 0 ] && [ "$lost" = 0 ] || fail "verification: lost=${lost:-?} (exit $verify_rc; $work/verify.out)"
+
+echo
+echo "RESULT (MODE=$MODE): lost=0 after $ROUNDS failover(s), $(($(now_ms) / 1000 - t_start / 1000)) s in all"
+printf '   %s\n' "${summary[@]}"
+echo "   kill -9 to the first acknowledged operation: ${gaps[*]} s"
+sed -n 's/^verify: the log has /   the load: /p; s/^verify: /   verified: /p' "$work/verify.out"
