@@ -56,10 +56,11 @@ secs() { python3 -c "print('%.2f' % (($2 - $1) / 1000.0))"; }
 label() { [ "$(conf_get "$(ha_conf "$1")/hdfs-site.xml" dfs.namenode.nvm.enabled)" = true ] && echo "$1 (NVM)" || echo "$1 (stock)"; }
 clock() { date -d "@${1:0:-3}.${1: -3}" +%T.%3N; }
 
-# zkfc_event_ms NN SINCE_MS TEXT — when NN's ZKFC first logged a line containing TEXT after
-# SINCE_MS (epoch ms; the log has the time of day only), or nothing.
-zkfc_event_ms() {
-  python3 - "$(ha_log "zkfc${1#nn}")" "$2" "$3" <<'PY'
+# log_event_ms LOG SINCE_MS TEXT — when the process log LOG (ha_log's names: nn1, zkfc1, …)
+# first logged a line containing TEXT after SINCE_MS (epoch ms; the log has the time of day only),
+# or nothing.
+log_event_ms() {
+  python3 - "$(ha_log "$1")" "$2" "$3" <<'PY'
 import datetime, re, sys
 log, since, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 day = datetime.datetime.fromtimestamp(since / 1000).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -72,6 +73,7 @@ for line in open(log, errors="replace"):
             print(t); break
 PY
 }
+zkfc_event_ms() { log_event_ms "zkfc${1#nn}" "$2" "$3"; }
 # since T_KILL MS — "+S.SS s" from the kill, or "+? s"
 since() { [ -n "$2" ] && echo "+$(secs "$1" "$2") s" || echo "+? s"; }
 
@@ -131,9 +133,13 @@ for round in $(seq 1 "$ROUNDS"); do
   t_kill=$(now_ms)
   ha_kill "$active"
   echo "   $(label "$active") killed at $(clock "$t_kill") (SIGKILL; its ZKFC keeps running)"
+  # Only the new active acknowledges after it began its transition ("Starting services required for
+  # active state": logged before it can serve, long after the killed NameNode could answer); an
+  # acknowledgement between the kill and that line came from the killed NameNode's last answers.
   ack=
   while [ -z "$ack" ]; do
-    ack=$(first_ack_after "$t_kill")
+    t_serving=$(log_event_ms "$standby" "$t_kill" "Starting services required for active state")
+    [ -n "$t_serving" ] && ack=$(first_ack_after "$t_serving")
     [ -n "$ack" ] && break
     ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
     if [ $(($(now_ms) - t_kill)) -gt $((FAILOVER_TIMEOUT * 1000)) ]; then
@@ -151,7 +157,8 @@ for round in $(seq 1 "$ROUNDS"); do
   t_active=$(zkfc_event_ms "$standby" "$t_kill" "to active state")
   printf '   %-8s ZKFC of %s: its NameNode does not answer; quits the election\n' "$(since "$t_kill" "$t_quit")" "$active"
   printf '   %-8s ZKFC of %s: fenced %s, %s transitioned to active\n' "$(since "$t_kill" "$t_active")" "$standby" "$active" "$standby"
-  printf '   %-8s the first operation acknowledged after the kill (%s):\n' "+$gap s" \
+  printf '   %-8s %s began its transition to active\n' "$(since "$t_kill" "$t_serving")" "$standby"
+  printf '   %-8s the first operation the new active acknowledged (%s):\n' "+$gap s" \
     "$([ "${started:-$t_ack}" -lt "$t_kill" ] && echo "in flight at the kill, started $(secs "$started" "$t_kill") s before it" || echo "started after the kill")"
   echo "            $ack" | cut -c1-200
   echo "   failover: kill -9 of the active to the first acknowledged operation: $gap s"

@@ -48,9 +48,13 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
    */
   private volatile long applyingTxId = -1;
 
+  /** The name directories (FSEditLog keeps its own reference private). */
+  private final NNStorage nameDirs;
+
   NvmFSEditLog(Configuration conf, NNStorage storage, boolean ha) {
     super(journalConf(conf, ha), storage, journals(conf, ha));
     this.ha = ha;
+    this.nameDirs = storage;
   }
 
   /**
@@ -146,8 +150,36 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
   @Override
   synchronized void startLogSegment(long segmentTxId, boolean writeHeaderTxn) throws IOException {
     super.startLogSegment(segmentTxId, writeHeaderTxn);
+    if (ha) {
+      // the segment's first op is acknowledged now; its later ops' batches may reach the region
+      // before the quorum accepts them, so the mark goes down before any of them (NvmHaWriterMark)
+      NvmHaWriterMark.segmentStarted(nameDirs, segmentTxId);
+    }
     if (writeThrough != null) {
       writeThrough.lastTxId(getLastWrittenTxId());
+    }
+  }
+
+  /**
+   * With HA: every op of the segment is acknowledged and the segment finalized; no mark. Unless the
+   * shared journal failed in the segment: 2.7.3 then aborts its stream and terminates the NameNode,
+   * and a later end of the segment finalizes nothing (an in-process NameNode, stopped after the
+   * termination, seems to end it cleanly); the mark stays.
+   */
+  @Override
+  public synchronized void endCurrentLogSegment(boolean writeEndTxn) {
+    boolean sharedWritable = true;
+    for (JournalSet.JournalAndStream j : getJournals()) {
+      sharedWritable &= !j.isShared() || j.isActive();
+    }
+    super.endCurrentLogSegment(writeEndTxn);
+    if (ha && sharedWritable) {
+      try {
+        NvmHaWriterMark.segmentEnded(nameDirs);
+      } catch (IOException e) {
+        // a mark left behind only makes the next start check the segment against the journal
+        LOG.warn("NVM NameNode: cannot remove the HA writer mark", e);
+      }
     }
   }
 

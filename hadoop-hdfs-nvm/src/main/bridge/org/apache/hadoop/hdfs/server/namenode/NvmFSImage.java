@@ -174,6 +174,9 @@ class NvmFSImage extends FSImage {
     }
     target.setBlockPoolId(getBlockPoolID());
     markUpgradeFinalized();
+    if (ha) {
+      noteNewestImage();
+    }
     File file = regionFile(nvmConf, storage);
     RegionIdentity expected =
         new RegionIdentity(
@@ -211,7 +214,7 @@ class NvmFSImage extends FSImage {
                 + " (its namespace is discarded) so that a new region is created");
       }
       try {
-        if (!ha) { // with HA, a region behind the name directory catches up from the journal
+        if (!ha) { // with HA, haPrecheck compared the region with the shared journal
           NvmStaleRegionCheck.refuseIfStale(storage, file, region.lastTxId());
         }
       } catch (IOException e) {
@@ -327,6 +330,113 @@ class NvmFSImage extends FSImage {
   }
 
   /**
+   * HA: the region may be served only if it holds a prefix of what the journal quorum committed
+   * ({@link NvmHaRegionCheck}). A region ahead of the quorum, or one the journal can no longer
+   * bring forward, is closed, set aside ({@code <region>.set-aside}, replacing an older one) and
+   * rebuilt ({@link NvmRegionRebuildNeeded}); while the segment this NameNode last wrote as active
+   * is not finalized (no NameNode became active since), it waits, up to {@link
+   * NvmConfigKeys#NVM_HA_UNDECIDED_WAIT_KEY}.
+   */
+  /**
+   * HA, before the namesystem is built ({@link NvmNamesystemLoader}): whether this NameNode has a
+   * region it may serve. Reads the name directories and the shared journal (this image is a probe,
+   * closed afterwards); throws {@link NvmRegionRebuildNeeded} when the region must be built from
+   * the newest fsimage and the journal: there is none although the name directories hold a
+   * namespace (after -bootstrapStandby), or the one there is was set aside ({@link
+   * #servableWithHa}).
+   */
+  void haPrecheck() throws IOException {
+    Map<StorageDirectory, StorageState> states = new HashMap<StorageDirectory, StorageState>();
+    if (!recoverStorageDirs(StartupOption.REGULAR, storage, states)) {
+      throw new IOException("NameNode is not formatted.");
+    }
+    File file = regionFile(nvmConf, storage);
+    if (!file.exists()) {
+      long txid = namespaceTxId();
+      if (txid > 0) {
+        throw new NvmRegionRebuildNeeded(
+            "no region at "
+                + file
+                + "; the name directory holds a namespace up to transaction "
+                + txid
+                + " (after -bootstrapStandby, or a region set aside)");
+      }
+      return; // a new namespace: the region is created empty
+    }
+    PersistMode mode =
+        PersistMode.parse(
+            nvmConf.getTrimmed(
+                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    Region region;
+    try {
+      region = Region.open(file, mode); // crash recovery first: the txid of a committed prefix
+    } catch (NvmException e) {
+      throw NvmRefusalDetail.explain(file, e);
+    }
+    try {
+      servableWithHa(region, file);
+    } finally {
+      if (!region.isClosed()) {
+        region.close();
+      }
+    }
+  }
+
+  private void servableWithHa(Region region, File file) throws IOException {
+    long writer = NvmHaWriterMark.segment(storage);
+    editLog.initSharedJournalsForRead();
+    long waitMs =
+        nvmConf.getLong(
+            NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_DEFAULT);
+    long start = System.nanoTime();
+    long lastLog = 0;
+    while (true) {
+      NvmHaRegionCheck.Result r = NvmHaRegionCheck.check(editLog, region.lastTxId(), writer);
+      switch (r.verdict) {
+        case SERVABLE:
+          if (writer >= 0) {
+            NvmHaWriterMark.segmentEnded(storage); // decided: the region is within the quorum
+          }
+          LOG.info("NVM region " + file + " is servable with HA: " + r.detail);
+          return;
+        case AHEAD:
+        case GAP:
+          region.close();
+          File aside = new File(file.getPath() + ".set-aside");
+          java.nio.file.Files.move(
+              file.toPath(), aside.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          NvmHaWriterMark.segmentEnded(storage);
+          throw new NvmRegionRebuildNeeded(
+              "region " + file + " not servable (" + r + "); set aside as " + aside);
+        case UNDECIDED:
+        default:
+          long waited = (System.nanoTime() - start) / 1_000_000;
+          if (waited > waitMs) {
+            throw new IOException(
+                "NVM NameNode: region "
+                    + file
+                    + " may hold edits the journal quorum did not accept, and waited "
+                    + waited
+                    + " ms for the shared journal to decide: "
+                    + r.detail
+                    + ". Start the other NameNode and let it become active (its transition"
+                    + " recovers the segment), then start this one (docs/ha.md)");
+          }
+          if (waited - lastLog >= 10_000 || lastLog == 0) {
+            LOG.info("NVM NameNode: waiting for the shared journal to decide: " + r.detail);
+            lastLog = Math.max(waited, 1);
+          }
+          try {
+            Thread.sleep(1000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("waiting for the shared journal");
+          }
+      }
+    }
+  }
+
+  /**
    * The retry log (NvmRetryLog) with {@link NvmConfigKeys#NVM_RETRY_LOG_ENTRIES_KEY} entries, its
    * entries restored into the retry cache; null when the retry cache is off ({@code
    * dfs.namenode.enable.retrycache=false}) or the log's size is 0. {@code records} is null for a
@@ -349,6 +459,32 @@ class NvmFSImage extends FSImage {
             NvmConfigKeys.NVM_RESERVED_PAGES_KEY, NvmConfigKeys.NVM_RESERVED_PAGES_DEFAULT);
     int ringPages = NvmRetryLog.ringPages(entries, store.region().pageCount());
     return NvmRetryLog.open(fsn, store, records, ringPages, expiry, reserve);
+  }
+
+  /**
+   * HA: the newest fsimage in the name directories (the one from -format, or a checkpoint the
+   * standby uploaded) is this NameNode's most recent checkpoint, as the stock NameNode records the
+   * image it loads: a NameNode bootstrapping as standby downloads it and reads the shared journal
+   * after it (BootstrapStandby), and the retention of images and edits counts from it.
+   */
+  private void noteNewestImage() {
+    long newest = -1;
+    File file = null;
+    for (Iterator<StorageDirectory> it = storage.dirIterator(NameNodeDirType.IMAGE);
+        it.hasNext(); ) {
+      File cur = it.next().getCurrentDir();
+      String[] names = cur.list();
+      for (String n : names == null ? new String[0] : names) {
+        Matcher m = IMAGE_FILE.matcher(n);
+        if (m.matches() && Long.parseLong(m.group(1)) > newest) {
+          newest = Long.parseLong(m.group(1));
+          file = new File(cur, n);
+        }
+      }
+    }
+    if (file != null) {
+      storage.setMostRecentCheckpointInfo(newest, file.lastModified());
+    }
   }
 
   /** Highest transaction id the name directories know about: fsimage_N and seen_txid. */

@@ -1,11 +1,15 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.StartupOption;
 
 /**
@@ -25,6 +29,50 @@ final class NvmNamesystemLoader {
     if (opt != StartupOption.REGULAR) {
       throw new IOException(NvmStartupOptions.optionRefused(opt));
     }
+    if (HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf))) {
+      haRegion(conf);
+    }
+    return loadOnce(nn, conf, opt);
+  }
+
+  /**
+   * HA: makes sure the region about to be loaded is one this NameNode may serve, before any
+   * namesystem exists (one namesystem per process: its retry cache registers metrics by name). A
+   * probe image compares the region with the shared journal; if it must be (re)built, it is built
+   * from the newest fsimage and the journal's finalized edits, as the import builds one.
+   */
+  private static void haRegion(Configuration conf) throws IOException {
+    NvmFSImage probe =
+        new NvmFSImage(
+            conf, FSNamesystem.getNamespaceDirs(conf), FSNamesystem.getNamespaceEditsDirs(conf));
+    try {
+      probe.haPrecheck();
+      return;
+    } catch (NvmRegionRebuildNeeded e) {
+      LOG.warn(
+          "NVM NameNode: "
+              + e.getMessage()
+              + "; building the region from the newest fsimage"
+              + " and the shared journal");
+    } finally {
+      probe.close(); // unlocks the name directories
+    }
+    long t0 = System.nanoTime();
+    ByteArrayOutputStream report = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(report, true, "UTF-8")) {
+      NvmImport.rebuildForHa(conf, out);
+    } finally {
+      for (String line : report.toString("UTF-8").split("\n")) {
+        if (!line.isEmpty()) {
+          LOG.info(line);
+        }
+      }
+    }
+    LOG.info("NVM NameNode: region rebuilt in " + (System.nanoTime() - t0) / 1000000 + " ms");
+  }
+
+  private static FSNamesystem loadOnce(NameNode nn, Configuration conf, StartupOption opt)
+      throws IOException {
     long t0 = System.nanoTime();
     NvmFSImage image =
         new NvmFSImage(

@@ -49,9 +49,27 @@ final class NvmImport {
   }
 
   void run() throws IOException {
+    NvmMigrationTool.refuseHa(conf, "import");
+    load(false);
+  }
+
+  /**
+   * An HA NameNode without a servable region (bootstrapped as standby, or its region was set aside
+   * as ahead of the journal quorum, docs/ha.md): the region is built from the newest fsimage in the
+   * name directories and the shared journal's finalized edits after it, as the tool imports, and
+   * the NameNode then tails the journal from there. The name directories must not be locked.
+   */
+  static void rebuildForHa(Configuration conf, PrintStream out) throws IOException {
+    new NvmImport(conf, out).load(true);
+  }
+
+  /**
+   * @param inNameNode run inside the NameNode's process: the loading namesystem gets no retry cache
+   *     (the import does not carry it, and its metrics source is the NameNode's to register)
+   */
+  private void load(boolean inNameNode) throws IOException {
     Configuration stock = new Configuration(conf);
     stock.setBoolean(NvmConfigKeys.NVM_ENABLED_KEY, false);
-    NvmMigrationTool.refuseHa(conf, "import");
     FSImage image =
         new FSImage(
             stock, FSNamesystem.getNamespaceDirs(stock), FSNamesystem.getNamespaceEditsDirs(stock));
@@ -59,7 +77,7 @@ final class NvmImport {
     try {
       File region = NvmFSImage.regionFile(conf, image.getStorage());
       refuseExistingRegion(region);
-      fsn = new FSNamesystem(stock, image, false);
+      fsn = new FSNamesystem(stock, image, inNameNode);
       fsn.writeLock(); // nothing else runs here, but the namesystem's own code asserts it
       try {
         importLocked(fsn, image, region);

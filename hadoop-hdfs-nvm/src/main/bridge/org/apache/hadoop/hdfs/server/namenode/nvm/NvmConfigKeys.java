@@ -66,6 +66,16 @@ public final class NvmConfigKeys {
   public static final int NVM_RETRY_LOG_ENTRIES_DEFAULT = 65536;
 
   /**
+   * HA: how long (ms) a NameNode that was active when it stopped waits at start-up for the shared
+   * journal to finalize the segment it was writing (another NameNode's transition to active does),
+   * before it refuses to start: until then its region may hold edits the quorum never accepted
+   * (docs/ha.md).
+   */
+  public static final String NVM_HA_UNDECIDED_WAIT_KEY = "dfs.namenode.nvm.ha.undecided.wait.ms";
+
+  public static final long NVM_HA_UNDECIDED_WAIT_DEFAULT = 600_000;
+
+  /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
    * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys): the
    * most specific one present wins over the plain key ({@link NvmGenericKeys}).
@@ -79,5 +89,6 @@ public final class NvmConfigKeys {
     NVM_CACHE_INODES_KEY,
     NVM_REBUILD_THREADS_KEY,
     NVM_RETRY_LOG_ENTRIES_KEY,
+    NVM_HA_UNDECIDED_WAIT_KEY,
   };
 }

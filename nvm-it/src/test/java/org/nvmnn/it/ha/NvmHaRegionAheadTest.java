@@ -1,0 +1,118 @@
+package org.nvmnn.it.ha;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniJournalCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
+import org.apache.hadoop.util.ExitUtil;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * A region ahead of the journal quorum is never served (docs/ha.md). The active persists an op's
+ * batch before the quorum acknowledges the op; here the quorum is gone when the active logs a
+ * mkdir, so the mkdir reaches the active's region but not the journal, and the active stops (as
+ * 2.7.3 does when the shared journal fails). The other NameNode takes over without it and writes
+ * other edits with the same transaction ids. When the first NameNode starts again, it finds its
+ * region ahead of the segment the new active recovered: it sets the region aside, builds a new one
+ * from its fsimage and the journal, and serves only what the quorum committed.
+ */
+public class NvmHaRegionAheadTest {
+  private MiniQJMHACluster qjm;
+
+  @After
+  public void tearDown() throws Exception {
+    ExitUtil.resetFirstExitException();
+    if (qjm != null) {
+      qjm.shutdown();
+    }
+  }
+
+  private static File region(MiniDFSCluster c, int nn) {
+    return new File(new File(c.getNameDirs(nn).iterator().next()), "current/nvm-namespace.region");
+  }
+
+  private static boolean holds(List<String> dump, String path) {
+    for (String line : dump) {
+      if (line.startsWith(path + " ")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test(timeout = 300_000)
+  public void aRegionAheadOfTheQuorumIsSetAsideAndRebuilt() throws Exception {
+    Configuration conf = NvmHaPairTest.conf("ahead");
+    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
+    b.getDfsBuilder().numDataNodes(0);
+    qjm = b.build();
+    MiniDFSCluster c = qjm.getDfsCluster();
+    c.transitionToActive(0);
+    DistributedFileSystem fs = (DistributedFileSystem) HATestUtil.configureFailoverFs(c, conf);
+    fs.mkdirs(new Path("/before"));
+
+    // the quorum goes away; the active's next op reaches its region only
+    MiniJournalCluster jns = qjm.getJournalCluster();
+    for (int i = 0; i < jns.getNumNodes(); i++) {
+      jns.getJournalNode(i).stopAndJoin(0);
+    }
+    NameNode nn0 = c.getNameNode(0);
+    try {
+      nn0.getRpcServer().mkdirs("/lost", FsPermission.getDefault(), true);
+      fail("the mkdir was acknowledged without a journal quorum");
+    } catch (ExitUtil.ExitException expected) {
+      // logSync could not reach the quorum: the stock NameNode terminates
+    }
+    try {
+      c.shutdownNameNode(0);
+    } catch (RuntimeException e) {
+      // the NameNode is already terminating
+    }
+    assertTrue(
+        "the test's premise: nn0's region holds the unacknowledged mkdir",
+        holds(NamespaceDump.lines(region(c, 0)), "/lost"));
+    File mark = new File(region(c, 0).getParentFile(), "nvm-ha-writer-segment");
+    assertTrue("nn0 stopped inside the segment it wrote as active: " + mark, mark.isFile());
+
+    for (int i = 0; i < jns.getNumNodes(); i++) {
+      jns.restartJournalNode(i);
+    }
+    ExitUtil.resetFirstExitException();
+    c.transitionToActive(1); // recovers nn0's segment without the mkdir
+    fs.mkdirs(new Path("/after")); // a different edit with the lost one's transaction id
+
+    c.restartNameNode(0, false); // finds its region ahead: set aside, rebuilt, standby
+    File aside = new File(region(c, 0).getPath() + ".set-aside");
+    assertTrue("the region ahead of the quorum was set aside: " + aside, aside.isFile());
+    assertTrue(holds(NamespaceDump.lines(aside), "/lost"));
+    HATestUtil.waitForStandbyToCatchUp(c.getNameNode(1), c.getNameNode(0));
+
+    c.transitionToStandby(1);
+    c.transitionToActive(0);
+    assertTrue(fs.exists(new Path("/before")));
+    assertTrue(fs.exists(new Path("/after")));
+    assertFalse("nn0 serves an edit the quorum never accepted", fs.exists(new Path("/lost")));
+
+    c.shutdownNameNodes();
+    List<String> dump0 = NamespaceDump.lines(region(c, 0));
+    assertEquals(
+        "the rebuilt region and the other NameNode's hold the same namespace",
+        NamespaceDump.lines(region(c, 1)),
+        dump0);
+    assertFalse(holds(dump0, "/lost"));
+  }
+}
