@@ -1,0 +1,115 @@
+package org.nvmnn.it.ha;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.util.List;
+import org.apache.commons.io.FileUtils;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
+import org.apache.hadoop.hdfs.server.namenode.ha.BootstrapStandby;
+import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
+import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
+import org.junit.After;
+import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
+
+/**
+ * A NameNode with nothing (its name directories and region wiped) joins a running NVM pair with the
+ * stock {@code -bootstrapStandby}: it downloads the active's newest checkpoint (one the standby's
+ * checkpointer uploaded, not the image of the format), builds its region from it and the shared
+ * journal, tails, takes over, and holds the same namespace as the active.
+ */
+public class NvmHaBootstrapTest {
+  private MiniQJMHACluster qjm;
+
+  @After
+  public void tearDown() throws Exception {
+    if (qjm != null) {
+      qjm.shutdown();
+    }
+  }
+
+  private static long newestImage(File dir) {
+    long newest = -1;
+    String[] names = new File(dir, "current").list();
+    for (String n : names == null ? new String[0] : names) {
+      if (n.matches("fsimage_\\d+")) {
+        newest = Math.max(newest, Long.parseLong(n.substring("fsimage_".length())));
+      }
+    }
+    return newest;
+  }
+
+  private static File nameDir(MiniDFSCluster c, int nn) {
+    return new File(c.getNameDirs(nn).iterator().next());
+  }
+
+  @Test(timeout = 300_000)
+  public void aWipedNameNodeBootstrapsFromACheckpointAndTakesOver() throws Exception {
+    Configuration conf = NvmHaPairTest.conf("bootstrap");
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_CHECKPOINT_TXNS_KEY, 20);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_CHECKPOINT_CHECK_PERIOD_KEY, 1);
+    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
+    b.getDfsBuilder().numDataNodes(0);
+    qjm = b.build();
+    MiniDFSCluster c = qjm.getDfsCluster();
+    c.transitionToActive(0);
+    DistributedFileSystem fs = (DistributedFileSystem) HATestUtil.configureFailoverFs(c, conf);
+    for (int i = 0; i < 60; i++) {
+      fs.mkdirs(new Path("/d" + (i % 7) + "/e" + i));
+    }
+    // the standby checkpoints every 20 transactions and uploads the image to the active
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (newestImage(nameDir(c, 0)) <= 0 && System.currentTimeMillis() < deadline) {
+      HATestUtil.waitForStandbyToCatchUp(c.getNameNode(0), c.getNameNode(1));
+      Thread.sleep(500);
+    }
+    long image = newestImage(nameDir(c, 0));
+    assertTrue("the standby's checkpoint reached the active: fsimage_" + image, image > 0);
+    for (int i = 0; i < 10; i++) {
+      fs.mkdirs(new Path("/after-checkpoint/" + i));
+    }
+
+    c.shutdownNameNode(1);
+    for (String d : new String[] {nameDir(c, 1).getPath()}) {
+      FileUtils.deleteDirectory(new File(d));
+    }
+    for (java.net.URI u : c.getNameDirs(1)) {
+      FileUtils.deleteDirectory(new File(u));
+    }
+    assertEquals(
+        "bootstrapStandby",
+        0,
+        BootstrapStandby.run(new String[] {"-force", "-nonInteractive"}, c.getConfiguration(1)));
+    assertTrue("the active's checkpoint was downloaded", newestImage(nameDir(c, 1)) == image);
+
+    c.restartNameNode(1, false); // no region: built from fsimage_<image> and the journal
+    NameNode nn1 = c.getNameNode(1);
+    assertTrue(NvmTestAccess.isNvm(nn1));
+    HATestUtil.waitForStandbyToCatchUp(c.getNameNode(0), nn1);
+    NvmCluster.Snapshot onActive = NvmCluster.snapshot(fs);
+
+    c.transitionToStandby(0);
+    c.transitionToActive(1);
+    NvmCluster.assertSameNamespace(
+        "the bootstrapped NameNode serves the namespace", onActive, NvmCluster.snapshot(fs));
+    fs.mkdirs(new Path("/on-nn1"));
+    HATestUtil.waitForStandbyToCatchUp(nn1, c.getNameNode(0));
+    int inodes = NvmCluster.snapshot(fs).size();
+
+    c.shutdownNameNodes();
+    List<String> dump1 =
+        NamespaceDump.lines(new File(nameDir(c, 1), "current/nvm-namespace.region"));
+    assertEquals(
+        NamespaceDump.lines(new File(nameDir(c, 0), "current/nvm-namespace.region")), dump1);
+    assertEquals(inodes, dump1.size());
+  }
+}
