@@ -92,10 +92,31 @@ public class NvmHaRegionAheadTest {
       jns.restartJournalNode(i);
     }
     ExitUtil.resetFirstExitException();
+
+    // nn0 restarts first: the segment it was writing is not finalized, so it cannot tell yet
+    // whether its region is ahead, and waits instead of loading
+    Throwable[] restart = new Throwable[1];
+    Thread starter =
+        new Thread(
+            () -> {
+              try {
+                c.restartNameNode(0, false);
+              } catch (Throwable t) {
+                restart[0] = t;
+              }
+            },
+            "restart nn0");
+    starter.start();
+    Thread.sleep(4000);
+    assertTrue("nn0 waits for the journal to decide", starter.isAlive());
+
     c.transitionToActive(1); // recovers nn0's segment without the mkdir
     fs.mkdirs(new Path("/after")); // a different edit with the lost one's transaction id
-
-    c.restartNameNode(0, false); // finds its region ahead: set aside, rebuilt, standby
+    starter.join(120_000); // nn0 finds its region ahead: set aside, rebuilt, standby
+    assertFalse("nn0's restart finished", starter.isAlive());
+    if (restart[0] != null) {
+      throw new AssertionError("nn0's restart failed", restart[0]);
+    }
     File aside = new File(region(c, 0).getPath() + ".set-aside");
     assertTrue("the region ahead of the quorum was set aside: " + aside, aside.isFile());
     assertTrue(holds(NamespaceDump.lines(aside), "/lost"));
