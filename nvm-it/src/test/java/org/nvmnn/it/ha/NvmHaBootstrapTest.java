@@ -11,13 +11,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.ha.BootstrapStandby;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
@@ -28,14 +27,7 @@ import org.nvmnn.it.NvmCluster;
  * journal, tails, takes over, and holds the same namespace as the active.
  */
 public class NvmHaBootstrapTest {
-  private MiniQJMHACluster qjm;
-
-  @After
-  public void tearDown() throws Exception {
-    if (qjm != null) {
-      qjm.shutdown();
-    }
-  }
+  @Rule public final HaPair pair = new HaPair("bootstrap");
 
   private static long newestImage(File dir) {
     long newest = -1;
@@ -48,40 +40,29 @@ public class NvmHaBootstrapTest {
     return newest;
   }
 
-  private static File nameDir(MiniDFSCluster c, int nn) {
-    return new File(c.getNameDirs(nn).iterator().next());
-  }
-
   @Test(timeout = 300_000)
   public void aWipedNameNodeBootstrapsFromACheckpointAndTakesOver() throws Exception {
-    Configuration conf = NvmHaPairTest.conf("bootstrap");
+    Configuration conf = pair.conf();
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_CHECKPOINT_TXNS_KEY, 20);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_CHECKPOINT_CHECK_PERIOD_KEY, 1);
-    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
-    b.getDfsBuilder().numDataNodes(0);
-    qjm = b.build();
-    MiniDFSCluster c = qjm.getDfsCluster();
-    c.transitionToActive(0);
-    DistributedFileSystem fs = (DistributedFileSystem) HATestUtil.configureFailoverFs(c, conf);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
     for (int i = 0; i < 60; i++) {
       fs.mkdirs(new Path("/d" + (i % 7) + "/e" + i));
     }
     // the standby checkpoints every 20 transactions and uploads the image to the active
     long deadline = System.currentTimeMillis() + 60_000;
-    while (newestImage(nameDir(c, 0)) <= 0 && System.currentTimeMillis() < deadline) {
+    while (newestImage(HaPair.nameDir(c, 0)) <= 0 && System.currentTimeMillis() < deadline) {
       HATestUtil.waitForStandbyToCatchUp(c.getNameNode(0), c.getNameNode(1));
       Thread.sleep(500);
     }
-    long image = newestImage(nameDir(c, 0));
+    long image = newestImage(HaPair.nameDir(c, 0));
     assertTrue("the standby's checkpoint reached the active: fsimage_" + image, image > 0);
     for (int i = 0; i < 10; i++) {
       fs.mkdirs(new Path("/after-checkpoint/" + i));
     }
 
     c.shutdownNameNode(1);
-    for (String d : new String[] {nameDir(c, 1).getPath()}) {
-      FileUtils.deleteDirectory(new File(d));
-    }
     for (java.net.URI u : c.getNameDirs(1)) {
       FileUtils.deleteDirectory(new File(u));
     }
@@ -89,7 +70,8 @@ public class NvmHaBootstrapTest {
         "bootstrapStandby",
         0,
         BootstrapStandby.run(new String[] {"-force", "-nonInteractive"}, c.getConfiguration(1)));
-    assertTrue("the active's checkpoint was downloaded", newestImage(nameDir(c, 1)) == image);
+    assertTrue(
+        "the active's checkpoint was downloaded", newestImage(HaPair.nameDir(c, 1)) == image);
 
     c.restartNameNode(1, false); // no region: built from fsimage_<image> and the journal
     NameNode nn1 = c.getNameNode(1);
@@ -107,9 +89,9 @@ public class NvmHaBootstrapTest {
 
     c.shutdownNameNodes();
     List<String> dump1 =
-        NamespaceDump.lines(new File(nameDir(c, 1), "current/nvm-namespace.region"));
+        NamespaceDump.lines(new File(HaPair.nameDir(c, 1), "current/nvm-namespace.region"));
     assertEquals(
-        NamespaceDump.lines(new File(nameDir(c, 0), "current/nvm-namespace.region")), dump1);
+        NamespaceDump.lines(new File(HaPair.nameDir(c, 0), "current/nvm-namespace.region")), dump1);
     assertEquals(inodes, dump1.size());
   }
 }

@@ -3,15 +3,13 @@ package org.nvmnn.it.ha;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
@@ -23,14 +21,7 @@ import org.nvmnn.it.NvmCluster;
  * the active again and the stock one tails it.
  */
 public class NvmHaMixedPairTest {
-  private MiniQJMHACluster qjm;
-
-  @After
-  public void tearDown() throws Exception {
-    if (qjm != null) {
-      qjm.shutdown();
-    }
-  }
+  @Rule public final HaPair pair = new HaPair("mixed");
 
   private static void ops(DistributedFileSystem fs, String root) throws Exception {
     fs.mkdirs(new Path(root + "/a/b"));
@@ -44,13 +35,8 @@ public class NvmHaMixedPairTest {
 
   @Test(timeout = 300_000)
   public void nvmAndStockNameNodesTakeOverFromEachOther() throws Exception {
-    Configuration conf = NvmHaPairTest.conf("mixed");
-    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
-    b.getDfsBuilder().numDataNodes(0);
-    qjm = b.build();
-    MiniDFSCluster c = qjm.getDfsCluster();
-    c.transitionToActive(0);
-    DistributedFileSystem fs = (DistributedFileSystem) HATestUtil.configureFailoverFs(c, conf);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
     ops(fs, "/nvm-active-1");
 
     // nn1 goes stock (the adoption's reverse: rolling back one NameNode)

@@ -18,18 +18,16 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
-import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
 import org.apache.hadoop.io.IOUtils;
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 import org.nvmnn.it.NvmCluster;
 
@@ -42,39 +40,9 @@ import org.nvmnn.it.NvmCluster;
  * inode.
  */
 public class NvmHaPairTest {
-  private static final int BLOCK = 1024 * 1024;
-  private MiniQJMHACluster qjm;
+  private static final int BLOCK = HaPair.BLOCK;
 
-  @After
-  public void tearDown() throws Exception {
-    if (qjm != null) {
-      qjm.shutdown();
-    }
-  }
-
-  static Configuration conf(String name) {
-    Configuration conf = NvmCluster.nvmConf();
-    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
-    conf.setInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, 512);
-    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
-    conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY, 0);
-    conf.setInt(DFSConfigKeys.DFS_HA_TAILEDITS_PERIOD_KEY, 1);
-    conf.set(
-        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File(
-                System.getProperty("test.build.data", "target/test-dir"),
-                "NvmHaPairTest-"
-                    + java.lang.management.ManagementFactory.getRuntimeMXBean()
-                        .getName()
-                        .replaceAll("[^0-9A-Za-z]", "_")
-                    + "/"
-                    + name)
-            .getAbsolutePath());
-    return conf;
-  }
+  @Rule public final HaPair pair = new HaPair("pair");
 
   private static byte[] content(int seed, int length) {
     byte[] b = new byte[length];
@@ -186,16 +154,11 @@ public class NvmHaPairTest {
 
   @Test(timeout = 300_000)
   public void theStandbysRegionFollowsTheActiveAcrossFailovers() throws Exception {
-    Configuration conf = conf("pair");
-    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
-    b.getDfsBuilder().numDataNodes(1);
-    qjm = b.build();
-    MiniDFSCluster c = qjm.getDfsCluster();
-    c.transitionToActive(0);
+    MiniDFSCluster c = pair.start(1);
     NameNode nn0 = c.getNameNode(0);
     NameNode nn1 = c.getNameNode(1);
     assertTrue(NvmTestAccess.isNvm(nn0) && NvmTestAccess.isNvm(nn1));
-    DistributedFileSystem fs = failoverFs(c, conf);
+    DistributedFileSystem fs = pair.client();
 
     operations(fs, "/a");
     List<String> onNn0 = served(fs);
@@ -226,8 +189,8 @@ public class NvmHaPairTest {
     int inodes = NvmCluster.snapshot(fs).size();
 
     c.shutdownNameNodes();
-    List<String> dump0 = NamespaceDump.lines(region(c, 0));
-    List<String> dump1 = NamespaceDump.lines(region(c, 1));
+    List<String> dump0 = NamespaceDump.lines(HaPair.region(c, 0));
+    List<String> dump1 = NamespaceDump.lines(HaPair.region(c, 1));
     assertEquals("the two regions hold the same namespace", dump0, dump1);
     assertEquals("an inode line for every path served", inodes, dump0.size());
   }

@@ -7,18 +7,17 @@ import static org.junit.Assert.fail;
 
 import java.io.File;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.qjournal.MiniJournalCluster;
-import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
 import org.apache.hadoop.util.ExitUtil;
 import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 
 /**
@@ -28,21 +27,15 @@ import org.junit.Test;
  * 2.7.3 does when the shared journal fails). The other NameNode takes over without it and writes
  * other edits with the same transaction ids. When the first NameNode starts again, it finds its
  * region ahead of the segment the new active recovered: it sets the region aside, builds a new one
- * from its fsimage and the journal, and serves only what the quorum committed.
+ * from its fsimage and the journal, and serves only what the quorum committed. Restarted before the
+ * other NameNode recovered the segment it was writing, it waits for that instead of loading.
  */
 public class NvmHaRegionAheadTest {
-  private MiniQJMHACluster qjm;
+  @Rule public final HaPair pair = new HaPair("ahead");
 
   @After
-  public void tearDown() throws Exception {
-    ExitUtil.resetFirstExitException();
-    if (qjm != null) {
-      qjm.shutdown();
-    }
-  }
-
-  private static File region(MiniDFSCluster c, int nn) {
-    return new File(new File(c.getNameDirs(nn).iterator().next()), "current/nvm-namespace.region");
+  public void tearDown() {
+    ExitUtil.resetFirstExitException(); // before the pair shuts down: nn0 terminated on purpose
   }
 
   private static boolean holds(List<String> dump, String path) {
@@ -56,17 +49,12 @@ public class NvmHaRegionAheadTest {
 
   @Test(timeout = 300_000)
   public void aRegionAheadOfTheQuorumIsSetAsideAndRebuilt() throws Exception {
-    Configuration conf = NvmHaPairTest.conf("ahead");
-    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
-    b.getDfsBuilder().numDataNodes(0);
-    qjm = b.build();
-    MiniDFSCluster c = qjm.getDfsCluster();
-    c.transitionToActive(0);
-    DistributedFileSystem fs = (DistributedFileSystem) HATestUtil.configureFailoverFs(c, conf);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
     fs.mkdirs(new Path("/before"));
 
     // the quorum goes away; the active's next op reaches its region only
-    MiniJournalCluster jns = qjm.getJournalCluster();
+    MiniJournalCluster jns = pair.qjm().getJournalCluster();
     for (int i = 0; i < jns.getNumNodes(); i++) {
       jns.getJournalNode(i).stopAndJoin(0);
     }
@@ -84,8 +72,8 @@ public class NvmHaRegionAheadTest {
     }
     assertTrue(
         "the test's premise: nn0's region holds the unacknowledged mkdir",
-        holds(NamespaceDump.lines(region(c, 0)), "/lost"));
-    File mark = new File(region(c, 0).getParentFile(), "nvm-ha-writer-segment");
+        holds(NamespaceDump.lines(HaPair.region(c, 0)), "/lost"));
+    File mark = new File(HaPair.region(c, 0).getParentFile(), "nvm-ha-writer-segment");
     assertTrue("nn0 stopped inside the segment it wrote as active: " + mark, mark.isFile());
 
     for (int i = 0; i < jns.getNumNodes(); i++) {
@@ -117,7 +105,7 @@ public class NvmHaRegionAheadTest {
     if (restart[0] != null) {
       throw new AssertionError("nn0's restart failed", restart[0]);
     }
-    File aside = new File(region(c, 0).getPath() + ".set-aside");
+    File aside = new File(HaPair.region(c, 0).getPath() + ".set-aside");
     assertTrue("the region ahead of the quorum was set aside: " + aside, aside.isFile());
     assertTrue(holds(NamespaceDump.lines(aside), "/lost"));
     HATestUtil.waitForStandbyToCatchUp(c.getNameNode(1), c.getNameNode(0));
@@ -129,10 +117,10 @@ public class NvmHaRegionAheadTest {
     assertFalse("nn0 serves an edit the quorum never accepted", fs.exists(new Path("/lost")));
 
     c.shutdownNameNodes();
-    List<String> dump0 = NamespaceDump.lines(region(c, 0));
+    List<String> dump0 = NamespaceDump.lines(HaPair.region(c, 0));
     assertEquals(
         "the rebuilt region and the other NameNode's hold the same namespace",
-        NamespaceDump.lines(region(c, 1)),
+        NamespaceDump.lines(HaPair.region(c, 1)),
         dump0);
     assertFalse(holds(dump0, "/lost"));
   }
