@@ -174,6 +174,11 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     }
     super.endCurrentLogSegment(writeEndTxn);
     if (ha && sharedWritable) {
+      if (writeThrough != null) {
+        // the region then ends where the finalized segment does, as a standby's does (it persists
+        // the segment markers it applies), so a restart opens the next segment after it
+        writeThrough.lastTxId(getLastWrittenTxId());
+      }
       try {
         NvmHaWriterMark.segmentEnded(nameDirs);
       } catch (IOException e) {

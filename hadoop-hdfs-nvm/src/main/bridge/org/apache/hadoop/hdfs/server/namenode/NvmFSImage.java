@@ -319,6 +319,21 @@ class NvmFSImage extends FSImage {
       initEditLog(startOpt);
       long last = region.lastTxId();
       this.lastAppliedTxId = last;
+      if (ha) {
+        // as a stock HA NameNode loads its image and every finalized segment after it before it
+        // serves in any state (a standby then counts those edits' blocks in safe mode), the region
+        // is brought up to the shared journal's finalized edits, each op persisted as it is applied
+        long caughtUp = loadEdits(editLog.selectInputStreams(last + 1, 0, null, false), target);
+        LOG.info(
+            "NVM region "
+                + file
+                + ": "
+                + caughtUp
+                + " finalized edits after transaction "
+                + last
+                + " applied from the shared journal at start-up");
+        last = lastAppliedTxId;
+      }
       editLog.setNextTxId(last + 1);
     } catch (IOException | RuntimeException e) {
       store.close();
