@@ -22,6 +22,7 @@ JN_AT_MS=              # this gap's JournalNode kill, ms into the gap; empty: no
 JN_DOWN= T_JN_KILL=0   # the JournalNode killed in this gap, and when
 jn_kills=0
 ha_killed=() ha_failovers=() ha_reported=() ha_backs=() ha_verdicts=() ha_rebuild_ms=() ha_recovery_ms=()
+ha_failovers_up=() ha_failovers_jn=() ha_backs_up=() ha_backs_jn=()   # by JournalNodes all up / one down
 ha_inflight=0 ha_jns=()
 
 ha_label() {
@@ -143,7 +144,7 @@ print("%s|%s|%s" % (verdict, ms, "; ".join(text).replace("|", "/") or "no region
 # workload's verification of epoch K. Sets abort and returns 1 on a failure.
 ha_round() {
   local k=$1 active=$PC_ACTIVE standby t_kill t_reported t_serving t_first probe log from t0 back
-  local verdict vms vtext gap inflight indoubt jn_line=""
+  local verdict vms vtext gap inflight indoubt jn_line="" jn_down=$JN_DOWN
   standby=$(ha_other "$active")
   t_kill=$(now_ms)
   ha_kill "$active"
@@ -180,6 +181,7 @@ ha_round() {
     abort="kill $k: $active is standby but its log has no decision about its region"; return 1
   fi
   ha_backs+=("$back") ha_verdicts+=("$verdict")
+  if [ -z "$jn_down" ]; then ha_backs_up+=("$back"); else ha_backs_jn+=("$back"); fi
   case $verdict in
     rebuilt-*) [ -n "$vms" ] && ha_rebuild_ms+=("$vms") ;;
     servable) [ -n "$vms" ] && ha_recovery_ms+=("$vms") ;;
@@ -210,7 +212,11 @@ ha_round() {
       sleep 0.1
     done
   fi
-  if [ -n "$t_first" ]; then gap=$(secs "$t_kill" "$t_first"); ha_failovers+=("$gap"); else gap="?"; fi
+  gap="?"
+  if [ -n "$t_first" ]; then
+    gap=$(secs "$t_kill" "$t_first"); ha_failovers+=("$gap")
+    if [ -z "$jn_down" ]; then ha_failovers_up+=("$gap"); else ha_failovers_jn+=("$gap"); fi
+  fi
   ha_reported+=("$(secs "$t_kill" "$t_reported")")
   # operations whose call started before the kill and that the new active acknowledged: the
   # client's failover proxy re-sent them
@@ -233,9 +239,13 @@ ha_summary() {
     case $v in servable) servable=$((servable + 1)) ;; rebuilt-AHEAD) ahead=$((ahead + 1)) ;; rebuilt-GAP) gap=$((gap + 1)) ;; stock) stock=$((stock + 1)) ;; esac
   done
   echo "   kills of the active NameNode: $kills of $KILLS (nn1 $n1, nn2 $n2); JournalNodes SIGKILLed and restarted: ${#ha_jns[@]}${ha_jns:+ (${ha_jns[*]})}"
-  [ "${#ha_failovers[@]}" -gt 0 ] && echo "   failover, kill -9 of the active to the first operation the new active acknowledged (s): $(stats "${ha_failovers[@]}")"
+  [ "${#ha_failovers[@]}" -gt 0 ] && echo "   failover, kill -9 of the active to the first operation the new active acknowledged (s): $(stats "${ha_failovers[@]}") (${#ha_failovers[@]} kills)"
+  [ "${#ha_failovers_up[@]}" -gt 0 ] && echo "     with the three JournalNodes up (s): $(stats "${ha_failovers_up[@]}") (${#ha_failovers_up[@]} kills)"
+  [ "${#ha_failovers_jn[@]}" -gt 0 ] && echo "     with a JournalNode down (s):        $(stats "${ha_failovers_jn[@]}") (${#ha_failovers_jn[@]} kills)"
   [ "${#ha_reported[@]}" -gt 0 ] && echo "   failover, kill -9 to the other NameNode reporting active (getServiceState polls, s): $(stats "${ha_reported[@]}")"
   [ "${#ha_backs[@]}" -gt 0 ] && echo "   killed NameNode, launch to standby (s): $(stats "${ha_backs[@]}")"
+  [ "${#ha_backs_up[@]}" -gt 0 ] && echo "     with the three JournalNodes up (s): $(stats "${ha_backs_up[@]}")"
+  [ "${#ha_backs_jn[@]}" -gt 0 ] && echo "     with a JournalNode down (s):        $(stats "${ha_backs_jn[@]}")"
   echo "   restarted NameNode's region: servable $servable, set aside and rebuilt $((ahead + gap)) (ahead of the quorum $ahead, gap $gap)$([ "$stock" -gt 0 ] && echo ", stock NameNode $stock")"
   [ "${#ha_recovery_ms[@]}" -gt 0 ] && echo "   region recovery of a servable region (ms): $(stats "${ha_recovery_ms[@]}")"
   [ "${#ha_rebuild_ms[@]}" -gt 0 ] && echo "   region rebuild (ms): $(stats "${ha_rebuild_ms[@]}")"
