@@ -10,7 +10,10 @@
 # moment of the gap and restarted once the killed NameNode is standby again.
 #
 # Settings: JN_KILL_EVERY (5; 0 = never), FAILOVER_TIMEOUT (120 s from the kill to the other
-# NameNode reporting active; with a JournalNode down a failover takes about 40 s here); NVM=true (both NVM), false (both stock), mixed (nn1 NVM, nn2 stock).
+# NameNode reporting active; with a JournalNode down a failover takes up to 40 s here),
+# CLIENT_FAILOVER_ATTEMPTS (ha-lib's 60: the client's dfs.client.failover.max.attempts; 1 makes a
+# call in flight at a kill fail after one try at the other NameNode, which is then still standby,
+# so it is resolved as in doubt instead of being re-sent until the new active answers it); NVM=true (both NVM), false (both stock), mixed (nn1 NVM, nn2 stock).
 
 JN_KILL_EVERY=${JN_KILL_EVERY:-5}
 FAILOVER_TIMEOUT=${FAILOVER_TIMEOUT:-120}
@@ -69,6 +72,7 @@ ha_cluster_up() {
   esac
   ha_write_confs "$work" "$shm" "$nvm1" "$nvm2"
   cconf=$(ha_conf client)
+  [ -z "${CLIENT_FAILOVER_ATTEMPTS:-}" ] || conf_put "$cconf/hdfs-site.xml" dfs.client.failover.max.attempts "$CLIENT_FAILOVER_ATTEMPTS"
   zk_start || return 1
   jn_start_all || return 1
   zk_format || return 1
