@@ -228,6 +228,8 @@ ha_round() {
     '$3 == "ACK" && $1 > s && $(NF - 1) == "started" && $NF < k' | wc -l)
   ha_inflight=$((ha_inflight + inflight))
   indoubt=$(cat "$work"/ops/ops-t*.log | awk -v k="$t_kill" '$3 == "INDOUBT" && $1 > k' | wc -l)
+  # for analyses after the run (the ops logs, the NameNodes' audit logs): one line per kill, ms
+  echo "$k $active $standby kill=$t_kill transition=${t_serving:-?} first-ack=${t_first:-?} jn-down=${jn_down:--}" >> "$work/kills.log"
   printf '   kill %2d after %6s s of workload: %s, the active, killed; %s acknowledged the first operation %s s later (reported active %s s after the kill); in flight at the kill and acknowledged by it: %d; failed calls since the kill (in doubt): %d; verified (%s acknowledged so far)\n' \
     "$k" "$GAP" "$(ha_label "$active")" "$standby" "$gap" "$(secs "$t_kill" "$t_reported")" "$inflight" "$indoubt" "$(acked)"
   printf '           %s restarted: standby %s s after its launch; region: %s\n' "$active" "$back" "$vtext"

@@ -324,7 +324,7 @@ echo "$fsck" > "$work/fsck.out"
 
 echo
 if [ "$HA" = 1 ]; then
-  where="HA, nn1 $(conf_get "$(ha_conf nn1)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'), nn2 $(conf_get "$(ha_conf nn2)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'); regions on tmpfs, emulated persistence"
+  where="HA, nn1 $(conf_get "$(ha_conf nn1)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'), nn2 $(conf_get "$(ha_conf nn2)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/')$([ "$NVM" = false ] || echo "; regions on tmpfs, emulated persistence")"
 else
   where=$([ "$NVM" = true ] && echo "region on tmpfs, emulated persistence" || echo "stock NameNode, edit log in $work/name")
 fi
