@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -75,9 +75,17 @@ ha-demo: build
 	MODE='$(MODE)' ROUNDS='$(ROUNDS)' ./scripts/demo/ha-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
-# moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary.
+# moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary; HA=1 is
+# process-crash-test-ha.
 process-crash-test: build
-	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' ./scripts/test/process-crash-test.sh
+	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' HA='$(HA)' ./scripts/test/process-crash-test.sh
+
+# The same workload against an HA pair (ZooKeeper, three JournalNodes, two NVM NameNodes with ZKFCs,
+# two DataNodes; the client through the failover proxy provider): 20 SIGKILLs of the active
+# NameNode, each followed by the failover and the killed NameNode's restart as standby; a JournalNode
+# SIGKILLed and restarted every JN_KILL_EVERY (5) kills. NVM=false|mixed, KILLS=, SEED=, THREADS=.
+process-crash-test-ha: build
+	HA=1 KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' NVM='$(NVM)' JN_KILL_EVERY='$(JN_KILL_EVERY)' ./scripts/test/process-crash-test.sh
 
 # docs/migration.md with real processes: stock -> import -> NVM -> saveNamespace -> the stock jar; cost for
 # MIGRATION_BIG=100000 files (0 skips it).

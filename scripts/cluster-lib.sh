@@ -131,10 +131,13 @@ dfsadmin() { local conf=$1; shift; hclient "$conf" org.apache.hadoop.hdfs.tools.
 
 nn_format() { (hjava "$1" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive > "$1/format.log" 2>&1); }
 
-# nn_start CONF — starts the NameNode in the background; sets NN_PID.
+# nn_start CONF [JVM-OPTIONS... MAIN] — starts the NameNode in the background; sets NN_PID. The
+# optional arguments replace the main class (NameNode) with another one and its JVM options (the
+# process-crash test's ShortLeaseNameNode).
 nn_start() {
-  local conf=$1; mkdir -p "$conf/logs"
-  hjava "$conf" org.apache.hadoop.hdfs.server.namenode.NameNode >> "$conf/logs/namenode.log" 2>&1 &
+  local conf=$1; shift; mkdir -p "$conf/logs"
+  [ $# -gt 0 ] || set -- org.apache.hadoop.hdfs.server.namenode.NameNode
+  hjava "$conf" "$@" >> "$conf/logs/namenode.log" 2>&1 &
   NN_PID=$!
 }
 

@@ -167,17 +167,24 @@ ha_write_confs() {
   zk_write_conf
 }
 
+# jn_launch JN — a JournalNode process in the background (recorded; not waited for).
+jn_launch() {
+  local conf; conf=$(ha_conf "$1"); mkdir -p "$conf/logs"
+  hjava "$conf" org.apache.hadoop.hdfs.qjournal.server.JournalNode >> "$(ha_log "$1")" 2>&1 &
+  ha_track "$1" $!
+}
+
+# jn_wait JN — until the JournalNode listens on its RPC port (fails if it exits).
+jn_wait() { wait_port "$(conf_get "$(ha_conf "$1")/hdfs-site.xml" dfs.journalnode.rpc-address | cut -d: -f2)" "$1"; }
+
+# jn_start JN — one JournalNode (again, after ha_kill), until it listens on its RPC port.
+jn_start() { jn_launch "$1"; jn_wait "$1"; }
+
 # jn_start_all — the three JournalNodes, until each listens on its RPC port.
 jn_start_all() {
-  local jn conf
-  for jn in "${HA_JNS[@]}"; do
-    conf=$(ha_conf "$jn"); mkdir -p "$conf/logs"
-    hjava "$conf" org.apache.hadoop.hdfs.qjournal.server.JournalNode >> "$(ha_log "$jn")" 2>&1 &
-    ha_track "$jn" $!
-  done
-  for jn in "${HA_JNS[@]}"; do
-    wait_port "$(conf_get "$(ha_conf "$jn")/hdfs-site.xml" dfs.journalnode.rpc-address | cut -d: -f2)" "$jn" || return 1
-  done
+  local jn
+  for jn in "${HA_JNS[@]}"; do jn_launch "$jn"; done
+  for jn in "${HA_JNS[@]}"; do jn_wait "$jn" || return 1; done
 }
 
 # ha_run ROLE LOGNAME MAIN ARGS... — a one-shot command with ROLE's conf; its output in
@@ -199,8 +206,9 @@ nn_format_shared() { ha_run nn1 format org.apache.hadoop.hdfs.server.namenode.Na
 # nn_bootstrap NN — copies the running other NameNode's namespace into NN's name directory.
 nn_bootstrap() { ha_run "$1" bootstrap org.apache.hadoop.hdfs.server.namenode.NameNode -bootstrapStandby -force -nonInteractive; }
 
-# ha_nn_start NN — a NameNode (cluster-lib's nn_start with NN's conf).
-ha_nn_start() { nn_start "$(ha_conf "$1")"; ha_track "$1" "$NN_PID"; }
+# ha_nn_start NN [JVM-OPTIONS... MAIN] — a NameNode (cluster-lib's nn_start with NN's conf; the
+# optional arguments as nn_start's).
+ha_nn_start() { local nn=$1; shift; nn_start "$(ha_conf "$nn")" "$@"; ha_track "$nn" "$NN_PID"; }
 
 # zkfc_start NN — the ZKFC of NN (its conf: dfs.ha.namenode.id tells it which NameNode is local).
 zkfc_start() {
@@ -266,4 +274,22 @@ ha_check_loopback() {
     echo "   listening outside 127.0.0.1: $(echo $others)" >&2; return 1
   fi
   echo "   $(grep -c . <<<"$listen") listening TCP sockets of these processes, all on 127.0.0.1"
+}
+
+# log_event_ms ROLE SINCE_MS TEXT — when ROLE's process log (ha_log's names: nn1, zkfc1, …)
+# first logged a line containing TEXT after SINCE_MS (epoch ms; the log has the time of day only,
+# read as of SINCE_MS's day), or nothing.
+log_event_ms() {
+  python3 - "$(ha_log "$1")" "$2" "$3" <<'PY'
+import datetime, re, sys
+log, since, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+day = datetime.datetime.fromtimestamp(since / 1000).replace(hour=0, minute=0, second=0, microsecond=0)
+for line in open(log, errors="replace"):
+    m = re.match(r"(\d\d):(\d\d):(\d\d),(\d\d\d) ", line)
+    if m and text in line:
+        h, mi, s, ms = map(int, m.groups())
+        t = int((day + datetime.timedelta(hours=h, minutes=mi, seconds=s, milliseconds=ms)).timestamp() * 1000)
+        if t > since:
+            print(t); break
+PY
 }

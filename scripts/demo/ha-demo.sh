@@ -56,23 +56,6 @@ secs() { python3 -c "print('%.2f' % (($2 - $1) / 1000.0))"; }
 label() { [ "$(conf_get "$(ha_conf "$1")/hdfs-site.xml" dfs.namenode.nvm.enabled)" = true ] && echo "$1 (NVM)" || echo "$1 (stock)"; }
 clock() { date -d "@${1:0:-3}.${1: -3}" +%T.%3N; }
 
-# log_event_ms LOG SINCE_MS TEXT — when the process log LOG (ha_log's names: nn1, zkfc1, …)
-# first logged a line containing TEXT after SINCE_MS (epoch ms; the log has the time of day only),
-# or nothing.
-log_event_ms() {
-  python3 - "$(ha_log "$1")" "$2" "$3" <<'PY'
-import datetime, re, sys
-log, since, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-day = datetime.datetime.fromtimestamp(since / 1000).replace(hour=0, minute=0, second=0, microsecond=0)
-for line in open(log, errors="replace"):
-    m = re.match(r"(\d\d):(\d\d):(\d\d),(\d\d\d) ", line)
-    if m and text in line:
-        h, mi, s, ms = map(int, m.groups())
-        t = int((day + datetime.timedelta(hours=h, minutes=mi, seconds=s, milliseconds=ms)).timestamp() * 1000)
-        if t > since:
-            print(t); break
-PY
-}
 zkfc_event_ms() { log_event_ms "zkfc${1#nn}" "$2" "$3"; }
 # since T_KILL MS — "+S.SS s" from the kill, or "+? s"
 since() { [ -n "$2" ] && echo "+$(secs "$1" "$2") s" || echo "+? s"; }

@@ -23,8 +23,15 @@
 # Experiment: ROLLBACK_REGION_AT=k (k >= 2) restarts the k-th time from a copy of the region
 # taken at the previous kill, i.e. a NameNode that forgets acknowledged operations; the test
 # must then report them as lost and fail (docs/process-crash-test.md).
+#
+# HA=1: the same workload and checks against an HA pair (process-crash-ha.sh): ZooKeeper, three
+# JournalNodes, nn1 and nn2 with ZKFCs, two DataNodes, the workload through hdfs://ha and the
+# failover proxy provider; each kill is a SIGKILL of the active NameNode, the ZKFC fails over,
+# the killed NameNode restarts as standby; every JN_KILL_EVERY-th kill (5) a JournalNode is
+# SIGKILLed in the gap and restarted. NVM=true|false|mixed (nn1 NVM, nn2 stock) there.
 set -euo pipefail
-source "$(dirname "$0")/../cluster-lib.sh"
+here=$(dirname "$0")
+source "$here/../cluster-lib.sh"
 require_dist
 
 KILLS=${KILLS:-20}
@@ -38,16 +45,29 @@ NVM=${NVM:-true}
 ROLLBACK_REGION_AT=${ROLLBACK_REGION_AT:-0}
 LEASE_HARD_LIMIT=${LEASE_HARD_LIMIT:-5}
 LEASE_DEADLINE=${LEASE_DEADLINE:-$((LEASE_HARD_LIMIT + 12))}
+HA=${HA:-0}
 RANDOM=$SEED
+case $HA in
+  0) ;;
+  1)
+    [ "$ROLLBACK_REGION_AT" -eq 0 ] || { echo "ROLLBACK_REGION_AT is an experiment of the single-NameNode mode (HA=0)" >&2; exit 2; }
+    source "$here/../ha-lib.sh"
+    source "$here/process-crash-ha.sh"
+    ;;
+  *) echo "HA must be 0 or 1 (not '$HA')" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d /tmp/nvm-pcrash.XXXXXX)
 shm=$(mktemp -d /dev/shm/nvm-pcrash.XXXXXX)
-conf="$work/conf" control="$work/control" region="$shm/namespace.region"
+# conf: the single NameNode's and DataNode's configuration; cconf: the one clients use (with HA,
+# ha-lib's client conf dir: hdfs://ha through the failover proxy provider)
+conf="$work/conf" cconf="$work/conf" control="$work/control" region="$shm/namespace.region"
 NN_PID= DN_PID= WL_PID= WR_PID=
 cleanup() {
   [ -n "$WL_PID" ] && kill "$WL_PID" 2>/dev/null || true
   [ -n "$WR_PID" ] && kill -9 "$WR_PID" 2>/dev/null || true
-  stop_pid "$DN_PID"; stop_pid "$NN_PID"; rm -rf "$shm"; echo "(logs kept in $work)"
+  if [ "$HA" = 1 ]; then ha_stop_all; else stop_pid "$DN_PID"; stop_pid "$NN_PID"; fi
+  rm -rf "$shm"; echo "(logs kept in $work)"
 }
 trap cleanup EXIT
 
@@ -60,10 +80,7 @@ acked() { cat "$work"/ops/ops-*.log 2>/dev/null | grep -c ' ACK ' || true; }
 # LeaseManager#setLeasePeriod as MiniDFSCluster#setLeasePeriod does) unless LEASE_HARD_LIMIT=0.
 launch_nn() {
   if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
-    mkdir -p "$conf/logs"
-    hjava "$conf" -Dnvmnn.lease.hard-limit-ms=$((LEASE_HARD_LIMIT * 1000)) org.nvmnn.workload.ShortLeaseNameNode \
-      >> "$conf/logs/namenode.log" 2>&1 &
-    NN_PID=$!
+    nn_start "$conf" -Dnvmnn.lease.hard-limit-ms=$((LEASE_HARD_LIMIT * 1000)) org.nvmnn.workload.ShortLeaseNameNode
   else
     nn_start "$conf"
   fi
@@ -75,7 +92,7 @@ launch_nn() {
 start_writer() {
   [ "$LEASE_HARD_LIMIT" -gt 0 ] || return 0
   mkdir -p "$work/writers"
-  hclient_exec "$conf" org.nvmnn.workload.AbandonedWriter --dir "/open/w$1" --manifest "$control/writer-$1" \
+  hclient_exec "$cconf" org.nvmnn.workload.AbandonedWriter --dir "/open/w$1" --manifest "$control/writer-$1" \
     --seed $((SEED + $1)) > "$work/writers/w$1.out" &
   WR_PID=$!
 }
@@ -103,7 +120,7 @@ wait_abandoned() {
     [ "$(date +%s)" -lt "$2" ] || { echo "the workload did not check the abandoned files of restart $1 in time" >&2; return 1; }
     sleep 0.1
   done
-  [ "$1" -gt 0 ] && printf '          after restart %2d: %s\n' "$1" "$(cat "$control/abandoned-$1")"
+  [ "$1" -gt 0 ] && printf '          after %s %2d: %s\n' "$([ "$HA" = 1 ] && echo failover || echo restart)" "$1" "$(cat "$control/abandoned-$1")"
   return 0
 }
 
@@ -134,37 +151,112 @@ wait_verified() {
   done
 }
 
-# next_gap — GAP := MIN_GAP..MAX_GAP seconds, millisecond resolution; WRITER_AT, WRITER_REST :=
-# a uniform split of it (when the writer is killed, and the rest of the gap). Not called in
-# $(...): bash reseeds RANDOM in subshells, and the gaps are to follow from SEED.
+# next_gap — GAP := MIN_GAP..MAX_GAP seconds, millisecond resolution (GAP_MS); WRITER_MS := a
+# uniform moment of it (when the writer is killed). Not called in $(...): bash reseeds RANDOM in
+# subshells, and the gaps are to follow from SEED.
 next_gap() {
   local span=$(( (MAX_GAP - MIN_GAP) * 1000 + 1 ))
-  local ms=$(( MIN_GAP * 1000 + (RANDOM * 32768 + RANDOM) % span ))
-  local w=$(( (RANDOM * 32768 + RANDOM) % (ms + 1) ))
-  printf -v GAP '%d.%03d' $((ms / 1000)) $((ms % 1000))
-  printf -v WRITER_AT '%d.%03d' $((w / 1000)) $((w % 1000))
-  printf -v WRITER_REST '%d.%03d' $(((ms - w) / 1000)) $(((ms - w) % 1000))
+  GAP_MS=$(( MIN_GAP * 1000 + (RANDOM * 32768 + RANDOM) % span ))
+  WRITER_MS=$(( (RANDOM * 32768 + RANDOM) % (GAP_MS + 1) ))
+  printf -v GAP '%d.%03d' $((GAP_MS / 1000)) $((GAP_MS % 1000))
 }
 
-echo "== process-crash test: seed $SEED, $KILLS kills, $THREADS workload threads, ${MIN_GAP}-${MAX_GAP} s between kills, NVM=$NVM"
+sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
+
+# run_gap K — the workload's stretch before kill K: GAP_MS of it, during which the writer is killed
+# at WRITER_MS and, with HA, a JournalNode at JN_AT_MS (if this gap has one), in time order; then
+# waits until the restart before had its abandoned files decided (a kill must not interrupt that
+# check). Sets abort and returns 1 on a failure.
+run_gap() {
+  local k=$1 now=0 at what
+  local -a events=()
+  [ "$LEASE_HARD_LIMIT" -gt 0 ] && events+=("$WRITER_MS writer")
+  [ "$HA" = 1 ] && [ -n "$JN_AT_MS" ] && events+=("$JN_AT_MS journalnode")
+  events+=("$GAP_MS end")
+  while read -r at what; do
+    sleep_ms $((at - now)); now=$at
+    case $what in
+      writer) kill_writer "$k" || { abort="writer $k did not start"; return 1; } ;;
+      journalnode) ha_kill_jn ;;
+    esac
+  done < <(printf '%s\n' "${events[@]}" | sort -n -s -k1,1)
+  if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
+    wait_abandoned $((k - 1)) $(( $(date +%s) + LEASE_DEADLINE + 120 )) || { abort="abandoned files of restart $((k - 1))"; return 1; }
+  fi
+  return 0
+}
+
+# single_cluster_up — the NameNode (formatted) and the DataNode, until the NameNode has left safe
+# mode with the DataNode registered.
+single_cluster_up() {
+  write_conf "$conf" "$work/name" "$work/data" "$NVM" "$region"
+  # MiniDFSCluster's setting: leave safe mode as soon as the DataNode's block report reaches the
+  # threshold (the 30 s default extension would only add a fixed wait to every restart)
+  conf_set "$conf/hdfs-site.xml" dfs.namenode.safemode.extension 0
+  nn_format "$conf"
+  launch_nn
+  dn_start "$conf"
+  await_nn || return 1
+  echo "   NameNode (pid $NN_PID) and DataNode (pid $DN_PID) started"
+}
+
+# single_round K — kill K: SIGKILL of the NameNode, its restart (answering, safe mode off), epoch K
+# published, the workload's verification of epoch K. Sets abort and returns 1 on a failure.
+single_round() {
+  local k=$1 old=$NN_PID rec=""
+  kill_hard "$NN_PID"
+  kills=$k
+  if [ "$ROLLBACK_REGION_AT" -gt 0 ] && [ "$k" -eq $((ROLLBACK_REGION_AT - 1)) ]; then
+    cp --sparse=always "$region" "$work/region.at-kill-$k"
+  fi
+  if [ "$k" -eq "$ROLLBACK_REGION_AT" ]; then
+    cp --sparse=always "$work/region.at-kill-$((k - 1))" "$region"
+    echo "   EXPERIMENT: region rolled back to its state at kill $((k - 1))"
+  fi
+  launch_nn
+  await_nn || { abort="restart $k failed"; return 1; }
+  [ "$NN_PID" != "$old" ] && ! kill -0 "$old" 2>/dev/null || { abort="the killed NameNode is still running"; return 1; }
+  if [ "$NVM" = true ]; then
+    rec=$(grep -h "NVM region recovered" "$conf/logs/namenode.log" | tail -1 | sed 's/.*NVM region \(recovered [0-9]* inodes in [0-9]* ms (scan [0-9]* ms, rebuild [0-9]* ms\).*/\1)/')
+    [ "$(grep -c "NVM region recovered" "$conf/logs/namenode.log")" -eq "$k" ] \
+      || { abort="restart $k did not log a region recovery"; return 1; }
+    recoveries+=("$(sed -n 's/.* in \([0-9]*\) ms.*/\1/p' <<<"$rec")")
+  else
+    rec=$(grep -h "Finished loading FSImage" "$conf/logs/namenode.log" | tail -1 | sed 's/.*Finished/stock: finished/')
+  fi
+  answers+=("$T_ANSWER") safemodes+=("$T_SAFEMODE")
+  publish epoch "$k"
+  [ "$k" -lt "$KILLS" ] && start_writer $((k + 1))
+  wait_verified "$k" $(( $(date +%s) + 600 )) || { abort="verification after restart $k did not complete"; return 1; }
+  printf '   kill %2d after %6s s of workload: answering %5s s, safe mode off %5s s after launch; %s; verified (%s acknowledged so far)\n' \
+    "$k" "$GAP" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)"
+  return 0
+}
+
+t_start=$(date +%s)
+if [ "$HA" = 1 ]; then
+  echo "== process-crash test, HA: seed $SEED, $KILLS kills of the active NameNode, $THREADS workload threads, ${MIN_GAP}-${MAX_GAP} s between kills, NVM=$NVM, a JournalNode killed every $JN_KILL_EVERY kills"
+else
+  echo "== process-crash test: seed $SEED, $KILLS kills, $THREADS workload threads, ${MIN_GAP}-${MAX_GAP} s between kills, NVM=$NVM"
+fi
 if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
   echo "   lease hard limit ${LEASE_HARD_LIMIT} s (ShortLeaseNameNode); before each kill a writer with 4 open files is killed; closed by lease recovery within ${LEASE_DEADLINE} s after each restart"
 fi
-echo "   work dir $work; region $region"
-write_conf "$conf" "$work/name" "$work/data" "$NVM" "$region"
-# MiniDFSCluster's setting: leave safe mode as soon as the DataNode's block report reaches the
-# threshold (the 30 s default extension would only add a fixed wait to every restart)
-conf_set "$conf/hdfs-site.xml" dfs.namenode.safemode.extension 0
-mkdir -p "$control"
-nn_format "$conf"
-launch_nn
-dn_start "$conf"
-await_nn
-echo "   NameNode (pid $NN_PID) and DataNode (pid $DN_PID) started"
+if [ "$HA" = 1 ]; then
+  echo "   work dir $work; regions $shm/{nn1,nn2}.region"
+  mkdir -p "$control"
+  ha_cluster_up || { echo "RESULT: FAIL; the HA cluster did not start"; exit 1; }
+  datanodes=2
+else
+  echo "   work dir $work; region $region"
+  mkdir -p "$control"
+  single_cluster_up || { echo "RESULT: FAIL; the NameNode did not start"; exit 1; }
+  datanodes=1
+fi
 
 abandoned_args=()
 [ "$LEASE_HARD_LIMIT" -gt 0 ] && abandoned_args=(--abandoned-deadline-ms $((LEASE_DEADLINE * 1000)) --renew-ms 1000)
-hclient_exec "$conf" org.nvmnn.workload.CrashWorkload --control "$control" --logs "$work/ops" \
+hclient_exec "$cconf" org.nvmnn.workload.CrashWorkload --control "$control" --logs "$work/ops" \
   --threads "$THREADS" --seed "$SEED" "${abandoned_args[@]}" > "$work/workload.out" &
 WL_PID=$!
 t_begin=$(date +%s)
@@ -178,48 +270,20 @@ for k in $(seq 1 "$KILLS"); do
   [ -z "$abort" ] || break
   if [ $(( $(date +%s) - t_begin )) -ge "$TIME_LIMIT" ]; then abort="time limit of $TIME_LIMIT s reached"; break; fi
   next_gap
-  if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
-    sleep "$WRITER_AT"
-    kill_writer "$k" || { abort="writer $k did not start"; break; }
-    sleep "$WRITER_REST"
-    # the restart before has had its abandoned files closed (a kill must not interrupt that check)
-    wait_abandoned $((k - 1)) $(( $(date +%s) + LEASE_DEADLINE + 120 )) || { abort="abandoned files of restart $((k - 1))"; break; }
+  [ "$HA" = 1 ] && ha_plan_jn "$k"
+  run_gap "$k" || break
+  if [ "$HA" = 1 ]; then
+    ha_round "$k" || break
   else
-    sleep "$GAP"
+    single_round "$k" || break
   fi
-  old=$NN_PID
-  kill_hard "$NN_PID"
-  kills=$k
-  if [ "$ROLLBACK_REGION_AT" -gt 0 ] && [ "$k" -eq $((ROLLBACK_REGION_AT - 1)) ]; then
-    cp --sparse=always "$region" "$work/region.at-kill-$k"
-  fi
-  if [ "$k" -eq "$ROLLBACK_REGION_AT" ]; then
-    cp --sparse=always "$work/region.at-kill-$((k - 1))" "$region"
-    echo "   EXPERIMENT: region rolled back to its state at kill $((k - 1))"
-  fi
-  launch_nn
-  await_nn || { abort="restart $k failed"; break; }
-  [ "$NN_PID" != "$old" ] && ! kill -0 "$old" 2>/dev/null || { abort="the killed NameNode is still running"; break; }
-  rec=""
-  if [ "$NVM" = true ]; then
-    rec=$(grep -h "NVM region recovered" "$conf/logs/namenode.log" | tail -1 | sed 's/.*NVM region \(recovered [0-9]* inodes in [0-9]* ms (scan [0-9]* ms, rebuild [0-9]* ms\).*/\1)/')
-    [ "$(grep -c "NVM region recovered" "$conf/logs/namenode.log")" -eq "$k" ] \
-      || { abort="restart $k did not log a region recovery"; break; }
-    recoveries+=("$(sed -n 's/.* in \([0-9]*\) ms.*/\1/p' <<<"$rec")")
-  else
-    rec=$(grep -h "Finished loading FSImage" "$conf/logs/namenode.log" | tail -1 | sed 's/.*Finished/stock: finished/')
-  fi
-  answers+=("$T_ANSWER") safemodes+=("$T_SAFEMODE")
-  publish epoch "$k"
-  [ "$k" -lt "$KILLS" ] && start_writer $((k + 1))
-  wait_verified "$k" $(( $(date +%s) + 600 )) || { abort="verification after restart $k did not complete"; break; }
-  printf '   kill %2d after %6s s of workload: answering %5s s, safe mode off %5s s after launch; %s; verified (%s acknowledged so far)\n' \
-    "$k" "$GAP" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)"
 done
 
 if [ -z "$abort" ]; then
   next_gap; sleep "$GAP"   # a last stretch of workload, then a final verification
-  wait_abandoned "$kills" $(( $(date +%s) + LEASE_DEADLINE + 120 )) || abort="abandoned files of restart $kills"
+  if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
+    wait_abandoned "$kills" $(( $(date +%s) + LEASE_DEADLINE + 120 )) || abort="abandoned files of restart $kills"
+  fi
 fi
 publish stop 1
 wl_rc=0; wait "$WL_PID" || wl_rc=$?
@@ -232,10 +296,21 @@ grep -h -E ' (LOST|NOT-ALL-OR-NOTHING|ERROR|VERIFY-FAILED|RESOLVE-FAILED|FATAL|A
 echo
 echo "== fsck after a fresh block report"
 fsck_ok=false
-if kill -0 "$NN_PID" 2>/dev/null; then
-  dfsadmin "$conf" -triggerBlockReport "$(conf_get "$conf/hdfs-site.xml" dfs.datanode.ipc.address)" >/dev/null || true
+serving=false
+if [ "$HA" = 1 ]; then
+  [ -n "$PC_ACTIVE" ] && ha_alive "$PC_ACTIVE" && serving=true
+  dn_confs=("$(ha_conf dn1)" "$(ha_conf dn2)")
+else
+  kill -0 "$NN_PID" 2>/dev/null && serving=true
+  dn_confs=("$conf")
+fi
+fsck=""
+if $serving; then
+  for c in "${dn_confs[@]}"; do
+    dfsadmin "$cconf" -triggerBlockReport "$(conf_get "$c/hdfs-site.xml" dfs.datanode.ipc.address)" >/dev/null || true
+  done
   sleep 3
-  fsck=$(hclient "$conf" org.apache.hadoop.hdfs.tools.DFSck / -openforwrite || true)
+  fsck=$(hclient "$cconf" org.apache.hadoop.hdfs.tools.DFSck / -openforwrite || true)
   # (the dots fsck prints per file end up in front of "Status:")
   grep -E "Status:|Total dirs|Total files|Total blocks|Minimally|Under-replicated|Corrupt blocks|MISSING|is HEALTHY|is CORRUPT" \
     <<<"$fsck" | sed 's/^\.*//; s/^ */   /'
@@ -248,9 +323,13 @@ fi
 echo "$fsck" > "$work/fsck.out"
 
 echo
-where=$([ "$NVM" = true ] && echo "region on tmpfs, emulated persistence" || echo "stock NameNode, edit log in $work/name")
+if [ "$HA" = 1 ]; then
+  where="HA, nn1 $(conf_get "$(ha_conf nn1)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'), nn2 $(conf_get "$(ha_conf nn2)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/')$([ "$NVM" = false ] || echo "; regions on tmpfs, emulated persistence")"
+else
+  where=$([ "$NVM" = true ] && echo "region on tmpfs, emulated persistence" || echo "stock NameNode, edit log in $work/name")
+fi
 echo "== summary (seed $SEED; $where)"
-echo "   kills: $kills of $KILLS"
+if [ "$HA" = 1 ]; then ha_summary; else echo "   kills: $kills of $KILLS"; fi
 grep -E '^(kills:|in doubt resolved|lost operations|abandoned files)' "$work/workload.out" | sed 's/^/   workload: /' || true
 if [ "${#answers[@]}" -gt 0 ]; then
   echo "   restart, NameNode launch to first answered RPC (s): $(stats "${answers[@]}")"
@@ -258,7 +337,13 @@ if [ "${#answers[@]}" -gt 0 ]; then
   [ "${#recoveries[@]}" -gt 0 ] && echo "   region recovery inside the NameNode (ms):           $(stats "${recoveries[@]}")"
 fi
 holders_ok=true
-if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
+if [ "$LEASE_HARD_LIMIT" -gt 0 ] && [ "$HA" = 1 ]; then
+  # The holder check below follows one NameNode's log from one process to the next. After a
+  # failover the next NameNode is the other one, whose leases come from the shared journal, where
+  # the stock OP_REASSIGN_LEASE is synced only after the log line it would read: a kill in between
+  # may lose the takeover legitimately, as on the stock path; so it is not checked with HA.
+  echo "   abandoned files' lease holder after a failover: not checked with HA (the new active's leases come from the shared journal)"
+elif [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
   # From the NameNode's log, one segment per process: abandoned files whose block recovery had
   # started ("Lease recovery is in progress": the NameNode had taken the lease over) and not
   # ended (commitBlockSynchronization ... file=) when that NameNode was killed. The restarted
@@ -295,6 +380,7 @@ sys.exit(1 if bad and nvm else 0)
 PY
 fi
 echo "   fsck: $($fsck_ok && echo HEALTHY, 0 corrupt, 0 missing, no file open for write || echo NOT HEALTHY, a file open for write, or not run)"
+echo "   total time: $(( $(date +%s) - t_start )) s (kill loop $(( $(date +%s) - t_begin )) s)"
 fail=""
 [ -n "$abort" ] && fail="$fail; $abort"
 [ "$wl_rc" -eq 0 ] || fail="$fail; the workload reported failures (exit $wl_rc)"
@@ -303,7 +389,7 @@ $holders_ok || fail="$fail; a lease the NameNode had taken over came back to a d
 if [ -z "$fail" ]; then
   closed=""
   if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then closed=", every abandoned file closed by lease recovery in time"; fi
-  echo "RESULT: PASS — $kills kills, no acknowledged operation lost$closed, fsck HEALTHY"
+  echo "RESULT: PASS — $kills kills$([ "$HA" = 1 ] && echo " of the active NameNode"), no acknowledged operation lost$closed, fsck HEALTHY"
 else
   echo "RESULT: FAIL${fail}"; exit 1
 fi

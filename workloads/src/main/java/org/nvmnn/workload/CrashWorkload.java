@@ -99,7 +99,9 @@ public final class CrashWorkload {
             + " writing a few hundred bytes per file, "
             + metadataThreads
             + " creating empty files), seed "
-            + seed);
+            + seed
+            + "; through "
+            + ClientConf.describe(conf));
 
     List<Worker> workers = new ArrayList<>();
     List<Thread> running = new ArrayList<>();

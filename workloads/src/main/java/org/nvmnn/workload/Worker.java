@@ -89,8 +89,14 @@ final class Worker implements Runnable {
     }
   }
 
+  /**
+   * One operation. Its ACK line ends with the wall-clock ms its call started, so that the driver
+   * can tell an operation that was in flight at a kill (with HA the client's failover proxy
+   * re-sends it to the new active, which may acknowledge it).
+   */
   private void step(long epoch) throws IOException {
     Op op = chooser.next(model);
+    long started = System.currentTimeMillis();
     try {
       runner.run(op);
     } catch (IOException e) {
@@ -99,7 +105,7 @@ final class Worker implements Runnable {
     }
     OpEffects.apply(model, op, op.length);
     tally.acknowledged++;
-    log.line(epoch, "ACK", op.toString());
+    log.line(epoch, "ACK", op + " # started " + started);
   }
 
   private void inDoubt(Op op, IOException failure, long epoch) throws IOException {
