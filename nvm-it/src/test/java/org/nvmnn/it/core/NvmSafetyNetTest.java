@@ -6,8 +6,6 @@ import static org.junit.Assert.fail;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLog;
 import org.apache.hadoop.util.ExitUtil;
@@ -15,8 +13,8 @@ import org.junit.After;
 import org.junit.Test;
 
 /**
- * The last line of defence: an edit-log operation the NVM edit log does not persist (here a
- * symlink, which NvmRpcServer refuses up front) reaching the edit log stops the NameNode
+ * The last line of defence: an edit-log operation the NVM edit log does not persist (here allowing
+ * snapshots, which NvmRpcServer refuses up front) reaching the edit log stops the NameNode
  * (ExitUtil.terminate naming the op) instead of being acknowledged and lost on restart.
  */
 public class NvmSafetyNetTest {
@@ -38,39 +36,16 @@ public class NvmSafetyNetTest {
     c = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     ExitUtil.disableSystemExit();
     FSEditLog log = c.getNamesystem().getEditLog();
-    Method m =
-        FSEditLog.class.getDeclaredMethod(
-            "logSymlink",
-            String.class,
-            String.class,
-            long.class,
-            long.class,
-            org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class,
-            boolean.class);
+    Method m = FSEditLog.class.getDeclaredMethod("logAllowSnapshot", String.class);
     m.setAccessible(true);
-    org.apache.hadoop.hdfs.server.namenode.INodeSymlink link = newSymlink();
     try {
-      m.invoke(log, "/link", "/target", 1L, 1L, link, false);
+      m.invoke(log, "/");
       fail("the NameNode accepted an op it cannot persist");
     } catch (InvocationTargetException e) {
       Throwable t = e.getCause();
       assertTrue("expected ExitException, got " + t, t instanceof ExitUtil.ExitException);
-      assertTrue(t.getMessage(), t.getMessage().contains("OP_SYMLINK"));
+      assertTrue(t.getMessage(), t.getMessage().contains("OP_ALLOW_SNAPSHOT"));
     }
     assertTrue(ExitUtil.terminateCalled());
-  }
-
-  private static org.apache.hadoop.hdfs.server.namenode.INodeSymlink newSymlink() throws Exception {
-    java.lang.reflect.Constructor<org.apache.hadoop.hdfs.server.namenode.INodeSymlink> k =
-        org.apache.hadoop.hdfs.server.namenode.INodeSymlink.class.getDeclaredConstructor(
-            long.class, byte[].class, PermissionStatus.class, long.class, long.class, String.class);
-    k.setAccessible(true);
-    return k.newInstance(
-        99999L,
-        "link".getBytes("UTF-8"),
-        new PermissionStatus("u", "g", FsPermission.getDefault()),
-        1L,
-        1L,
-        "/target");
   }
 }
