@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.qjournal.MiniJournalCluster;
-import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.NamespaceDump;
 import org.apache.hadoop.util.ExitUtil;
 import org.junit.After;
@@ -47,20 +47,17 @@ public class NvmHaRegionAheadTest {
     return false;
   }
 
-  @Test(timeout = 300_000)
-  public void aRegionAheadOfTheQuorumIsSetAsideAndRebuilt() throws Exception {
-    MiniDFSCluster c = pair.start(0);
-    DistributedFileSystem fs = pair.client();
-    fs.mkdirs(new Path("/before"));
-
-    // the quorum goes away; the active's next op reaches its region only
+  /**
+   * The quorum goes away; NameNode 0's next op, a mkdir of /lost, reaches its region only, and it
+   * terminates (as 2.7.3 does when the shared journal fails); the JournalNodes come back.
+   */
+  private void crashWithAnUnacknowledgedMkdir(MiniDFSCluster c) throws Exception {
     MiniJournalCluster jns = pair.qjm().getJournalCluster();
     for (int i = 0; i < jns.getNumNodes(); i++) {
       jns.getJournalNode(i).stopAndJoin(0);
     }
-    NameNode nn0 = c.getNameNode(0);
     try {
-      nn0.getRpcServer().mkdirs("/lost", FsPermission.getDefault(), true);
+      c.getNameNode(0).getRpcServer().mkdirs("/lost", FsPermission.getDefault(), true);
       fail("the mkdir was acknowledged without a journal quorum");
     } catch (ExitUtil.ExitException expected) {
       // logSync could not reach the quorum: the stock NameNode terminates
@@ -73,13 +70,50 @@ public class NvmHaRegionAheadTest {
     assertTrue(
         "the test's premise: nn0's region holds the unacknowledged mkdir",
         holds(NamespaceDump.lines(HaPair.region(c, 0)), "/lost"));
-    File mark = new File(HaPair.region(c, 0).getParentFile(), "nvm-ha-writer-segment");
-    assertTrue("nn0 stopped inside the segment it wrote as active: " + mark, mark.isFile());
-
     for (int i = 0; i < jns.getNumNodes(); i++) {
       jns.restartJournalNode(i);
     }
     ExitUtil.resetFirstExitException();
+  }
+
+  /**
+   * Its partner down, a NameNode that died as active with an unacknowledged edit in its region
+   * waits for nobody: after dfs.namenode.nvm.ha.undecided.wait.ms it recovers the journal's last
+   * segment itself (a new writer epoch), finds its region ahead, rebuilds it and serves only what
+   * the quorum committed.
+   */
+  @Test(timeout = 300_000)
+  public void aNameNodeLeftAloneRecoversTheJournalItself() throws Exception {
+    pair.conf().setLong(NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, 2000);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
+    fs.mkdirs(new Path("/before"));
+    crashWithAnUnacknowledgedMkdir(c);
+    c.shutdownNameNode(1);
+
+    c.restartNameNode(0, false);
+    assertTrue(
+        "the region ahead was set aside",
+        new File(HaPair.region(c, 0).getPath() + ".set-aside").isFile());
+    c.transitionToActive(0);
+    assertTrue(fs.exists(new Path("/before")));
+    assertFalse("nn0 serves an edit the quorum never accepted", fs.exists(new Path("/lost")));
+    fs.mkdirs(new Path("/after"));
+    assertTrue(fs.exists(new Path("/after")));
+  }
+
+  @Test(timeout = 300_000)
+  public void aRegionAheadOfTheQuorumIsSetAsideAndRebuilt() throws Exception {
+    // nn0 waits for nn1's transition rather than recovering the journal itself (that is the test
+    // below)
+    pair.conf().setLong(NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, 120_000);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
+    fs.mkdirs(new Path("/before"));
+
+    crashWithAnUnacknowledgedMkdir(c);
+    File mark = new File(HaPair.region(c, 0).getParentFile(), "nvm-ha-writer-segment");
+    assertTrue("nn0 stopped inside the segment it wrote as active: " + mark, mark.isFile());
 
     // nn0 restarts first: the segment it was writing is not finalized, so it cannot tell yet
     // whether its region is ahead, and waits instead of loading

@@ -349,8 +349,9 @@ class NvmFSImage extends FSImage {
    * ({@link NvmHaRegionCheck}). A region ahead of the quorum, or one the journal can no longer
    * bring forward, is closed, set aside ({@code <region>.set-aside}, replacing an older one) and
    * rebuilt ({@link NvmRegionRebuildNeeded}); while the segment this NameNode last wrote as active
-   * is not finalized (no NameNode became active since), it waits, up to {@link
-   * NvmConfigKeys#NVM_HA_UNDECIDED_WAIT_KEY}.
+   * is not finalized (no NameNode became active since), it waits {@link
+   * NvmConfigKeys#NVM_HA_UNDECIDED_WAIT_KEY} for the other NameNode's transition to recover it,
+   * then recovers it itself ({@link #recoverJournal}).
    */
   /**
    * HA, before the namesystem is built ({@link NvmNamesystemLoader}): whether this NameNode has a
@@ -405,6 +406,7 @@ class NvmFSImage extends FSImage {
             NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_DEFAULT);
     long start = System.nanoTime();
     long lastLog = 0;
+    boolean recovered = false;
     while (true) {
       NvmHaRegionCheck.Result r = NvmHaRegionCheck.check(editLog, region.lastTxId(), writer);
       switch (r.verdict) {
@@ -426,16 +428,10 @@ class NvmFSImage extends FSImage {
         case UNDECIDED:
         default:
           long waited = (System.nanoTime() - start) / 1_000_000;
-          if (waited > waitMs) {
-            throw new IOException(
-                "NVM NameNode: region "
-                    + file
-                    + " may hold edits the journal quorum did not accept, and waited "
-                    + waited
-                    + " ms for the shared journal to decide: "
-                    + r.detail
-                    + ". Start the other NameNode and let it become active (its transition"
-                    + " recovers the segment), then start this one (docs/ha.md)");
+          if (waited > waitMs && !recovered) {
+            recoverJournal(r);
+            recovered = true;
+            continue;
           }
           if (waited - lastLog >= 10_000 || lastLog == 0) {
             LOG.info("NVM NameNode: waiting for the shared journal to decide: " + r.detail);
@@ -449,6 +445,25 @@ class NvmFSImage extends FSImage {
           }
       }
     }
+  }
+
+  /**
+   * Nobody recovered the segment this NameNode was writing as active (the other NameNode is down,
+   * or not made active): this NameNode runs the journal's recovery itself, the one a transition to
+   * active runs first (a new writer epoch, then the unfinalized segment ended where a quorum has
+   * it). The epoch keeps it safe if the other NameNode's transition runs at the same time: the
+   * journal accepts only the newest writer, and a transition fenced here is retried by its ZKFC.
+   */
+  private void recoverJournal(NvmHaRegionCheck.Result r) throws IOException {
+    LOG.info(
+        "NVM NameNode: no NameNode recovered the shared journal's last segment ("
+            + r.detail
+            + "); recovering it, as a transition to active does");
+    editLog.close();
+    editLog.initJournalsForWrite();
+    editLog.recoverUnclosedStreams();
+    editLog.close();
+    editLog.initSharedJournalsForRead();
   }
 
   /**

@@ -66,14 +66,14 @@ public final class NvmConfigKeys {
   public static final int NVM_RETRY_LOG_ENTRIES_DEFAULT = 65536;
 
   /**
-   * HA: how long (ms) a NameNode that was active when it stopped waits at start-up for the shared
-   * journal to finalize the segment it was writing (another NameNode's transition to active does),
-   * before it refuses to start: until then its region may hold edits the quorum never accepted
-   * (docs/ha.md).
+   * HA: how long (ms) a NameNode that was active when it stopped waits at start-up for the other
+   * NameNode's transition to active to finalize the journal segment it was writing, before it runs
+   * that recovery of the journal itself: until the segment is finalized its region may hold edits
+   * the quorum never accepted (docs/ha.md).
    */
   public static final String NVM_HA_UNDECIDED_WAIT_KEY = "dfs.namenode.nvm.ha.undecided.wait.ms";
 
-  public static final long NVM_HA_UNDECIDED_WAIT_DEFAULT = 600_000;
+  public static final long NVM_HA_UNDECIDED_WAIT_DEFAULT = 15_000;
 
   /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
