@@ -8,7 +8,8 @@
 # complete() reaches the NameNode before the DataNode's block report, which the NameNode queues
 # for a background thread (docs/benchmarks.md); that sleep then dominates every configuration.
 # Elapsed time runs from the benchmark's own -startTime barrier (the client JVM is up and waiting)
-# to the client's exit.
+# to the client's exit. An HA configuration (bench-ha-lib.sh) runs the same client against its pair
+# through hdfs://ha.
 #   NOMR_SIZES, NOMR_RUNS, CONFIGS, NOMR_BYTES, NOMR_MSYNC_MAX (larger sizes skipped for nvm-msync)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
@@ -30,7 +31,7 @@ sizes_for() { local s; for s in $SIZES; do msync_skipped "$1" "$s" "$MSYNC_MAX" 
 
 # bench_size CFG RUN SIZE LOGDIR — one NNBenchWithoutMR run in the running cluster.
 bench_size() {
-  local cfg=$1 run=$2 n=$3 conf=$4/conf start out first end el
+  local cfg=$1 run=$2 n=$3 conf=$CLUSTER_CONF start out first end el
   start=$(( $(date +%s) + LEAD ))
   out="$4/nomr-$n.out"
   # each output line gets the time it was read, to check the JVM was waiting before -startTime
@@ -63,7 +64,7 @@ for run in $(seq 1 "$RUNS"); do
     if ! cluster_up "$cfg" "$work" "$REGION_GB"; then
       for s in $mine; do step=$((step + 1)); echo "nnbench-nomr,$cfg,$s,$run" >> "$RESULTS/failures.txt"; done
       progress "$step" "$total" "nnbench-nomr $cfg run $run: cluster did not start"
-      keep_log "$work/conf/logs/namenode.log" nnbench-nomr "$cfg-run$run-namenode.log"
+      keep_cluster_logs nnbench-nomr "$cfg-run$run"
       cluster_down; bench_clean "$work"; continue
     fi
     for n in $mine; do
@@ -76,7 +77,7 @@ for run in $(seq 1 "$RUNS"); do
       fi
     done
     cluster_down
-    keep_log "$work/conf/logs/namenode.log" nnbench-nomr "$cfg-run$run-namenode.log"
+    keep_cluster_logs nnbench-nomr "$cfg-run$run"
     bench_clean "$work"
   done
 done
