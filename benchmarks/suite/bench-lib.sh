@@ -188,6 +188,25 @@ nn_format_cached() {
 }
 format_cache_clean() { [ -z "$FORMAT_CACHE" ] || rm -rf "$FORMAT_CACHE"; }
 
+# nnbench_clients CONF N P BASE OUT LABEL — P NNBenchWithoutMR clients in parallel create N empty
+# files in all (client i its share, n*i/p - n*(i-1)/p, under BASE/c<i>), started together at their
+# -startTime; their output concatenated into OUT. Status 0 if every client recorded 0 exceptions.
+nnbench_clients() {
+  local conf=$1 n=$2 p=$3 base=$4 out=$5 label=$6 start i failed=0 pids=()
+  start=$(( $(date +%s) + ${NOMR_LEAD_SECONDS:-4} ))
+  for i in $(seq 1 "$p"); do
+    hclient "$conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir "$base/c$i" \
+      -startTime "$start" -numFiles $(( n * i / p - n * (i - 1) / p )) -blocksPerFile 1 -bytesPerBlock 0 \
+      -bytesPerChecksum 1 > "$out.$i" 2>&1 &
+    pids+=($!)
+  done
+  ticker_start "$conf" "$base" "$label"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed=1; done
+  ticker_stop
+  cat "$out".* > "$out" && rm -f "$out".*
+  [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$out")" = "$p" ]
+}
+
 # ticker_start CONF PATH LABEL — while a long client runs, prints every TICK_SECONDS (60) how
 # many files PATH holds (one FsShell JVM per tick). ticker_stop ends it.
 TICKER_PID=
