@@ -22,11 +22,12 @@ HA_ACTIVE= HA_STANDBY=
 
 is_ha_config() { case $1 in *-ha-*) return 0 ;; *) return 1 ;; esac; }
 
-# ha_bench_conf CFG WORK REGION_GB — the conf dirs of every process under WORK (ha_write_confs),
-# the tmpfs parts in a new directory CFG_TMP under SHM_BASE; sets CLUSTER_CONF (the client's).
+# ha_bench_conf CFG WORK REGION_GB [SHM] — the conf dirs of every process under WORK
+# (ha_write_confs: new ports), the tmpfs parts in SHM or a new directory under SHM_BASE (CFG_TMP);
+# sets CLUSTER_CONF (the client's).
 ha_bench_conf() {
   local cfg=$1 work=$2 gb=$3 nvm=false role site
-  CFG_TMP=$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")
+  CFG_TMP=${4:-$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")}
   case $cfg in nvm-ha-*) nvm=true ;; esac
   ha_write_confs "$work" "$CFG_TMP" "$nvm" "$nvm"
   for role in "${HA_NNS[@]}" "${HA_JNS[@]}" "${HA_DNS[@]}" client; do

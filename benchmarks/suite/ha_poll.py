@@ -59,9 +59,10 @@ def satisfied(state, txid, want_state, want_txid):
     return True
 
 
-def fetch(addr, qry, timeout=2.0):
+def fetch(addr, bean_name, attribute, timeout=2.0):
+    """One attribute of one bean (/jmx?get=BEAN::ATTRIBUTE: the servlet computes no other)."""
     try:
-        with urllib.request.urlopen(f"http://{addr}/jmx?qry={qry}", timeout=timeout) as r:
+        with urllib.request.urlopen(f"http://{addr}/jmx?get={bean_name}::{attribute}", timeout=timeout) as r:
             return r.read().decode("utf-8", "replace")
     except OSError:
         return None
@@ -69,9 +70,9 @@ def fetch(addr, qry, timeout=2.0):
 
 def read(addr):
     """(state, txid) of the NameNode at addr; None for what it did not answer."""
-    s = fetch(addr, STATUS)
+    s = fetch(addr, STATUS, "State")
     state = parse_state(s) if s else None
-    t = fetch(addr, INFO) if state else None
+    t = fetch(addr, INFO, "JournalTransactionInfo") if state else None
     return state, (parse_txid(t) if t else None)
 
 
