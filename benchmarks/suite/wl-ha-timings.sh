@@ -4,8 +4,8 @@
 # hdfs://ha by HAT_CLIENTS NNBenchWithoutMR clients, in two halves; HAT_CHECKPOINT=mid (default)
 # checkpoints the stock pair between the halves (both NameNodes save their namespace: a restart then
 # loads an fsimage of half the files and replays the other half's edits), end after the build,
-# none never. The pair is stopped and its state (name dirs, regions, the JournalNodes' edits)
-# copied aside.
+# none never. The active rolls its edit log, the standby applies it; the pair is stopped and its
+# state (name dirs, regions, the JournalNodes' edits) copied aside.
 # Then per run, every configuration in turn, from a fresh copy of that state: the pair started
 # (both NameNodes at once), a light load (HaLoad: HAT_LOAD_THREADS threads creating empty files and
 # renaming some through hdfs://ha, each pausing HAT_LOAD_PAUSE_MS after every operation, every
@@ -94,7 +94,7 @@ checkpoint() {
 # build CFG WORK — the namespace (two halves, a checkpoint of a stock pair per HAT_CHECKPOINT), then
 # the stopped pair's state copied aside: WORK/snap (disk), CFG_TMP.snap (tmpfs).
 build() {
-  local cfg=$1 work=$2 half n
+  local cfg=$1 work=$2 half n last
   NN_HEAP_OPT=-Xmx4g cluster_up "$cfg" "$work" "$GB" || return 1
   SHM_OF[$cfg]=$CFG_TMP
   for half in a b; do
@@ -104,6 +104,9 @@ build() {
       || { keep_log "$work/build-$half.out" ha-timings "build-$cfg-$half.out"; echo "ha-timings build $cfg: NNBenchWithoutMR failed" >&2; return 1; }
     case $cfg/$half/$CHECKPOINT in stock-*/a/mid | stock-*/b/end) checkpoint || return 1 ;; esac
   done
+  # every edit finalized and applied by the standby before the stop: both copies are current (the
+  # standby tails finalized segments only, and the active rolls when asked, every 2 minutes)
+  last=$(roll) && ha_until "$HA_STANDBY" 600 --state standby --txid "$last" > /dev/null || return 1
   cluster_down
   ha_keep_logs ha-timings "build-$cfg"
   rm -rf "$work/snap" "$CFG_TMP.snap"
