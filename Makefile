@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs bench-ha upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -126,6 +126,13 @@ nnthroughput: bench-build
 # nvm-emulated in the same run: 500k files of each kind, 2 interleaved runs (HEAP_ATTRS_N, HEAP_ATTRS_RUNS).
 bench-heap-attrs: bench-build
 	./benchmarks/suite/bench.sh heap-attrs
+
+# HA in the suite (docs/benchmarks.md, "HA"): NNBenchWithoutMR and streaming in the four HA configurations
+# (stock and NVM pairs, the JournalNodes' edits on disk and on tmpfs) beside stock-disk, stock-tmpfs
+# and nvm-emulated, and the HA timings (failover, standby restart, active restart; stock HA against NVM
+# HA at 50k files, 3 runs); 20-30 minutes on the project's 2-core machine.
+bench-ha: bench-build
+	./benchmarks/suite/bench.sh ha
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build

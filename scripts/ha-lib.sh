@@ -293,3 +293,7 @@ for line in open(log, errors="replace"):
             print(t); break
 PY
 }
+
+# ha_first_ack_after LOG MS — the first line of an HA load's log (HaLoad: "ms thread OUTCOME
+# operation ...") acknowledged after MS (epoch ms), or nothing.
+ha_first_ack_after() { awk -v t="$2" '$3 == "ACK" && $1 > t { print; exit }' "$1" 2>/dev/null; }

@@ -16,11 +16,16 @@
 #   nvm-baseline     nvm-emulated run with ANOTHER build's runtime (NVM_BASELINE_LIB: its
 #                    nvm-dist/target/lib), to measure a code change side by side in one run;
 #                    NNThroughputBenchmark only (docs/benchmarks.md, "Page checksums")
+#   stock-ha-disk, stock-ha-tmpfs, nvm-ha-disk, nvm-ha-tmpfs
+#                    an HA pair of processes (bench-ha-lib.sh); the cluster workloads only
+#                    (NNBenchWithoutMR, streaming) and ha-timings
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/cluster-lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/bench-ha-lib.sh"
 
 ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync nvm-cold nvm-warm"
-# nvm-baseline is run only when named in CONFIGS (it needs NVM_BASELINE_LIB)
-KNOWN_CONFIGS="$ALL_CONFIGS nvm-baseline"
+# nvm-baseline is run only when named in CONFIGS (it needs NVM_BASELINE_LIB); the HA
+# configurations too (a cluster of nine processes per measurement)
+KNOWN_CONFIGS="$ALL_CONFIGS nvm-baseline $HA_CONFIGS"
 DISK_BASE=${DISK_BASE:-/var/tmp}
 SHM_BASE=${SHM_BASE:-/dev/shm}
 SUITE=${SUITE:-adhoc}
@@ -117,9 +122,13 @@ elapsed_s() { python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float
 
 # cluster_up CFG WORK REGION_GB — formats and starts a NameNode and a DataNode as processes on
 # loopback for CFG (bench_conf) and waits until the NameNode answers, has left safe mode and has
-# the DataNode registered. Sets NN_PID, DN_PID. NN_HEAP_OPT sets the NameNode's -Xmx (default 4g).
+# the DataNode registered. Sets NN_PID, DN_PID, and CLUSTER_CONF: the conf dir clients use. NN_HEAP_OPT
+# sets the NameNode's -Xmx (default 4g). An HA configuration starts its pair instead (ha_bench_up).
+CLUSTER_CONF=
 cluster_up() {
   local cfg=$1 work=$2 gb=${3:-1} out
+  if is_ha_config "$cfg"; then ha_bench_up "$cfg" "$work" "$gb"; return; fi
+  CLUSTER_CONF=$work/conf
   bench_conf "$cfg" "$work" "$gb"
   nn_format "$work/conf" || { echo "format failed: $work/conf/format.log" >&2; return 1; }
   HJAVA_HEAP=${NN_HEAP_OPT:--Xmx4g} PMEM_FORCE=$CFG_ENV_FORCE nn_start "$work/conf"
@@ -148,8 +157,19 @@ check_namesystem() {
   esac
 }
 
-# cluster_down — stops the DataNode and the NameNode started by cluster_up.
-cluster_down() { stop_pid "${DN_PID:-}"; stop_pid "${NN_PID:-}"; DN_PID= NN_PID=; }
+# cluster_down — stops the DataNode and the NameNode started by cluster_up (an HA pair: every
+# process of it).
+cluster_down() {
+  if [ ${#HA_STARTED[@]} -gt 0 ]; then ha_bench_down; else stop_pid "${DN_PID:-}"; stop_pid "${NN_PID:-}"; fi
+  DN_PID= NN_PID=
+}
+
+# keep_cluster_logs WORKLOAD PREFIX — the NameNode's log (an HA pair: its NameNodes', ZKFCs' and a
+# JournalNode's) into the results directory as PREFIX-*.log; call before cluster_down's bench_clean.
+keep_cluster_logs() {
+  if [ -n "${HA_WORK:-}" ] && [ "$CLUSTER_CONF" = "$HA_WORK/conf/client" ]; then ha_keep_logs "$1" "$2"
+  else keep_log "$CLUSTER_CONF/logs/namenode.log" "$1" "$2-namenode.log"; fi
+}
 
 # nn_format_cached CFG CONF — formats CONF's name directory, or copies the name directory
 # formatted for CFG earlier in this run (a format is a JVM start of its own; the copy is the
@@ -167,6 +187,25 @@ nn_format_cached() {
   fi
 }
 format_cache_clean() { [ -z "$FORMAT_CACHE" ] || rm -rf "$FORMAT_CACHE"; }
+
+# nnbench_clients CONF N P BASE OUT LABEL — P NNBenchWithoutMR clients in parallel create N empty
+# files in all (client i its share, n*i/p - n*(i-1)/p, under BASE/c<i>), started together at their
+# -startTime; their output concatenated into OUT. Status 0 if every client recorded 0 exceptions.
+nnbench_clients() {
+  local conf=$1 n=$2 p=$3 base=$4 out=$5 label=$6 start i failed=0 pids=()
+  start=$(( $(date +%s) + ${NOMR_LEAD_SECONDS:-4} ))
+  for i in $(seq 1 "$p"); do
+    hclient "$conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir "$base/c$i" \
+      -startTime "$start" -numFiles $(( n * i / p - n * (i - 1) / p )) -blocksPerFile 1 -bytesPerBlock 0 \
+      -bytesPerChecksum 1 > "$out.$i" 2>&1 &
+    pids+=($!)
+  done
+  ticker_start "$conf" "$base" "$label"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed=1; done
+  ticker_stop
+  cat "$out".* > "$out" && rm -f "$out".*
+  [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$out")" = "$p" ]
+}
 
 # ticker_start CONF PATH LABEL — while a long client runs, prints every TICK_SECONDS (60) how
 # many files PATH holds (one FsShell JVM per tick). ticker_stop ends it.

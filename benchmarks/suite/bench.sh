@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark suite (docs/benchmarks.md).
-#   bench.sh quick|full|targets|nnthroughput|heap-attrs [WORKLOAD...]
+#   bench.sh quick|full|targets|nnthroughput|heap-attrs|ha [WORKLOAD...]
 # Profiles: quick (a subset that finishes in under 6 minutes, build included, on the project's 2-core machine),
 # full (everything, hours), targets (what every performance target of docs/benchmarks.md is
 # judged on: the write and read ops at 2 and 8 threads, restart at 100k and 1M files; about an
 # hour on a quiet 2-core machine), nnthroughput (the NNThroughputBenchmark part alone, 100k ops, what
 # `make nnthroughput` ran before the suite), heap-attrs (heap per file with and without an ACL and
-# two xattrs, 500k files, 2 runs: `make bench-heap-attrs`). WORKLOADs: nnthroughput nnbench-nomr
-# nnbench-mr recovery heap heap-attrs streaming (default: all that the profile has). Every parameter of a workload can
+# two xattrs, 500k files, 2 runs: `make bench-heap-attrs`), ha (the HA configurations of
+# NNBenchWithoutMR and streaming against stock-disk, stock-tmpfs and nvm-emulated, and the HA
+# timings: failover, standby restart, active restart; 20-30 minutes: `make bench-ha`). WORKLOADs:
+# nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming ha-timings (default: all
+# that the profile has). Every parameter of a workload can
 # be overridden from the environment (see the top of each wl-*.sh).
 # Writes benchmarks/results/<timestamp>/: results.csv, ratios.csv, targets.csv, report.txt,
 # run-info.txt, charts/*.png, logs/; points benchmarks/results/latest at it.
@@ -20,8 +23,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PROFILE=${1:-}
-usage="usage: $0 quick|full|targets|nnthroughput|heap-attrs [--into RESULTS_DIR] [workload...]"
-case $PROFILE in quick | full | targets | nnthroughput | heap-attrs) shift ;; *) echo "$usage" >&2; exit 2 ;; esac
+usage="usage: $0 quick|full|targets|nnthroughput|heap-attrs|ha [--into RESULTS_DIR] [workload...]"
+case $PROFILE in quick | full | targets | nnthroughput | heap-attrs | ha) shift ;; *) echo "$usage" >&2; exit 2 ;; esac
 INTO=
 if [ "${1:-}" = --into ]; then
   [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
@@ -31,7 +34,8 @@ if [ "${1:-}" = --into ]; then
     || { echo "--into $2: a run of another profile ($(sed -n 's/^suite: \([a-z]*\);.*/\1/p' "$INTO/run-info.txt" | head -1)), not $PROFILE" >&2; exit 2; }
   shift 2
 fi
-ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming"
+ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming ha-timings"
+HA_CFGS="stock-ha-disk stock-ha-tmpfs nvm-ha-disk nvm-ha-tmpfs"
 
 # profile defaults (an environment variable of the same name wins)
 d() { local name=$1; shift; [ -n "${!name:-}" ] || export "$name=$*"; }
@@ -46,7 +50,9 @@ case $PROFILE in
     d HEAP_ATTRS_N 100000; d HEAP_ATTRS_RUNS 1
     d STREAM_THREADS 16; d STREAM_BYTES 256; d STREAM_SECONDS 8; d STREAM_WARMUP 3; d STREAM_RUNS 1
     d STREAM_CONFIGS "stock-disk nvm-emulated"
-    # heap-attrs runs in quick only when named (bench.sh quick heap-attrs): the quick run's time
+    d HAT_FILES 10000; d HAT_RUNS 1; d HAT_CONFIGS "stock-ha-disk nvm-ha-disk"
+    # heap-attrs and ha-timings run in quick only when named (bench.sh quick ha-timings): the quick
+    # run's time
     ALL="nnthroughput nnbench-nomr nnbench-mr recovery heap streaming" ;;
   full)
     d NNT_N 1000000; d NNT_THREADS "2 8"; d NNT_OPS "create mkdirs open delete fileStatus rename blockReport"
@@ -54,14 +60,17 @@ case $PROFILE in
     # nvm-msync persists with one msync per flushed range (~140 creates/s here): a smaller series
     d NNT_MSYNC_N 10000
     d NOMR_SIZES "1000 5000 10000 50000 100000 500000"; d NOMR_RUNS 3; d NOMR_MSYNC_MAX 10000
-    d NOMR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
+    # an HA pair's single client runs at a few hundred files/s here: its series stops at 100k
+    d NOMR_HA_MAX 100000
+    d NOMR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync $HA_CFGS"
     d MR_FILES "10000 50000"; d MR_MAPS "2 8 16"; d MR_RUNS 3; d MR_MSYNC_MAX 10000
     d MR_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync"
     d REC_SIZES "100000 1000000 10000000"; d REC_RUNS 3; d REC_CONFIGS "stock-disk nvm-emulated"
     d HEAP_N 1000000; d HEAP_RUNS 2
     d HEAP_ATTRS_N 1000000; d HEAP_ATTRS_RUNS 2
     d STREAM_THREADS "16 64"; d STREAM_BYTES "256 1024"; d STREAM_SECONDS 30; d STREAM_WARMUP 5; d STREAM_RUNS 3
-    d STREAM_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync" ;;
+    d STREAM_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync $HA_CFGS"
+    d HAT_FILES 100000; d HAT_RUNS 3; d HAT_CONFIGS "$HA_CFGS" ;;
   targets)
     d NNT_N 100000; d NNT_THREADS "2 8"; d NNT_OPS "create mkdirs rename delete open fileStatus"; d NNT_RUNS 3
     d NNT_CONFIGS "stock-disk stock-tmpfs stock-nojournal nvm-emulated"
@@ -74,10 +83,19 @@ case $PROFILE in
   heap-attrs)
     d HEAP_ATTRS_N 500000; d HEAP_ATTRS_RUNS 2
     ALL="heap-attrs" ;;
+  ha)
+    # the HA configurations beside the non-HA ones they are compared with (HA's cost), interleaved
+    d NOMR_SIZES 5000; d NOMR_RUNS 2
+    d NOMR_CONFIGS "stock-disk stock-tmpfs nvm-emulated $HA_CFGS"
+    d STREAM_THREADS 16; d STREAM_BYTES 256; d STREAM_SECONDS 8; d STREAM_WARMUP 3; d STREAM_RUNS 2
+    d STREAM_CONFIGS "stock-disk stock-tmpfs nvm-emulated $HA_CFGS"
+    d HAT_FILES 50000; d HAT_RUNS 3; d HAT_CONFIGS "stock-ha-disk nvm-ha-disk"
+    ALL="nnbench-nomr streaming ha-timings" ;;
 esac
 WORKLOADS=${*:-$ALL}
+ALL_WORKLOADS="nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming ha-timings"
 for w in $WORKLOADS; do
-  case " nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming " in *" $w "*) ;; *) echo "unknown workload $w" >&2; exit 2 ;; esac
+  case " $ALL_WORKLOADS " in *" $w "*) ;; *) echo "unknown workload $w" >&2; exit 2 ;; esac
 done
 
 [ -d "$ROOT/nvm-dist/target/lib" ] || { echo "no runtime in nvm-dist/target/lib: run 'make bench-build' first" >&2; exit 1; }
@@ -110,7 +128,7 @@ segment_info() {
   machine_info
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "parameters:"
-  env | grep -E '^(NNT|NOMR|MR|REC|HEAP|STREAM)_' | sort | sed 's/^/  /'
+  env | grep -E '^(NNT|NOMR|MR|REC|HEAP|STREAM|HAT)_' | sort | sed 's/^/  /'
 }
 if [ "$SEGMENT" = 1 ]; then
   {
@@ -145,6 +163,7 @@ for w in $WORKLOADS; do
     heap-attrs) HEAP_KIND=attrs HEAP_N=${HEAP_ATTRS_N:-100000} HEAP_RUNS=${HEAP_ATTRS_RUNS:-1} "$HERE/wl-heap.sh" \
       || echo "workload $w exited $?" ;;
     streaming) CONFIGS=$STREAM_CONFIGS "$HERE/wl-streaming.sh" || echo "workload $w exited $?" ;;
+    ha-timings) "$HERE/wl-ha-timings.sh" || echo "workload $w exited $?" ;;
   esac
 done
 

@@ -16,10 +16,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 from bench_ratios import group, load as load_rows  # noqa: E402
 
 ORDER = ["stock-disk", "stock-tmpfs", "stock-nojournal", "stock-disk:fsimage", "stock-disk:edits",
-         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "nvm-emulated", "nvm-warm", "nvm-cold", "nvm-msync"]
+         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "stock-ha-disk", "stock-ha-tmpfs", "nvm-emulated", "nvm-warm",
+         "nvm-cold", "nvm-msync", "nvm-ha-disk", "nvm-ha-tmpfs"]
 COLORS = {"stock-disk": "#7f7f7f", "stock-tmpfs": "#1f77b4", "stock-nojournal": "#9edae5",
           "stock-disk:fsimage": "#7f7f7f", "stock-disk:edits": "#c7c7c7", "stock-tmpfs:fsimage": "#1f77b4",
-          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-warm": "#e377c2", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896"}
+          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-warm": "#e377c2", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896",
+          "stock-ha-disk": "#2ca02c", "stock-ha-tmpfs": "#98df8a", "nvm-ha-disk": "#9467bd", "nvm-ha-tmpfs": "#c5b0d5"}
 
 
 def load(d):
@@ -212,6 +214,27 @@ def streaming(v, d, out):
         save(fig, d, f"streaming-t{t}-b{b}.png", out)
 
 
+def ha_timings(v, d, out):
+    """The HA timings per namespace size: the three side-by-side timings and the rejoin (left), and
+    their parts (right): when the new active began its transition, and the NameNode's own load."""
+    for s in sorted({k[3] for k in v if k[0] == "ha-timings"}, key=int):
+        cfgs = configs_of(v, lambda k: k[0] == "ha-timings" and k[3] == s)
+        fig, axs = plt.subplots(1, 2, figsize=(12, 4.5))
+        for ax, ops, title in (
+                (axs[0], ["failover", "standby-restart", "active-restart", "rejoin"], "timings"),
+                (axs[1], ["failover-begin", "standby-restart-load", "active-restart-begin", "active-restart-load"],
+                 "their parts")):
+            ops = [o for o in ops if any(k[0] == "ha-timings" and k[1] == o and k[3] == s for k in v)]
+            grouped_bars(ax, ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
+                                                     if k[0] == "ha-timings" and k[1] == o and k[3] == s and k[4] == c])
+            ax.set_xticklabels(ops, fontsize=8)
+            ax.set_ylabel("seconds")
+            ax.set_title(title)
+            legend(ax, fontsize=8)
+        fig.suptitle(f"HA timings, {int(s):,} files (kill -9 or launch to the first acknowledgement / caught up)")
+        save(fig, d, f"ha-timings-n{s}.png", out)
+
+
 def main():
     d = sys.argv[1]
     os.makedirs(os.path.join(d, "charts"), exist_ok=True)
@@ -225,6 +248,7 @@ def main():
     heap(v, d, out)
     heap_attrs(v, d, out)
     streaming(v, d, out)
+    ha_timings(v, d, out)
     for p in out:
         print(p)
     return 0

@@ -19,6 +19,21 @@ from collections import defaultdict
 
 HIGHER_IS_BETTER = {"ops/s", "files/s"}
 NVM = ("nvm-emulated", "nvm-msync", "nvm-cold", "nvm-warm")
+# The HA configurations are compared only as these pairs (numerator, denominator): NVM HA against
+# stock HA with the JournalNodes' edits on the same medium, and each HA pair against the non-HA
+# configuration of its NameNodes (HA's cost: below 1 when HA is slower).
+HA_PAIRS = (
+    ("nvm-ha-disk", "stock-ha-disk"),
+    ("nvm-ha-tmpfs", "stock-ha-tmpfs"),
+    ("nvm-ha-disk", "nvm-emulated"),
+    ("nvm-ha-tmpfs", "nvm-emulated"),
+    ("stock-ha-disk", "stock-disk"),
+    ("stock-ha-tmpfs", "stock-tmpfs"),
+)
+
+
+def is_ha(config):
+    return "-ha-" in config
 
 
 def load(path):
@@ -47,22 +62,28 @@ def group(rows):
     return g, units
 
 
+def pairs(cfgs):
+    """The (numerator, denominator) pairs compared among the configurations of one group."""
+    out = []
+    for num in [c for c in NVM if c in cfgs]:
+        dens = [c for c in cfgs if not c.startswith("nvm-") and not is_ha(c)]
+        if num == "nvm-emulated" and "nvm-baseline" in cfgs:
+            dens.append("nvm-baseline")  # a code change: this build against another's
+        out += [(num, den) for den in sorted(dens)]
+        # the two NVM modes are not compared with each other here
+    return out + [(num, den) for num, den in HA_PAIRS if num in cfgs and den in cfgs]
+
+
 def ratios(g, units):
     out = []
     for key in sorted(g, key=sort_key):
         cfgs = g[key]
-        for num in [c for c in NVM if c in cfgs]:
-            dens = [c for c in cfgs if not c.startswith("nvm-")]
-            if num == "nvm-emulated" and "nvm-baseline" in cfgs:
-                dens.append("nvm-baseline")  # a code change: this build against another's
-            for den in sorted(dens):
-                rs = [advantage(cfgs[num][run], cfgs[den][run], units[key])
-                      for run in sorted(cfgs[num]) if run in cfgs[den]]
-                rs = [x for x in rs if x is not None]
-                if rs:
-                    out.append((key, num, den, statistics.median(rs), min(rs), max(rs), len(rs)))
-            if num == "nvm-msync" and "nvm-emulated" in cfgs:
-                pass  # the two NVM modes are not compared with each other here
+        for num, den in pairs(cfgs):
+            rs = [advantage(cfgs[num][run], cfgs[den][run], units[key])
+                  for run in sorted(cfgs[num]) if run in cfgs[den]]
+            rs = [x for x in rs if x is not None]
+            if rs:
+                out.append((key, num, den, statistics.median(rs), min(rs), max(rs), len(rs)))
     return out
 
 
@@ -100,6 +121,17 @@ INFO_RATIOS = [
     ("heap per file without and with an ACL and two xattrs (stock bytes / NVM bytes)", "heap-attrs",
      ("empty-per-file", "attrs-per-file"), None, "nvm-emulated", "stock-tmpfs"),
 ]
+# the HA comparisons shown with the targets: (description, {workload: ops}, numerator, denominator)
+HA_OPS = {"nnbench-nomr": ("createWrite",), "streaming": ("files", "create-p50", "create-p99"),
+          "ha-timings": ("failover", "standby-restart", "active-restart", "rejoin")}
+HA_INFO = [
+    ("HA, JournalNodes on disk: NVM HA vs stock HA", HA_OPS, "nvm-ha-disk", "stock-ha-disk"),
+    ("HA, JournalNodes on tmpfs: NVM HA vs stock HA", HA_OPS, "nvm-ha-tmpfs", "stock-ha-tmpfs"),
+    ("HA's cost, NVM: HA (JournalNodes on disk) vs nvm-emulated", HA_OPS, "nvm-ha-disk", "nvm-emulated"),
+    ("HA's cost, NVM: HA (JournalNodes on tmpfs) vs nvm-emulated", HA_OPS, "nvm-ha-tmpfs", "nvm-emulated"),
+    ("HA's cost, stock: stock-ha-disk vs stock-disk", HA_OPS, "stock-ha-disk", "stock-disk"),
+    ("HA's cost, stock: stock-ha-tmpfs vs stock-tmpfs", HA_OPS, "stock-ha-tmpfs", "stock-tmpfs"),
+]
 
 
 def evaluate(rat, g):
@@ -129,6 +161,11 @@ def evaluate(rat, g):
         for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
             if k[0] == w and k[1] in ops and n == num and d == den and (k[3] != "1000000" or w == "heap-attrs"):
                 info.append((desc, f"{k[1]} n={k[3]}", f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
+    for desc, ops, num, den in HA_INFO:
+        for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
+            if k[1] in ops.get(k[0], ()) and n == num and d == den:
+                what = f"{k[0]} {k[1]} t={k[2]} n={k[3]}"
+                info.append((desc, what, f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
     return lines, info
 
 
@@ -173,8 +210,9 @@ def report(d):
     print()
     print("targets:")
     width = max(len(x[0]) for x in lines + info)
+    what_width = max([28] + [len(x[1]) for x in lines + info])
     for desc, what, med, rng, runs, verdict in lines + info:
-        print(f"  {desc:<{width}}  {what:<28} median {med:>8}  [{rng}] {runs:<8} {verdict}")
+        print(f"  {desc:<{width}}  {what:<{what_width}} median {med:>8}  [{rng}] {runs:<8} {verdict}")
     return 0
 
 

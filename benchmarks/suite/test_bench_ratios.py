@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of bench_ratios.py: run-by-run ratios, their direction per unit, a later segment's
-measurement superseding an earlier one, and the 10M restart target. Run by `make test`:
+measurement superseding an earlier one, the 10M restart target, and the HA configurations' pairs. Run by `make test`:
 python3 -m unittest discover -s benchmarks/suite -p 'test_*.py'"""
 import csv
 import io
@@ -71,6 +71,41 @@ class RatiosTest(unittest.TestCase):
         self.assertEqual((10.0, 10.0, 10.0, 3), self.ratio(earlier + later, "nvm-emulated", "stock-disk:fsimage"))
 
 
+def nomr(config, run, files_per_s):
+    return row("nnbench-nomr", "createWrite", 1, 5000, config, run, files_per_s, "files/s")
+
+
+def hat(op, config, run, seconds):
+    return row("ha-timings", op, 2, 50000, config, run, seconds, "s")
+
+
+class HaRatiosTest(unittest.TestCase):
+
+    def test_ha_configurations_are_compared_only_as_their_pairs(self):
+        configs = ["stock-disk", "stock-tmpfs", "nvm-emulated", "stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk",
+                   "nvm-ha-tmpfs"]
+        g, units = bench_ratios.group([nomr(c, 1, 100 + i) for i, c in enumerate(configs)])
+        found = {(r[1], r[2]) for r in bench_ratios.ratios(g, units)}
+        self.assertEqual({("nvm-emulated", "stock-disk"), ("nvm-emulated", "stock-tmpfs"),
+                          ("nvm-ha-disk", "stock-ha-disk"), ("nvm-ha-tmpfs", "stock-ha-tmpfs"),
+                          ("nvm-ha-disk", "nvm-emulated"), ("nvm-ha-tmpfs", "nvm-emulated"),
+                          ("stock-ha-disk", "stock-disk"), ("stock-ha-tmpfs", "stock-tmpfs")}, found)
+
+    def test_ha_cost_is_the_ha_rate_over_the_non_ha_rate_run_by_run(self):
+        rows = [nomr("nvm-emulated", 1, 600), nomr("nvm-ha-disk", 1, 300),
+                nomr("nvm-emulated", 2, 500), nomr("nvm-ha-disk", 2, 400)]
+        g, units = bench_ratios.group(rows)
+        found = [r for r in bench_ratios.ratios(g, units) if r[1:3] == ("nvm-ha-disk", "nvm-emulated")]
+        self.assertEqual([(0.65, 0.5, 0.8, 2)], [tuple(round(x, 4) for x in r[3:6]) + (r[6],) for r in found])
+
+    def test_ha_timings_are_times_so_above_one_means_the_nvm_pair_is_faster(self):
+        rows = [hat("active-restart", "stock-ha-disk", 1, 6.0), hat("active-restart", "nvm-ha-disk", 1, 3.0),
+                hat("active-restart", "stock-ha-disk", 2, 4.0), hat("active-restart", "nvm-ha-disk", 2, 4.0)]
+        g, units = bench_ratios.group(rows)
+        found = [r for r in bench_ratios.ratios(g, units) if r[1:3] == ("nvm-ha-disk", "stock-ha-disk")]
+        self.assertEqual((1.5, 1.0, 2.0, 2), found[0][3:])
+
+
 class TargetsTest(unittest.TestCase):
 
     def targets(self, rows):
@@ -107,6 +142,19 @@ class TargetsTest(unittest.TestCase):
         self.assertEqual("not measured in this run", reads["runs"])
         writes = t[("write ops: nvm-emulated >= 5x stock-disk", "create threads=2 n=1000000")]
         self.assertEqual(("6.00", "PASS"), (writes["median"], writes["verdict"]))
+
+    def test_ha_comparisons_are_listed_with_the_targets_as_information(self):
+        rows = [hat(op, cfg, 1, v) for op, cfg, v in (
+            ("failover", "stock-ha-disk", 3.0), ("failover", "nvm-ha-disk", 2.0),
+            ("failover-begin", "stock-ha-disk", 2.0), ("failover-begin", "nvm-ha-disk", 1.0))]
+        rows += [nomr("nvm-emulated", 1, 600), nomr("nvm-ha-disk", 1, 300)]
+        t = self.targets(rows)
+        nvm_vs_stock = t[("HA, JournalNodes on disk: NVM HA vs stock HA", "ha-timings failover t=2 n=50000")]
+        self.assertEqual(("1.50", "info"), (nvm_vs_stock["median"], nvm_vs_stock["verdict"]))
+        cost = t[("HA's cost, NVM: HA (JournalNodes on disk) vs nvm-emulated", "nnbench-nomr createWrite t=1 n=5000")]
+        self.assertEqual("0.50", cost["median"])
+        # the parts of a timing are in ratios.csv, not among the targets
+        self.assertFalse([k for k in t if "failover-begin" in k[1]])
 
     def test_heap_with_attributes_is_shown_at_every_size_as_stock_bytes_over_nvm_bytes(self):
         desc = "heap per file without and with an ACL and two xattrs (stock bytes / NVM bytes)"

@@ -8,8 +8,10 @@
 # complete() reaches the NameNode before the DataNode's block report, which the NameNode queues
 # for a background thread (docs/benchmarks.md); that sleep then dominates every configuration.
 # Elapsed time runs from the benchmark's own -startTime barrier (the client JVM is up and waiting)
-# to the client's exit.
-#   NOMR_SIZES, NOMR_RUNS, CONFIGS, NOMR_BYTES, NOMR_MSYNC_MAX (larger sizes skipped for nvm-msync)
+# to the client's exit. An HA configuration (bench-ha-lib.sh) runs the same client against its pair
+# through hdfs://ha.
+#   NOMR_SIZES, NOMR_RUNS, CONFIGS, NOMR_BYTES, NOMR_MSYNC_MAX (larger sizes skipped for nvm-msync),
+#   NOMR_HA_MAX (larger sizes skipped for the HA configurations; default: none skipped)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -18,6 +20,7 @@ RUNS=${NOMR_RUNS:-3}
 CONFIGS=${CONFIGS:-$ALL_CONFIGS}
 BYTES=${NOMR_BYTES:-0}
 MSYNC_MAX=${NOMR_MSYNC_MAX:-10000}
+HA_MAX=${NOMR_HA_MAX:-}
 LEAD=${NOMR_LEAD_SECONDS:-4}
 check_configs "$CONFIGS"
 max=0; for s in $SIZES; do [ "$s" -gt "$max" ] && max=$s; done
@@ -25,12 +28,20 @@ REGION_GB=$(( max / 2000000 + 1 ))
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
 
-# sizes_for CFG — the sizes CFG runs (nvm-msync stops at NOMR_MSYNC_MAX), one per line.
-sizes_for() { local s; for s in $SIZES; do msync_skipped "$1" "$s" "$MSYNC_MAX" || echo "$s"; done; }
+# sizes_for CFG — the sizes CFG runs (nvm-msync stops at NOMR_MSYNC_MAX, an HA configuration at
+# NOMR_HA_MAX), one per line.
+sizes_for() {
+  local s
+  for s in $SIZES; do
+    msync_skipped "$1" "$s" "$MSYNC_MAX" && continue
+    is_ha_config "$1" && [ -n "$HA_MAX" ] && [ "$s" -gt "$HA_MAX" ] && continue
+    echo "$s"
+  done
+}
 
 # bench_size CFG RUN SIZE LOGDIR — one NNBenchWithoutMR run in the running cluster.
 bench_size() {
-  local cfg=$1 run=$2 n=$3 conf=$4/conf start out first end el
+  local cfg=$1 run=$2 n=$3 conf=$CLUSTER_CONF start out first end el
   start=$(( $(date +%s) + LEAD ))
   out="$4/nomr-$n.out"
   # each output line gets the time it was read, to check the JVM was waiting before -startTime
@@ -63,7 +74,7 @@ for run in $(seq 1 "$RUNS"); do
     if ! cluster_up "$cfg" "$work" "$REGION_GB"; then
       for s in $mine; do step=$((step + 1)); echo "nnbench-nomr,$cfg,$s,$run" >> "$RESULTS/failures.txt"; done
       progress "$step" "$total" "nnbench-nomr $cfg run $run: cluster did not start"
-      keep_log "$work/conf/logs/namenode.log" nnbench-nomr "$cfg-run$run-namenode.log"
+      keep_cluster_logs nnbench-nomr "$cfg-run$run"
       cluster_down; bench_clean "$work"; continue
     fi
     for n in $mine; do
@@ -76,7 +87,7 @@ for run in $(seq 1 "$RUNS"); do
       fi
     done
     cluster_down
-    keep_log "$work/conf/logs/namenode.log" nnbench-nomr "$cfg-run$run-namenode.log"
+    keep_cluster_logs nnbench-nomr "$cfg-run$run"
     bench_clean "$work"
   done
 done

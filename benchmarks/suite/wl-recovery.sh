@@ -26,7 +26,6 @@ CONFIGS=${REC_CONFIGS:-"stock-disk nvm-emulated"}
 CLIENTS=${REC_CLIENTS:-4}
 NNBENCH_MAX=${REC_NNBENCH_MAX:-1000000}
 DIRECT_THREADS=${REC_DIRECT_THREADS:-32}
-LEAD=${NOMR_LEAD_SECONDS:-4}
 check_configs "$CONFIGS"
 NN_PID= DN_PID=
 WORKS=()
@@ -56,26 +55,14 @@ build() {
 # build_nnbench CFG N WORK — a NameNode and a DataNode as processes, NNBenchWithoutMR clients
 # through RPC; the cluster is stopped afterwards.
 build_nnbench() {
-  local cfg=$1 n=$2 work=$3 p start i pids=() failed=0
-  p=$(clients "$n")
-  local rc=0
+  local cfg=$1 n=$2 work=$3 rc=0
   NN_HEAP_OPT="-Xmx$(( 3 + n / 2000000 ))g" cluster_up "$cfg" "$work" $(( n / 2000000 + 1 )) || rc=$?
   # the tmpfs sibling of WORK (CFG_TMP) is kept with WORK until the end: WORK.shm
   ln -s "$CFG_TMP" "$work.shm"
   [ "$rc" = 0 ] || return 1
-  start=$(( $(date +%s) + LEAD ))
-  for i in $(seq 1 "$p"); do
-    hclient "$work/conf" org.apache.hadoop.hdfs.NNBenchWithoutMR -operation createWrite -baseDir "/rec/c$i" \
-      -startTime "$start" -numFiles $(( n * i / p - n * (i - 1) / p )) -blocksPerFile 1 -bytesPerBlock 0 \
-      -bytesPerChecksum 1 > "$work/build-$i.out" 2>&1 &
-    pids+=($!)
-  done
-  ticker_start "$work/conf" /rec "recovery build n=$n $cfg"
-  for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed=1; done
-  ticker_stop
-  cat "$work"/build-*.out > "$work/build.out"; keep_log "$work/build.out" recovery "build-n$n-$cfg.out"
-  [ "$failed" = 0 ] && [ "$(grep -c 'The job recorded 0 exceptions' "$work/build.out")" = "$p" ] \
-    || { echo "recovery build $cfg n=$n: NNBenchWithoutMR failed: $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
+  nnbench_clients "$work/conf" "$n" "$(clients "$n")" /rec "$work/build.out" "recovery build n=$n $cfg" || rc=1
+  keep_log "$work/build.out" recovery "build-n$n-$cfg.out"
+  [ "$rc" = 0 ] || { echo "recovery build $cfg n=$n: NNBenchWithoutMR failed: $RESULTS/logs/recovery/build-n$n-$cfg.out" >&2; return 1; }
   cluster_down
 }
 

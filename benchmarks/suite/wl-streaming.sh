@@ -4,7 +4,8 @@
 # clients, each with its own DistributedFileSystem: create, write STREAM_BYTES bytes, close,
 # rename, delete the file of --keep cycles before. Records files/s over the measured window and,
 # per NameNode RPC (create, addBlock, complete, rename, delete) and per whole cycle ("file"),
-# the p50 / p90 / p99 / p99.9 / mean latency in ms as the client saw it.
+# the p50 / p90 / p99 / p99.9 / mean latency in ms as the client saw it. An HA configuration
+# (bench-ha-lib.sh) runs the same clients against its pair through hdfs://ha.
 #   STREAM_THREADS, STREAM_BYTES, STREAM_SECONDS, STREAM_WARMUP, STREAM_RUNS, CONFIGS
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
@@ -23,14 +24,14 @@ trap 'cluster_down' EXIT
 one() {
   local cfg=$1 t=$2 b=$3 run=$4 work out rc=0 name="t$2-b$3-$1-run$4"
   work=$(bench_work)
-  cluster_up "$cfg" "$work" 1 || { keep_log "$work/conf/logs/namenode.log" streaming "$name-namenode.log"; cluster_down; bench_clean "$work"; return 1; }
+  cluster_up "$cfg" "$work" 1 || { keep_cluster_logs streaming "$name"; cluster_down; bench_clean "$work"; return 1; }
   out="$work/stream.out"
-  hclient "$work/conf" org.nvmnn.workload.stream.StreamingWorkload --threads "$t" --bytes "$b" \
+  hclient "$CLUSTER_CONF" org.nvmnn.workload.stream.StreamingWorkload --threads "$t" --bytes "$b" \
     --seconds "$SECONDS_" --warmup-seconds "$WARMUP" > "$out" || rc=$?
   cluster_down
   keep_log "$out" streaming "$name.out"
-  keep_log "$work/conf/logs/client.log" streaming "$name-client.log"
-  keep_log "$work/conf/logs/namenode.log" streaming "$name-namenode.log"
+  keep_log "$CLUSTER_CONF/logs/client.log" streaming "$name-client.log"
+  keep_cluster_logs streaming "$name"
   if [ "$rc" != 0 ]; then
     echo "FAILED: streaming $name (rc $rc): $RESULTS/logs/streaming/$name.out" >&2; tail -3 "$out" >&2; bench_clean "$work"; return 1
   fi

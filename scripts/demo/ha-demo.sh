@@ -60,8 +60,6 @@ zkfc_event_ms() { log_event_ms "zkfc${1#nn}" "$2" "$3"; }
 # since T_KILL MS — "+S.SS s" from the kill, or "+? s"
 since() { [ -n "$2" ] && echo "+$(secs "$1" "$2") s" || echo "+? s"; }
 
-# first_ack_after MS — the first line of the load's log acknowledged after MS, or nothing.
-first_ack_after() { awk -v t="$1" '$3 == "ACK" && $1 > t { print; exit }' "$ops" 2>/dev/null; }
 
 step "1. configure (MODE=$MODE): nn1 $([ "$nvm1" = true ] && echo NVM || echo stock), nn2 $([ "$nvm2" = true ] && echo NVM || echo stock); regions in $shm"
 ha_write_confs "$work" "$shm" "$nvm1" "$nvm2"
@@ -97,11 +95,11 @@ step "4. the load: $THREADS threads creating (1-8 KiB, content from the name) an
 hclient_exec "$client" org.nvmnn.workload.ha.HaLoad --log "$ops" --stop "$stop" --threads "$THREADS" > "$work/load.out" &
 ha_track load $!
 for _ in $(seq 1 600); do
-  [ -n "$(first_ack_after 0)" ] && break
+  [ -n "$(ha_first_ack_after "$ops" 0)" ] && break
   ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
   sleep 0.1
 done
-[ -n "$(first_ack_after 0)" ] || fail "no operation acknowledged within 60 s"
+[ -n "$(ha_first_ack_after "$ops" 0)" ] || fail "no operation acknowledged within 60 s"
 sed 's/^/   /' "$work/load.out"
 sleep "$LOAD_SECONDS"
 echo "   $(grep -c ' ACK ' "$ops") operations acknowledged so far ($LOAD_SECONDS s after the first)"
@@ -122,7 +120,7 @@ for round in $(seq 1 "$ROUNDS"); do
   ack=
   while [ -z "$ack" ]; do
     t_serving=$(log_event_ms "$standby" "$t_kill" "Starting services required for active state")
-    [ -n "$t_serving" ] && ack=$(first_ack_after "$t_serving")
+    [ -n "$t_serving" ] && ack=$(ha_first_ack_after "$ops" "$t_serving")
     [ -n "$ack" ] && break
     ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
     if [ $(($(now_ms) - t_kill)) -gt $((FAILOVER_TIMEOUT * 1000)) ]; then

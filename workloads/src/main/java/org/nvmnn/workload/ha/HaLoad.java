@@ -20,7 +20,10 @@ import org.nvmnn.workload.Flags;
  * done.
  *
  * <p>Usage: HaLoad --log FILE --stop FILE [--threads 4] [--root /ha-load] [--min-bytes 1024]
- * [--max-bytes 8192] [--rename-every 3] [--seed N]
+ * [--max-bytes 8192] [--rename-every 3] [--seed N] [--pause-ms 0]
+ *
+ * <p>--pause-ms: each thread sleeps that long after every operation (a light load, which leaves the
+ * machine to what is measured: the benchmark suite's HA timings).
  */
 public final class HaLoad {
   private HaLoad() {}
@@ -36,7 +39,8 @@ public final class HaLoad {
             "--min-bytes",
             "--max-bytes",
             "--rename-every",
-            "--seed");
+            "--seed",
+            "--pause-ms");
     Path logFile = Paths.get(required(f, "--log"));
     File stop = new File(required(f, "--stop"));
     int threads = f.getInt("--threads", 4);
@@ -61,7 +65,8 @@ public final class HaLoad {
                 seed * 31 + i,
                 f.getInt("--min-bytes", 1024),
                 f.getInt("--max-bytes", 8192),
-                f.getInt("--rename-every", 3));
+                f.getInt("--rename-every", 3),
+                f.getLong("--pause-ms", 0));
         Thread t = new Thread(w, "load-" + w.name);
         workers.add(w);
         running.add(t);

@@ -32,6 +32,7 @@ final class LoadWorker implements Runnable {
   private final int minBytes;
   private final int maxBytes;
   private final int renameEvery;
+  private final long pauseMs;
 
   /** Files in new/ that took effect and were not moved yet, oldest first. */
   private final Deque<String> movable = new ArrayDeque<>();
@@ -47,7 +48,8 @@ final class LoadWorker implements Runnable {
       long seed,
       int minBytes,
       int maxBytes,
-      int renameEvery) {
+      int renameEvery,
+      long pauseMs) {
     this.name = name;
     this.root = root;
     this.fs = fs;
@@ -58,6 +60,7 @@ final class LoadWorker implements Runnable {
     this.minBytes = minBytes;
     this.maxBytes = maxBytes;
     this.renameEvery = renameEvery;
+    this.pauseMs = pauseMs;
   }
 
   @Override
@@ -69,6 +72,9 @@ final class LoadWorker implements Runnable {
       }
       while (!stopFile.exists()) {
         step(next());
+        if (pauseMs > 0) {
+          Thread.sleep(pauseMs);
+        }
       }
     } catch (Throwable t) {
       fatal = t;
