@@ -10,9 +10,10 @@
  *  - nothing is written to a file that has not passed validation.
  *
  * Threading: one region handle may be used from several threads; mutations
- * (nvm_apply, reservations, release) are serialised by a mutex inside the
- * handle. Readers read the mapping directly; callers provide the read/write
- * exclusion (the NameNode's namesystem lock does).
+ * (nvm_apply, nvm_stage, reservations, release) are serialised by a mutex inside
+ * the handle, and commits (nvm_sync) by a second one, so one thread can stage
+ * while another commits. Readers read nvm_region_view() directly; callers provide
+ * the read/write exclusion (the NameNode's namesystem lock does).
  */
 #ifndef NVMNS_H
 #define NVMNS_H
@@ -128,7 +129,10 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
 int nvm_region_close(nvm_region *r);
 
 /* ---- accessors ---- */
-uint8_t *nvm_region_base(const nvm_region *r); /* start of the mapping */
+uint8_t *nvm_region_base(const nvm_region *r); /* start of the mapping (the media) */
+/* What readers read: the working copy of a writable region (staged batches included),
+ * else the mapping itself. */
+const uint8_t *nvm_region_view(const nvm_region *r);
 uint64_t nvm_region_size(const nvm_region *r);
 int nvm_region_mode(const nvm_region *r);    /* resolved mode, never AUTO */
 int nvm_region_is_pmem(const nvm_region *r); /* what pmem_map_file reported */
@@ -234,6 +238,27 @@ enum nvm_field { NVM_FIELDS(NVM_X_ENUM) };
 #define NVM_BATCH_ENTRY_HEADER 24 /* u32 op, u32 field_id, u64 target, u32 length, u32 reserved */
 
 int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
+
+/*
+ * Group commit (docs/region-format.md §7.4). nvm_apply is nvm_stage followed by
+ * nvm_sync. Staging validates a batch exactly as nvm_apply does and applies it to the
+ * region's working copy: a private copy-on-write mapping of the region that
+ * nvm_region_view() returns and readers read; it writes nothing to the region's media
+ * and issues no flush or barrier. *seq is the batch's place in staging order (1, 2, ...
+ * since open).
+ *
+ * nvm_sync commits every batch staged before it was called, in staging order, grouped:
+ * one group's batches as one undo-logged commit (the persist order above, over the
+ * union of their entries), as many groups as the undo record's size needs. A crash
+ * leaves a prefix of the staged batches in the region, ending at a group's end. One
+ * thread commits at a time; a caller whose batches another caller committed meanwhile
+ * returns without a barrier. *durable is the last staged batch now in the region.
+ * If a commit fails the handle fails for good (NVM_EIO or NVM_ECRASHED from every later
+ * stage and sync): the working copy is ahead of the region and cannot be trusted.
+ */
+int nvm_stage(nvm_region *r, const void *batch, size_t batch_len, uint64_t *seq);
+int nvm_sync(nvm_region *r, uint64_t *durable);
+uint64_t nvm_durable_seq(const nvm_region *r); /* without a lock: the last committed batch */
 
 /* ---- recovery results (filled by nvm_region_open unless READONLY) ---- */
 typedef struct nvm_recovery {

@@ -37,8 +37,21 @@ static uint64_t free_pages(const nvm_region *r) {
   return r->free_top + (r->page_count - r->high_water);
 }
 
+/* Raising the scan limit writes the media: that takes persist_lock, which comes
+ * before r->lock (group.c), so a reservation that needs it starts again with both. */
+static int needs_raise(const nvm_region *r, uint32_t n) {
+  return n > r->free_top && r->high_water + (n - r->free_top) > r->scan_limit;
+}
+
 int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
   pthread_mutex_lock(&r->lock);
+  int persisting = 0;
+  if (needs_raise(r, n)) {
+    pthread_mutex_unlock(&r->lock);
+    pthread_mutex_lock(&r->persist_lock);
+    pthread_mutex_lock(&r->lock);
+    persisting = 1;
+  }
   int rc = nvm_check_writable(r);
   if (rc == NVM_OK && n > 0 && !offs) rc = nvm_fail(NVM_EINVAL, "reserve: offs is NULL");
   if (rc == NVM_OK && free_pages(r) < n)
@@ -55,6 +68,7 @@ int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
     offs[i] = nvm_page_off(idx);
   }
   pthread_mutex_unlock(&r->lock);
+  if (persisting) pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }
 
@@ -79,9 +93,10 @@ static int unreserve_all(nvm_region *r, uint32_t n, const uint64_t *offs) {
 }
 
 int nvm_free_reserve(nvm_region *r, uint64_t extra) {
-  if (r->free_top + extra <= r->free_cap) return NVM_OK;
+  uint64_t need = r->free_top + r->pending_frees + extra;
+  if (need <= r->free_cap) return NVM_OK;
   uint64_t cap = r->free_cap ? r->free_cap : 1024;
-  while (cap < r->free_top + extra) cap *= 2;
+  while (cap < need) cap *= 2;
   uint32_t *n = realloc(r->free_stack, cap * sizeof *n);
   if (!n) return nvm_fail(NVM_EIO, "region %s: cannot grow the free list", r->path);
   r->free_stack = n;

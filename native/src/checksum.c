@@ -10,18 +10,27 @@
 
 #define LOW32 0xffffffffull
 
-/* The checksum of the page at `page` if its state word's low half were `low`. */
-uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low) {
+/* The checksum of the page at `page` of the image `img` if its state word's low half
+ * were `low`. */
+static uint32_t page_crc_in(const uint8_t *img, uint64_t page, uint32_t low) {
   static const uint8_t zero[4];
   uint32_t c = nvm_crc32c(0, &low, 4);
   c = nvm_crc32c(c, zero, 4);
-  return nvm_crc32c(c, r->base + page + 8, NVM_PAGE_SIZE - 8);
+  return nvm_crc32c(c, img + page + 8, NVM_PAGE_SIZE - 8);
+}
+
+uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low) {
+  return page_crc_in(r->base, page, low);
+}
+
+uint64_t nvm_sealed_word_in(const nvm_region *r, const uint8_t *img, uint64_t page, uint32_t low) {
+  if (r->checksums && NVM_STATE_OF(low) == NVM_STATE_LIVE)
+    return (uint64_t)page_crc_in(img, page, low) << NVM_PAGE_MAGIC_SHIFT | low;
+  return NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT | low;
 }
 
 uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low) {
-  if (r->checksums && NVM_STATE_OF(low) == NVM_STATE_LIVE)
-    return (uint64_t)nvm_page_crc(r, page, low) << NVM_PAGE_MAGIC_SHIFT | low;
-  return NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT | low;
+  return nvm_sealed_word_in(r, r->base, page, low);
 }
 
 void nvm_seal(nvm_region *r, uint64_t page) {

@@ -19,6 +19,26 @@ struct nvm_range {
   uint64_t len;
 };
 
+#define NVM_PAD8(n) (((uint64_t)(n) + 7) & ~(uint64_t)7)
+#define NVM_OS_PAGE 4096u /* the unit the working copy is copied and dropped in */
+
+/* A parsed mutation batch (batch.h has what is done with one). */
+struct entry {
+  uint32_t op, field, len;
+  uint64_t target;
+  uint64_t page; /* page index (data area targets); UINT64_MAX for a superblock counter */
+  const uint8_t *data;
+};
+
+struct batch {
+  struct entry *e;
+  uint32_t n, cap;
+  uint32_t n_inplace;
+  uint64_t undo_bytes; /* payload incl. the SB_COMMIT_SEQ entry and the touched state words */
+  uint64_t *touched;   /* data pages INPLACE entries change: resealed in the batch (§11) */
+  uint32_t ntouched, touched_cap;
+};
+
 struct nvm_crash_hook {
   uint64_t countdown;       /* barriers left until the fatal one; 0 = disarmed */
   int capture;              /* capture mode: images at every barrier, no crash */
@@ -39,7 +59,25 @@ struct nvm_region {
   int is_pmem;
   int readonly;
   int pmem_mapped;      /* mapped by pmem_map_file (else plain mmap) */
-  pthread_mutex_t lock; /* serialises apply / reserve / release */
+  pthread_mutex_t lock; /* serialises stage / reserve / release and the allocator */
+
+  /* group commit (stage.c, group.c; region-format.md §7.4). Every write to the media
+   * mapping `base` after open holds persist_lock (taken before `lock`, never after it);
+   * staged batches are written to `work` under `lock` only. */
+  uint8_t
+      *work; /* private copy-on-write mapping: base plus every staged batch; NULL if read-only */
+  pthread_mutex_t persist_lock;
+  struct nvm_queue {
+    uint8_t *buf; /* encoded batches, each as u64 length then its bytes padded to 8 */
+    size_t len, cap;
+    uint64_t nbatches;
+  } staged, persisting;
+  uint64_t staged_seq;  /* batches staged since open */
+  uint64_t durable_seq; /* of those, committed to the region (read without a lock) */
+  uint8_t *cow_bits;    /* 1 bit per OS page: written in the working copy since the last drop */
+  uint64_t cow_pages;   /* bits set in cow_bits */
+  struct batch stage_scratch, group; /* reused: the batch being staged, the group being committed */
+  int failed; /* sticky: a group's commit failed; its batches are not in the region */
 
   int checksums; /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
   int records;   /* FEATURE_RECORDS: record pages and their counters (§5.5) */
@@ -61,6 +99,7 @@ struct nvm_region {
   uint8_t *used_bits;     /* 1 bit per page: committed, in use */
   uint64_t pages_used;    /* excluding reserved */
   uint64_t pages_reserved;
+  uint64_t pending_frees; /* FREE pages staged, not committed yet: room kept on the free stack */
 
   /* recovery results (recover.c) */
   nvm_recovery rec;
@@ -87,6 +126,14 @@ int nvm_drain(nvm_region *r);
 void nvm_hook_free(nvm_region *r);
 /* capture mode: the state after a whole batch, <prefix>.<k>.applied (k = barriers captured) */
 int nvm_hook_capture_applied(nvm_region *r);
+
+/* stage.c / group.c */
+int nvm_work_map(nvm_region *r);
+int nvm_check_not_failed(const nvm_region *r);
+void nvm_work_unmap(nvm_region *r);
+/* Stores an 8-byte word into the working copy as well (a word written to the media by
+ * the library itself, not by a batch: SB_COMMIT_SEQ, SB_SCAN_LIMIT). */
+void nvm_work_mirror(nvm_region *r, uint64_t off);
 
 /* alloc.c */
 int nvm_alloc_init(nvm_region *r);
@@ -118,6 +165,8 @@ uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low);
 /* The state word for a page whose low half is `low`: a LIVE page's carries its checksum
  * (over its current bytes), any other the page magic. */
 uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low);
+/* The same over another image of the region (the working copy, stage.c). */
+uint64_t nvm_sealed_word_in(const nvm_region *r, const uint8_t *img, uint64_t page, uint32_t low);
 /* Store (and flush) the page's sealed state word, keeping its low half. */
 void nvm_seal(nvm_region *r, uint64_t page);
 int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word);

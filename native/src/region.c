@@ -27,12 +27,14 @@ static nvm_region *region_new(const char *path) {
   }
   r->fd = -1;
   pthread_mutex_init(&r->lock, NULL);
+  pthread_mutex_init(&r->persist_lock, NULL);
   return r;
 }
 
 /* Unmap, unlock (by closing our fd) and free; never writes to the region. */
 static int region_destroy(nvm_region *r) {
   int rc = NVM_OK;
+  nvm_work_unmap(r);
   if (r->base) {
     int bad = r->pmem_mapped ? pmem_unmap(r->base, r->size) : munmap(r->base, r->size);
     if (bad) rc = nvm_fail(NVM_EIO, "region %s: unmap failed", r->path);
@@ -45,6 +47,7 @@ static int region_destroy(nvm_region *r) {
   free(r->string_refs);
   free(r->record_offs);
   pthread_mutex_destroy(&r->lock);
+  pthread_mutex_destroy(&r->persist_lock);
   free(r->path);
   free(r);
   return rc;
@@ -179,8 +182,8 @@ static int create_steps(nvm_region *r, const nvm_identity *id, int mode) {
     return nvm_fail(NVM_EIO, "create %s: cannot allocate %llu bytes", r->path,
                     (unsigned long long)r->size);
   }
-  if ((rc = map_rw(r, mode)) || (rc = nvm_alloc_init(r))) return rc;
-  return format_region(r, id);
+  if ((rc = map_rw(r, mode)) || (rc = nvm_alloc_init(r)) || (rc = format_region(r, id))) return rc;
+  return nvm_work_map(r);
 }
 
 int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, int mode,
@@ -308,7 +311,9 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   (void)flags;
   if (r->readonly) return NVM_OK;
   if ((rc = nvm_alloc_init(r)) || (rc = nvm_recover(r))) return rc;
-  return nvm_upgrade_features(r); /* a region from before a feature (§11, §5.5) */
+  /* a region from before a feature (§11, §5.5) */
+  if ((rc = nvm_upgrade_features(r))) return rc;
+  return nvm_work_map(r); /* after every write of the open: the copy starts equal */
 }
 
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out) {
@@ -330,9 +335,13 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
   return NVM_OK;
 }
 
+/* Commits what is still staged (unless the handle crashed or failed), then unmaps. */
 int nvm_region_close(nvm_region *r) {
   if (!r) return NVM_OK;
-  return region_destroy(r);
+  int rc = NVM_OK;
+  if (r->work && !r->crashed && !r->failed && r->staged.nbatches) rc = nvm_sync(r, NULL);
+  int rc2 = region_destroy(r);
+  return rc ? rc : rc2;
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -31,7 +31,7 @@ int nvm_scan_limit_load(nvm_region *r) {
 }
 
 /* Makes the persisted limit cover pages [0, high_water) before any of them is
- * written. Caller holds r->lock. */
+ * written. Caller holds r->lock, and persist_lock once the region is open. */
 int nvm_scan_limit_cover(nvm_region *r, uint64_t high_water) {
   if (high_water <= r->scan_limit) return NVM_OK;
   uint64_t limit = high_water + NVM_SCAN_LIMIT_STEP;
@@ -41,5 +41,6 @@ int nvm_scan_limit_cover(nvm_region *r, uint64_t high_water) {
   nvm_flush(r, r->base + NVM_SB_SCAN_LIMIT, 8);
   int rc = nvm_drain(r);
   if (rc == NVM_OK) r->scan_limit = limit;
+  nvm_work_mirror(r, NVM_SB_SCAN_LIMIT);
   return rc;
 }

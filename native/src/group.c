@@ -1,0 +1,181 @@
+/*
+ * group.c — nvm_sync: commit the staged batches to the region in groups, and
+ * nvm_apply (stage, then sync). region-format.md §7.4.
+ *
+ * A group is consecutive staged batches committed as one batch by txn.c's persist
+ * order: its undo record holds the old bytes of every INPLACE range of all of them
+ * (captured before any of them is stored, so a word written by several batches rolls
+ * back to its value before the group), SB_COMMIT_SEQ rises by one per group, and the
+ * record is disarmed once every byte of the group is durable. So a crash leaves the
+ * region at the end of some group: a prefix of the staged batches, never a gap.
+ *
+ * Committing the union of the entries writes what applying the batches one after the
+ * other writes, because txn.c writes all FRESH data before any INPLACE byte, and a
+ * FRESH page is a page no earlier batch could have written: it was reserved when its
+ * batch was staged, and reserved pages do not take FREE, while a page an earlier FRESH
+ * entry wrote is no longer reserved. The one exception is an INPLACE entry on a
+ * reserved page followed, in a later batch, by FRESH data on that page: a group ends
+ * before such a batch (fresh_after_inplace). A group also ends before a batch that
+ * would make its undo record larger than the undo area.
+ *
+ * A batch that writes an inode, string or record page LIVE in its FRESH data (the
+ * NameNode writes them PENDING and makes them LIVE in place; only extension pages,
+ * which nothing reaches until a link to them commits, are written LIVE) commits itself
+ * when that data becomes durable, before the group's commit point: it forms a group
+ * alone (self_committing), so that no later batch can become durable before it.
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "batch.h"
+
+/* Drop the working copy's copied pages once this many were written since the last drop. */
+#define NVM_COW_DROP_PAGES 65536u /* 256 MiB */
+
+static int fresh_after_inplace(const struct batch *g, uint32_t first) {
+  for (uint32_t i = first; i < g->n; i++) {
+    if (g->e[i].op != NVM_OP_FRESH) continue;
+    for (uint32_t j = 0; j < first; j++)
+      if (g->e[j].op == NVM_OP_INPLACE && g->e[j].page == g->e[i].page) return 1;
+  }
+  return 0;
+}
+
+/* Does batch [first, g->n) write a page LIVE that is reachable without a link? */
+static int self_committing(const struct batch *g, uint32_t first) {
+  for (uint32_t i = first; i < g->n; i++) {
+    const struct entry *e = &g->e[i];
+    if (e->op != NVM_OP_FRESH || (e->target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE || e->len < 8)
+      continue;
+    uint64_t w;
+    memcpy(&w, e->data, 8);
+    unsigned kind = NVM_KIND_OF(w);
+    if (NVM_STATE_OF(w) == NVM_STATE_LIVE &&
+        (kind == NVM_KIND_DIR || kind == NVM_KIND_FILE || kind == NVM_KIND_SYMLINK ||
+         kind == NVM_KIND_STRING || kind == NVM_KIND_RECORD))
+      return 1;
+  }
+  return 0;
+}
+
+static int commit_group(nvm_region *r, struct batch *g) {
+  int rc = g->n ? nvm_batch_commit(r, g) : NVM_OK;
+  if (rc) return rc;
+  pthread_mutex_lock(&r->lock);
+  nvm_batch_release_frees(r, g);
+  pthread_mutex_unlock(&r->lock);
+  if (r->hook.capture && g->n) rc = nvm_hook_capture_applied(r);
+  nvm_batch_reset(g);
+  return rc;
+}
+
+static uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+/* Commits every batch of q, in order, in as few groups as fit. */
+static int commit_queue(nvm_region *r, const struct nvm_queue *q) {
+  struct batch *g = &r->group;
+  nvm_batch_reset(g);
+  size_t pos = 0;
+  while (pos < q->len) {
+    uint64_t len = rd64(q->buf + pos);
+    uint32_t first = g->n, n_inplace = g->n_inplace, ntouched = g->ntouched;
+    uint64_t undo_bytes = g->undo_bytes;
+    int rc = nvm_batch_parse(g, q->buf + pos + 8, len);
+    if (rc == NVM_OK) rc = nvm_batch_account(r, g, first);
+    if (rc) return rc;
+    int alone = self_committing(g, first);
+    if (first > 0 && (alone || nvm_batch_undo_need(r, g) > NVM_UNDO_PAYLOAD_MAX ||
+                      fresh_after_inplace(g, first))) {
+      /* this batch starts the next group */
+      g->n = first;
+      g->n_inplace = n_inplace;
+      g->ntouched = ntouched;
+      g->undo_bytes = undo_bytes;
+      if ((rc = commit_group(r, g))) return rc;
+      continue;
+    }
+    pos += 8 + NVM_PAD8(len);
+    if (alone && (rc = commit_group(r, g))) return rc;
+  }
+  return commit_group(r, g);
+}
+
+/* The working copy's pages that staged, uncommitted batches wrote, so that dropping
+ * the others loses nothing: sets bits in r->cow_bits (cleared by the caller). */
+static void mark_pending(nvm_region *r) {
+  struct batch *b = &r->stage_scratch;
+  size_t pos = 0;
+  while (pos < r->staged.len) {
+    uint64_t len = rd64(r->staged.buf + pos);
+    nvm_batch_reset(b);
+    if (nvm_batch_parse(b, r->staged.buf + pos + 8, len) == NVM_OK) /* parsed when staged */
+      for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t off = b->e[i].target, end = off + (b->e[i].len ? b->e[i].len : 8);
+        if (b->e[i].target >= NVM_DATA_OFFSET) { /* a seal changes the page's state word */
+          uint64_t page = off - (off - NVM_DATA_OFFSET) % NVM_PAGE_SIZE;
+          nvm_bit_set(r->cow_bits, page / NVM_OS_PAGE);
+        }
+        for (uint64_t p = off / NVM_OS_PAGE; p <= (end - 1) / NVM_OS_PAGE; p++)
+          nvm_bit_set(r->cow_bits, p);
+      }
+    pos += 8 + NVM_PAD8(len);
+  }
+}
+
+/*
+ * Bounds the working copy's private pages: once NVM_COW_DROP_PAGES were written, every
+ * page no uncommitted batch wrote is dropped (MADV_DONTNEED on a private mapping: the
+ * next access reads the region file again). Those pages equal the media, since every
+ * batch that wrote them is committed, so a reader reading during the drop sees the same
+ * bytes either way. Holds r->lock (nothing is staged meanwhile) and persist_lock.
+ */
+static void maybe_drop_work(nvm_region *r) {
+  if (r->cow_pages < NVM_COW_DROP_PAGES) return;
+  pthread_mutex_lock(&r->lock);
+  uint64_t npages = r->size / NVM_OS_PAGE;
+  memset(r->cow_bits, 0, (size_t)((npages + 7) / 8));
+  mark_pending(r);
+  uint64_t kept = 0, p = 0;
+  while (p < npages) {
+    uint64_t q = p;
+    while (q < npages && !nvm_bit_get(r->cow_bits, q)) q++;
+    if (q > p) madvise(r->work + p * NVM_OS_PAGE, (q - p) * NVM_OS_PAGE, MADV_DONTNEED);
+    for (p = q; p < npages && nvm_bit_get(r->cow_bits, p); p++) kept++;
+  }
+  r->cow_pages = kept;
+  pthread_mutex_unlock(&r->lock);
+}
+
+int nvm_sync(nvm_region *r, uint64_t *durable) {
+  pthread_mutex_lock(&r->persist_lock);
+  pthread_mutex_lock(&r->lock);
+  int rc = r->readonly || !r->work ? NVM_OK : nvm_check_writable(r);
+  if (rc == NVM_OK) rc = nvm_check_not_failed(r);
+  struct nvm_queue q = r->persisting; /* empty: take the staged batches, leave its buffer */
+  r->persisting = r->staged;
+  r->staged = q;
+  uint64_t upto = r->staged_seq;
+  pthread_mutex_unlock(&r->lock);
+  if (rc == NVM_OK) rc = commit_queue(r, &r->persisting);
+  r->persisting.len = 0;
+  r->persisting.nbatches = 0;
+  if (rc == NVM_OK) {
+    __atomic_store_n(&r->durable_seq, upto, __ATOMIC_RELEASE);
+    if (r->work) maybe_drop_work(r);
+  } else if (!r->failed) {
+    r->failed = rc == NVM_ECRASHED ? NVM_ECRASHED : NVM_EIO;
+  }
+  if (durable) *durable = nvm_durable_seq(r);
+  pthread_mutex_unlock(&r->persist_lock);
+  return rc;
+}
+
+int nvm_apply(nvm_region *r, const void *batch, size_t batch_len) {
+  uint64_t seq = 0;
+  int rc = nvm_stage(r, batch, batch_len, &seq);
+  return rc ? rc : nvm_sync(r, NULL);
+}

@@ -1,0 +1,179 @@
+/*
+ * stage.c — the working copy and nvm_stage (region-format.md §7.4).
+ *
+ * The working copy is a private copy-on-write mapping of the region file: readers
+ * read it, staging writes it, and the region's own mapping (r->base, the media) is
+ * written only by commits (group.c), holding persist_lock. Invariant: the working
+ * copy equals the media with every staged batch applied in staging order (apart from
+ * the undo record, which only the media has). So a batch staged under the caller's
+ * lock is visible at once, and the media only ever moves from one committed group to
+ * the next: a store to the working copy never reaches the region file, whatever the
+ * page cache or the CPU caches do, so no flush or barrier is needed to stage.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "batch.h"
+
+int nvm_work_map(nvm_region *r) {
+  void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE, r->fd, 0);
+  if (p == MAP_FAILED) return nvm_fail(NVM_EIO, "region %s: cannot map its working copy", r->path);
+  r->work = p;
+  size_t nbytes = (size_t)((r->size / NVM_OS_PAGE + 7) / 8);
+  r->cow_bits = calloc(nbytes ? nbytes : 1, 1);
+  if (!r->cow_bits) return nvm_fail(NVM_EIO, "region %s: cannot allocate a page bitmap", r->path);
+  return NVM_OK;
+}
+
+void nvm_work_unmap(nvm_region *r) {
+  if (r->work) munmap(r->work, r->size);
+  r->work = NULL;
+  free(r->cow_bits);
+  r->cow_bits = NULL;
+  free(r->staged.buf);
+  free(r->persisting.buf);
+  memset(&r->staged, 0, sizeof r->staged);
+  memset(&r->persisting, 0, sizeof r->persisting);
+  nvm_batch_free(&r->stage_scratch);
+  nvm_batch_free(&r->group);
+}
+
+void nvm_work_mirror(nvm_region *r, uint64_t off) {
+  if (r->work) __atomic_store_n((uint64_t *)(r->work + off), nvm_ld64(r, off), __ATOMIC_RELAXED);
+}
+
+const uint8_t *nvm_region_view(const nvm_region *r) { return r->work ? r->work : r->base; }
+
+uint64_t nvm_durable_seq(const nvm_region *r) {
+  return __atomic_load_n(&r->durable_seq, __ATOMIC_ACQUIRE);
+}
+
+/* Counts the OS pages of [off, off+len) written in the working copy for the first time
+ * since its pages were last dropped (group.c). */
+static void note_written(nvm_region *r, uint64_t off, uint64_t len) {
+  for (uint64_t p = off / NVM_OS_PAGE; p <= (off + len - 1) / NVM_OS_PAGE; p++) {
+    if (nvm_bit_get(r->cow_bits, p)) continue;
+    nvm_bit_set(r->cow_bits, p);
+    r->cow_pages++;
+  }
+}
+
+static void work_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
+  if (len == 8 && off % 8 == 0) {
+    uint64_t v;
+    memcpy(&v, src, 8);
+    __atomic_store_n((uint64_t *)(r->work + off), v, __ATOMIC_RELAXED);
+  } else {
+    memcpy(r->work + off, src, len);
+  }
+  note_written(r, off, len);
+}
+
+static void work_seal(nvm_region *r, uint64_t page) {
+  uint64_t low = *(const uint64_t *)(r->work + page) & 0xffffffffull;
+  uint64_t w = nvm_sealed_word_in(r, r->work, page, (uint32_t)low);
+  work_store(r, page, &w, 8);
+}
+
+/* The batch's effect on the working copy, in the order a commit writes it to the media
+ * (txn.c): FRESH data and the seals of pages written LIVE, INPLACE stores, the seals of
+ * the pages they change, FREE pages made INVALID. */
+static void work_apply(nvm_region *r, const struct batch *b) {
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op == NVM_OP_FRESH) work_store(r, e->target, e->data, e->len);
+  }
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op == NVM_OP_FRESH && (e->target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE == 0)
+      work_seal(r, e->target);
+  }
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_INPLACE) continue;
+    if (e->len == 8 && e->target % 8 == 0) {
+      uint64_t w = nvm_entry_word(r, r->work, e);
+      work_store(r, e->target, &w, 8);
+    } else {
+      work_store(r, e->target, e->data, e->len);
+    }
+  }
+  for (uint32_t k = 0; k < b->ntouched; k++) work_seal(r, b->touched[k]);
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op != NVM_OP_FREE) continue;
+    uint64_t word = *(const uint64_t *)(r->work + e->target);
+    uint64_t inv = NVM_STATE_WORD(NVM_KIND_OF(word), NVM_STATE_INVALID);
+    work_store(r, e->target, &inv, 8);
+  }
+}
+
+/* FRESH pages stop being reservations: they now count as used. FREE pages stop being
+ * in use for validation (a second FREE is refused) but go back to the free stack only
+ * once their batch is committed (group.c), so that no page is written again before
+ * the batch that freed it is in the region. */
+static void allocate(nvm_region *r, const struct batch *b) {
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op == NVM_OP_FRESH && nvm_bit_get(r->reserved_bits, e->page)) {
+      nvm_bit_clear(r->reserved_bits, e->page);
+      nvm_bit_set(r->used_bits, e->page);
+      r->pages_reserved--;
+      r->pages_used++;
+    } else if (e->op == NVM_OP_FREE) {
+      nvm_bit_clear(r->used_bits, e->page);
+      r->pending_frees++;
+    }
+  }
+}
+
+static int queue_push(nvm_region *r, struct nvm_queue *q, const void *batch, size_t len) {
+  size_t need = q->len + 8 + NVM_PAD8(len);
+  if (need > q->cap) {
+    size_t cap = q->cap ? q->cap : 64 * 1024;
+    while (cap < need) cap *= 2;
+    uint8_t *n = realloc(q->buf, cap);
+    if (!n) return nvm_fail(NVM_EIO, "region %s: cannot grow the staging queue", r->path);
+    q->buf = n;
+    q->cap = cap;
+  }
+  uint64_t l = len;
+  memcpy(q->buf + q->len, &l, 8);
+  memcpy(q->buf + q->len + 8, batch, len);
+  memset(q->buf + q->len + 8 + len, 0, NVM_PAD8(len) - len);
+  q->len = need;
+  q->nbatches++;
+  return NVM_OK;
+}
+
+/* A handle whose commit failed refuses everything after (nvm_sync). */
+int nvm_check_not_failed(const nvm_region *r) {
+  if (r->failed)
+    return nvm_fail(r->failed,
+                    "region %s: an earlier commit failed; its staged batches are not "
+                    "in the region and this handle cannot be used",
+                    r->path);
+  return NVM_OK;
+}
+
+int nvm_stage(nvm_region *r, const void *batch, size_t batch_len, uint64_t *seq) {
+  pthread_mutex_lock(&r->lock);
+  struct batch *b = &r->stage_scratch;
+  nvm_batch_reset(b);
+  int rc = nvm_check_writable(r);
+  if (rc == NVM_OK) rc = nvm_check_not_failed(r);
+  if (rc == NVM_OK) rc = nvm_batch_parse(b, batch, batch_len);
+  if (rc == NVM_OK) rc = nvm_batch_validate(r, b, 0, r->work);
+  uint64_t nfree = 0;
+  for (uint32_t i = 0; rc == NVM_OK && i < b->n; i++) nfree += b->e[i].op == NVM_OP_FREE;
+  if (rc == NVM_OK && nfree) rc = nvm_free_reserve(r, nfree);
+  if (rc == NVM_OK) rc = queue_push(r, &r->staged, batch, batch_len);
+  if (rc == NVM_OK) { /* nothing can fail from here on */
+    work_apply(r, b);
+    allocate(r, b);
+    *seq = ++r->staged_seq;
+  }
+  pthread_mutex_unlock(&r->lock);
+  return rc;
+}
