@@ -125,7 +125,8 @@ int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, i
  */
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out);
 
-/* Unmap and free. Returns NVM_OK or NVM_EIO. `r` is invalid afterwards. */
+/* Unmap and free. Returns NVM_OK or NVM_EIO. `r` is invalid afterwards. Batches still
+ * staged (nvm_stage) are discarded, as a crash would: nvm_sync first to keep them. */
 int nvm_region_close(nvm_region *r);
 
 /* ---- accessors ---- */
@@ -240,7 +241,7 @@ enum nvm_field { NVM_FIELDS(NVM_X_ENUM) };
 int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
 
 /*
- * Group commit (docs/region-format.md §7.4). nvm_apply is nvm_stage followed by
+ * Group commit (docs/region-format.md §7.7). nvm_apply is nvm_stage followed by
  * nvm_sync. Staging validates a batch exactly as nvm_apply does and applies it to the
  * region's working copy: a private copy-on-write mapping of the region that
  * nvm_region_view() returns and readers read; it writes nothing to the region's media
@@ -258,6 +259,9 @@ int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
  */
 int nvm_stage(nvm_region *r, const void *batch, size_t batch_len, uint64_t *seq);
 int nvm_sync(nvm_region *r, uint64_t *durable);
+/* The same for the staged batches up to sequence number up_to only (the others stay
+ * staged): an HA NameNode commits what the journal quorum has acknowledged. */
+int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable);
 uint64_t nvm_durable_seq(const nvm_region *r); /* without a lock: the last committed batch */
 
 /* ---- recovery results (filled by nvm_region_open unless READONLY) ---- */

@@ -298,14 +298,15 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNativ
   return (jlong)seq;
 }
 
-/* Commits every staged batch; returns the last one now in the region. */
+/* Commits the staged batches up to upTo; returns the last one now in the region. */
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_sync(JNIEnv *env,
                                                                                        jclass cls,
-                                                                                       jlong h) {
+                                                                                       jlong h,
+                                                                                       jlong upTo) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   uint64_t durable = 0;
-  if (r) check(env, nvm_sync(r, &durable));
+  if (r) check(env, nvm_sync_upto(r, upTo < 0 ? 0 : (uint64_t)upTo, &durable));
   return (jlong)durable;
 }
 

@@ -1,6 +1,6 @@
 /*
  * group.c — nvm_sync: commit the staged batches to the region in groups, and
- * nvm_apply (stage, then sync). region-format.md §7.4.
+ * nvm_apply (stage, then sync). region-format.md §7.7.
  *
  * A group is consecutive staged batches committed as one batch by txn.c's persist
  * order: its undo record holds the old bytes of every INPLACE range of all of them
@@ -24,6 +24,7 @@
  * when that data becomes durable, before the group's commit point: it forms a group
  * alone (self_committing), so that no later batch can become durable before it.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -150,16 +151,48 @@ static void maybe_drop_work(nvm_region *r) {
   pthread_mutex_unlock(&r->lock);
 }
 
-int nvm_sync(nvm_region *r, uint64_t *durable) {
+/* Moves the staged batches up to up_to from r->staged to the empty r->persisting
+ * (all of them by swapping the buffers); returns the last one moved. Holds r->lock. */
+static uint64_t take_staged(nvm_region *r, uint64_t up_to) {
+  uint64_t first = r->staged_seq - r->staged.nbatches + 1;
+  if (up_to >= r->staged_seq) {
+    struct nvm_queue q = r->persisting;
+    r->persisting = r->staged;
+    r->staged = q;
+    return r->staged_seq;
+  }
+  size_t cut = 0;
+  uint64_t n = 0;
+  for (uint64_t seq = first; seq <= up_to; seq++, n++)
+    cut += 8 + NVM_PAD8(rd64(r->staged.buf + cut));
+  if (n == 0) return first - 1;
+  struct nvm_queue *p = &r->persisting;
+  if (p->cap < cut) { /* keep the old buffer on failure: nothing is taken then */
+    uint8_t *b = realloc(p->buf, cut);
+    if (!b) return first - 1;
+    p->buf = b;
+    p->cap = cut;
+  }
+  memcpy(p->buf, r->staged.buf, cut);
+  p->len = cut;
+  p->nbatches = n;
+  memmove(r->staged.buf, r->staged.buf + cut, r->staged.len - cut);
+  r->staged.len -= cut;
+  r->staged.nbatches -= n;
+  return up_to;
+}
+
+int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable) {
   pthread_mutex_lock(&r->persist_lock);
-  pthread_mutex_lock(&r->lock);
-  int rc = r->readonly || !r->work ? NVM_OK : nvm_check_writable(r);
-  if (rc == NVM_OK) rc = nvm_check_not_failed(r);
-  struct nvm_queue q = r->persisting; /* empty: take the staged batches, leave its buffer */
-  r->persisting = r->staged;
-  r->staged = q;
-  uint64_t upto = r->staged_seq;
-  pthread_mutex_unlock(&r->lock);
+  int rc = NVM_OK;
+  uint64_t upto = r->durable_seq;
+  if (up_to > r->durable_seq) {
+    pthread_mutex_lock(&r->lock);
+    rc = r->readonly || !r->work ? NVM_OK : nvm_check_writable(r);
+    if (rc == NVM_OK) rc = nvm_check_not_failed(r);
+    if (rc == NVM_OK) upto = take_staged(r, up_to);
+    pthread_mutex_unlock(&r->lock);
+  }
   if (rc == NVM_OK) rc = commit_queue(r, &r->persisting);
   r->persisting.len = 0;
   r->persisting.nbatches = 0;
@@ -173,6 +206,8 @@ int nvm_sync(nvm_region *r, uint64_t *durable) {
   pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }
+
+int nvm_sync(nvm_region *r, uint64_t *durable) { return nvm_sync_upto(r, UINT64_MAX, durable); }
 
 int nvm_apply(nvm_region *r, const void *batch, size_t batch_len) {
   uint64_t seq = 0;

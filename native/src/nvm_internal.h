@@ -61,7 +61,7 @@ struct nvm_region {
   int pmem_mapped;      /* mapped by pmem_map_file (else plain mmap) */
   pthread_mutex_t lock; /* serialises stage / reserve / release and the allocator */
 
-  /* group commit (stage.c, group.c; region-format.md §7.4). Every write to the media
+  /* group commit (stage.c, group.c; region-format.md §7.7). Every write to the media
    * mapping `base` after open holds persist_lock (taken before `lock`, never after it);
    * staged batches are written to `work` under `lock` only. */
   uint8_t

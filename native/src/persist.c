@@ -228,6 +228,7 @@ static int hook_arm(nvm_region *r, const char *prefix) {
 
 int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *captured) {
   int rc = NVM_OK;
+  pthread_mutex_lock(&r->persist_lock); /* the hook is the committers' (group.c) */
   pthread_mutex_lock(&r->lock);
   if (captured) *captured = r->hook.captured;
   if (r->crashed)
@@ -241,11 +242,13 @@ int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *capt
     if (snapshot_prefix && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.capture = 1;
   }
   pthread_mutex_unlock(&r->lock);
+  pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }
 
 int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
   int rc = NVM_OK;
+  pthread_mutex_lock(&r->persist_lock); /* the hook is the committers' (group.c) */
   pthread_mutex_lock(&r->lock);
   if (r->crashed)
     rc = nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path);
@@ -258,5 +261,6 @@ int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix) {
     if (n > 0 && (rc = hook_arm(r, snapshot_prefix)) == NVM_OK) r->hook.countdown = n;
   }
   pthread_mutex_unlock(&r->lock);
+  pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }

@@ -335,13 +335,11 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
   return NVM_OK;
 }
 
-/* Commits what is still staged (unless the handle crashed or failed), then unmaps. */
+/* Unmaps; batches still staged are discarded, as a crash would (the caller commits what
+ * it wants kept first: nvm_sync). */
 int nvm_region_close(nvm_region *r) {
   if (!r) return NVM_OK;
-  int rc = NVM_OK;
-  if (r->work && !r->crashed && !r->failed && r->staged.nbatches) rc = nvm_sync(r, NULL);
-  int rc2 = region_destroy(r);
-  return rc ? rc : rc2;
+  return region_destroy(r);
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -1,5 +1,5 @@
 /*
- * stage.c — the working copy and nvm_stage (region-format.md §7.4).
+ * stage.c — the working copy and nvm_stage (region-format.md §7.7).
  *
  * The working copy is a private copy-on-write mapping of the region file: readers
  * read it, staging writes it, and the region's own mapping (r->base, the media) is

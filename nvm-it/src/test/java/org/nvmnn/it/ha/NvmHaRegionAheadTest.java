@@ -21,14 +21,17 @@ import org.junit.Rule;
 import org.junit.Test;
 
 /**
- * A region ahead of the journal quorum is never served (docs/ha.md). The active persists an op's
- * batch before the quorum acknowledges the op; here the quorum is gone when the active logs a
- * mkdir, so the mkdir reaches the active's region but not the journal, and the active stops (as
- * 2.7.3 does when the shared journal fails). The other NameNode takes over without it and writes
- * other edits with the same transaction ids. When the first NameNode starts again, it finds its
- * region ahead of the segment the new active recovered: it sets the region aside, builds a new one
- * from its fsimage and the journal, and serves only what the quorum committed. Restarted before the
- * other NameNode recovered the segment it was writing, it waits for that instead of loading.
+ * A region ahead of the journal quorum is never served (docs/ha.md). With group commit (the
+ * default) the active commits a batch to its region only after the quorum acknowledged its op, so
+ * an edit the quorum never accepted never reaches the region. Without it (group commit off) the
+ * active persists an op's batch before the quorum acknowledges the op; here the quorum is gone when
+ * the active logs a mkdir, so the mkdir reaches the active's region but not the journal, and the
+ * active stops (as 2.7.3 does when the shared journal fails). The other NameNode takes over without
+ * it and writes other edits with the same transaction ids. When the first NameNode starts again, it
+ * finds its region ahead of the segment the new active recovered: it sets the region aside, builds
+ * a new one from its fsimage and the journal, and serves only what the quorum committed. Restarted
+ * before the other NameNode recovered the segment it was writing, it waits for that instead of
+ * loading.
  */
 public class NvmHaRegionAheadTest {
   @Rule public final HaPair pair = new HaPair("ahead");
@@ -48,10 +51,16 @@ public class NvmHaRegionAheadTest {
   }
 
   /**
-   * The quorum goes away; NameNode 0's next op, a mkdir of /lost, reaches its region only, and it
-   * terminates (as 2.7.3 does when the shared journal fails); the JournalNodes come back.
+   * The quorum goes away; NameNode 0's next op, a mkdir of /lost, reaches its region only (without
+   * group commit; with it, nothing), and it terminates (as 2.7.3 does when the shared journal
+   * fails); the JournalNodes come back.
    */
   private void crashWithAnUnacknowledgedMkdir(MiniDFSCluster c) throws Exception {
+    crashWithAnUnacknowledgedMkdir(c, true);
+  }
+
+  private void crashWithAnUnacknowledgedMkdir(MiniDFSCluster c, boolean reachesTheRegion)
+      throws Exception {
     MiniJournalCluster jns = pair.qjm().getJournalCluster();
     for (int i = 0; i < jns.getNumNodes(); i++) {
       jns.getJournalNode(i).stopAndJoin(0);
@@ -67,9 +76,15 @@ public class NvmHaRegionAheadTest {
     } catch (RuntimeException e) {
       // the NameNode is already terminating
     }
-    assertTrue(
-        "the test's premise: nn0's region holds the unacknowledged mkdir",
-        holds(NamespaceDump.lines(HaPair.region(c, 0)), "/lost"));
+    List<String> held = NamespaceDump.lines(HaPair.region(c, 0));
+    if (reachesTheRegion) {
+      assertTrue(
+          "the test's premise: nn0's region holds the unacknowledged mkdir", holds(held, "/lost"));
+    } else {
+      assertFalse(
+          "group commit: the unacknowledged mkdir is not in the region", holds(held, "/lost"));
+      assertTrue(holds(held, "/before"));
+    }
     for (int i = 0; i < jns.getNumNodes(); i++) {
       jns.restartJournalNode(i);
     }
@@ -85,6 +100,7 @@ public class NvmHaRegionAheadTest {
   @Test(timeout = 300_000)
   public void aNameNodeLeftAloneRecoversTheJournalItself() throws Exception {
     pair.conf().setLong(NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, 2000);
+    pair.conf().setBoolean(NvmConfigKeys.NVM_GROUP_COMMIT_KEY, false);
     MiniDFSCluster c = pair.start(0);
     DistributedFileSystem fs = pair.client();
     fs.mkdirs(new Path("/before"));
@@ -102,11 +118,37 @@ public class NvmHaRegionAheadTest {
     assertTrue(fs.exists(new Path("/after")));
   }
 
+  /**
+   * With group commit the same crash leaves a region that is not ahead: restarted alone, nn0
+   * recovers the journal's last segment, finds its region servable (nothing set aside) and serves
+   * what the quorum committed.
+   */
+  @Test(timeout = 300_000)
+  public void withGroupCommitAnUnacknowledgedEditNeverReachesTheRegion() throws Exception {
+    pair.conf().setLong(NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, 2000);
+    MiniDFSCluster c = pair.start(0);
+    DistributedFileSystem fs = pair.client();
+    fs.mkdirs(new Path("/before"));
+    crashWithAnUnacknowledgedMkdir(c, false);
+    c.shutdownNameNode(1);
+
+    c.restartNameNode(0, false);
+    assertFalse(
+        "a region that is not ahead is kept",
+        new File(HaPair.region(c, 0).getPath() + ".set-aside").exists());
+    c.transitionToActive(0);
+    assertTrue(fs.exists(new Path("/before")));
+    assertFalse(fs.exists(new Path("/lost")));
+    fs.mkdirs(new Path("/after"));
+    assertTrue(fs.exists(new Path("/after")));
+  }
+
   @Test(timeout = 300_000)
   public void aRegionAheadOfTheQuorumIsSetAsideAndRebuilt() throws Exception {
     // nn0 waits for nn1's transition rather than recovering the journal itself (that is the test
     // below)
     pair.conf().setLong(NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, 120_000);
+    pair.conf().setBoolean(NvmConfigKeys.NVM_GROUP_COMMIT_KEY, false);
     MiniDFSCluster c = pair.start(0);
     DistributedFileSystem fs = pair.client();
     fs.mkdirs(new Path("/before"));

@@ -157,6 +157,7 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
     }
     if (writeThrough != null) {
       writeThrough.lastTxId(getLastWrittenTxId());
+      syncRegion(true);
     }
   }
 
@@ -179,12 +180,75 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
         // the segment markers it applies), so a restart opens the next segment after it
         writeThrough.lastTxId(getLastWrittenTxId());
       }
+      syncRegion(true);
       try {
         NvmHaWriterMark.segmentEnded(nameDirs);
       } catch (IOException e) {
         // a mark left behind only makes the next start check the segment against the journal
         LOG.warn("NVM NameNode: cannot remove the HA writer mark", e);
       }
+    }
+  }
+
+  // ---- durability: group commit of the region behind logSync (docs/region-format.md §7.7)
+
+  /**
+   * Stock {@code logSync} (with HA: this thread's ops acknowledged by the journal quorum, group
+   * commit as stock), then this thread's batches made durable in the region, in one group commit
+   * with every other thread's staged so far. Runs after the namesystem lock is released, so the
+   * flushes and barriers of the region are out of it; the RPC answers after this returns. With HA
+   * only the batches up to this thread's last one are committed: later ones belong to ops the
+   * quorum may not have acknowledged yet, and the region must not get ahead of it.
+   */
+  @Override
+  public void logSync() {
+    try {
+      super.logSync();
+    } catch (RuntimeException | Error e) {
+      abandonRegionCommits(); // the journal failed: 2.7.3 terminates (a test's ExitUtil throws)
+      throw e;
+    }
+    syncRegion(false);
+  }
+
+  /** Stock, then every staged batch made durable. */
+  @Override
+  void logSyncAll() {
+    try {
+      super.logSyncAll();
+    } catch (RuntimeException | Error e) {
+      abandonRegionCommits();
+      throw e;
+    }
+    syncRegion(true);
+  }
+
+  /**
+   * The journal could not sync: the NameNode stops, and no staged batch may reach the region any
+   * more, not even when it closes: with HA their ops may be missing from the quorum.
+   */
+  private void abandonRegionCommits() {
+    NvmWriteThrough w = writeThrough;
+    if (w != null) {
+      w.store().abandonStaged();
+    }
+  }
+
+  private void syncRegion(boolean all) {
+    NvmWriteThrough w = writeThrough;
+    if (w == null) {
+      return;
+    }
+    try {
+      if (all) {
+        w.store().syncAll();
+      } else {
+        w.store().syncMine(!ha);
+      }
+    } catch (IOException e) {
+      // memory changed and the change may be acknowledged to nobody: as a failed edit-log sync
+      // does in 2.7.3, the NameNode stops rather than serve what it cannot keep
+      WriteThroughFailure.stop("a group commit of the region", e);
     }
   }
 

@@ -93,8 +93,17 @@ class NvmFSImage extends FSImage {
       }
     } finally {
       FSEditLog.closeAllStreams(editStreams);
+      syncRegion(); // the applied ops' batches were staged (group commit): into the region now
     }
     return lastAppliedTxId - before;
+  }
+
+  /** Makes every staged batch durable (docs/region-format.md §7.7). */
+  private void syncRegion() throws IOException {
+    NvmWriteThrough w = writeThrough;
+    if (w != null) {
+      w.store().syncAll();
+    }
   }
 
   /**
@@ -313,6 +322,9 @@ class NvmFSImage extends FSImage {
         ns.orderWith(log);
       }
       this.writeThrough = ns;
+      store.groupCommit(
+          nvmConf.getBoolean(
+              NvmConfigKeys.NVM_GROUP_COMMIT_KEY, NvmConfigKeys.NVM_GROUP_COMMIT_DEFAULT));
       ((NvmFSEditLog) editLog).attach(ns);
       ((NvmFSEditLog) editLog).attachTokens(tokens);
       ((NvmFSEditLog) editLog).attachCache(cache);

@@ -76,6 +76,16 @@ public final class NvmConfigKeys {
   public static final long NVM_HA_UNDECIDED_WAIT_DEFAULT = 15_000;
 
   /**
+   * Group commit (docs/region-format.md §7.7): a namespace change stages its batch under the
+   * namesystem lock and {@code logSync}, after the lock, makes it durable together with every batch
+   * staged meanwhile (one undo-logged commit per group); false: each change is durable before the
+   * lock is released (every batch its own commit), as before group commit.
+   */
+  public static final String NVM_GROUP_COMMIT_KEY = "dfs.namenode.nvm.group-commit.enabled";
+
+  public static final boolean NVM_GROUP_COMMIT_DEFAULT = true;
+
+  /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
    * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys): the
    * most specific one present wins over the plain key ({@link NvmGenericKeys}).
@@ -90,5 +100,6 @@ public final class NvmConfigKeys {
     NVM_REBUILD_THREADS_KEY,
     NVM_RETRY_LOG_ENTRIES_KEY,
     NVM_HA_UNDECIDED_WAIT_KEY,
+    NVM_GROUP_COMMIT_KEY,
   };
 }

@@ -46,6 +46,22 @@ public final class InodeStore implements AutoCloseable {
    */
   private volatile LongSupplier txidStamp;
 
+  /**
+   * Group commit (docs/region-format.md §7.7): commits stage their batch, and {@link #syncMine}
+   * (the edit log's {@code logSync}, after the namesystem lock is released) makes it durable;
+   * false: every commit is durable when it returns.
+   */
+  private volatile boolean groupCommit;
+
+  /** The last batch each thread staged (a holder, so that the hot path allocates nothing). */
+  private final ThreadLocal<long[]> stagedByThread = ThreadLocal.withInitial(() -> new long[1]);
+
+  /** The last staged batch in the region; written under {@link #syncLock}. */
+  private volatile long durable;
+
+  /** One group commit at a time: a thread that waits here usually finds its batch committed. */
+  private final Object syncLock = new Object();
+
   private InodeStore(Region region) {
     this.region = region;
     this.strings = StringTable.load(region);
@@ -72,6 +88,84 @@ public final class InodeStore implements AutoCloseable {
 
   LongSupplier txidStamp() {
     return txidStamp;
+  }
+
+  /**
+   * Turns group commit on or off. Off, every {@link Txn#commit()} is durable when it returns (the
+   * import, the offline tools and the tests use that); on, it only stages its batch, and the caller
+   * must {@link #syncMine} before it acknowledges the change. Turning it off first commits what is
+   * staged.
+   */
+  public void groupCommit(boolean on) throws NvmException {
+    if (!on) {
+      syncAll();
+    }
+    this.groupCommit = on;
+  }
+
+  public boolean isGroupCommit() {
+    return groupCommit;
+  }
+
+  /** A committed transaction's batch: staged (group commit) or applied. Under {@link #txnLock}. */
+  void write(MutationBatch batch) throws NvmException {
+    if (groupCommit) {
+      stagedByThread.get()[0] = region.stage(batch);
+    } else {
+      region.apply(batch);
+    }
+  }
+
+  /**
+   * Makes every batch this thread staged durable, together with whatever other threads staged
+   * before it (one group commit serves all the threads waiting). {@code all}: every batch staged so
+   * far; otherwise (HA, where the region must not get ahead of the journal quorum) only up to this
+   * thread's own last batch, which the caller made sure the quorum has acknowledged.
+   */
+  public void syncMine(boolean all) throws NvmException {
+    long mine = stagedByThread.get()[0];
+    if (mine <= durable) {
+      return;
+    }
+    synchronized (syncLock) {
+      if (mine > durable) {
+        refuseIfAbandoned();
+        durable = region.sync(all ? Long.MAX_VALUE : mine);
+      }
+    }
+  }
+
+  /** Makes every staged batch durable. */
+  public void syncAll() throws NvmException {
+    if (region.isClosed() || region.isReadOnly()) {
+      return;
+    }
+    synchronized (syncLock) {
+      refuseIfAbandoned();
+      durable = region.sync(Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * No staged batch is committed from now on, not even at {@link #close}: the caller is stopping
+   * because what they belong to cannot be kept (with HA: the journal quorum did not acknowledge
+   * their ops, and the region must not get ahead of it). They are lost as a crash would lose them.
+   */
+  public void abandonStaged() {
+    synchronized (syncLock) {
+      abandoned = true;
+    }
+  }
+
+  /** Guarded by {@link #syncLock}. */
+  private boolean abandoned;
+
+  private void refuseIfAbandoned() throws NvmException {
+    if (abandoned) {
+      throw new NvmException(
+          NvmException.ErrorCode.EIO,
+          region.file() + ": staged batches were abandoned (the NameNode is stopping)");
+    }
   }
 
   public StringTable strings() {
@@ -115,7 +209,7 @@ public final class InodeStore implements AutoCloseable {
 
   /**
    * Frees every idle string (one without references; they are kept for reuse, see {@link
-   * StringTable}) in one batch. Returns the strings freed.
+   * StringTable}) in one batch, durable when this returns. Returns the strings freed.
    */
   public int reclaimIdleStrings() throws NvmException {
     int n = strings.idleCount();
@@ -123,6 +217,9 @@ public final class InodeStore implements AutoCloseable {
       try (Txn t = begin()) {
         strings.requestSweep();
         t.commit();
+      }
+      if (groupCommit) {
+        syncAll(); // maintenance, not an RPC: no logSync follows it
       }
     }
     return n;
@@ -135,14 +232,22 @@ public final class InodeStore implements AutoCloseable {
    */
   @Override
   public void close() throws NvmException {
-    if (!region.isReadOnly() && !region.isClosed() && current == null && !region.debugCrashed()) {
-      try {
-        reclaimIdleStrings();
-      } catch (NvmException e) {
-        // recovery reclaims unreferenced strings: nothing is lost
+    try {
+      if (!region.isReadOnly() && !region.isClosed() && current == null && !region.debugCrashed()) {
+        try {
+          reclaimIdleStrings();
+        } catch (NvmException e) {
+          // recovery reclaims unreferenced strings: nothing is lost
+        }
+        synchronized (syncLock) {
+          if (!abandoned) { // what is staged goes in before the region closes
+            durable = region.sync(Long.MAX_VALUE);
+          }
+        }
       }
+    } finally {
+      region.close();
     }
-    region.close();
   }
 
   // ------------------------------------------------------------------ transactions

@@ -68,6 +68,15 @@ final class NvmNative {
    */
   static native void apply(long handle, ByteBuffer batch, int length) throws NvmException;
 
+  /**
+   * Stages a batch (validated, applied to the working copy that the mapped buffers show, nothing
+   * written to the region); returns its staging sequence number.
+   */
+  static native long stage(long handle, ByteBuffer batch, int length) throws NvmException;
+
+  /** Commits every staged batch with a sequence number up to {@code upTo}; returns the last one. */
+  static native long sync(long handle, long upTo) throws NvmException;
+
   static native long[] recoveryReport(long handle);
 
   static native long[] recoveredInodes(long handle);

@@ -237,6 +237,39 @@ public final class Region implements AutoCloseable {
     stats.persisted(System.nanoTime() - t0, bytes, undoLogged);
   }
 
+  /**
+   * Stages a batch with exactly one native call (docs/region-format.md §7.7): validated as {@link
+   * #apply} validates it and visible to every reader at once, but in the region only after a {@link
+   * #sync} covering its sequence number, which it returns (0 for an empty batch, staged never).
+   */
+  public long stage(MutationBatch batch) throws NvmException {
+    long h = h();
+    if (batch.isEmpty()) {
+      return 0;
+    }
+    applyCalls++;
+    stats.jniCall();
+    int bytes = batch.length();
+    long t0 = System.nanoTime();
+    long seq = NvmNative.stage(h, batch.buffer(), bytes);
+    stats.persisted(System.nanoTime() - t0, bytes, batch.isUndoLogged(hasPageChecksums()));
+    return seq;
+  }
+
+  /**
+   * Commits the staged batches up to sequence number {@code upTo} (all of them for {@code
+   * Long.MAX_VALUE}) in groups, one undo-logged commit each, and returns the last sequence number
+   * in the region. A failure (an I/O error, the test crash hook) leaves the handle failed for good.
+   */
+  public long sync(long upTo) throws NvmException {
+    long h = h();
+    stats.jniCall();
+    long t0 = System.nanoTime();
+    long durable = NvmNative.sync(h, upTo);
+    stats.synced(System.nanoTime() - t0);
+    return durable;
+  }
+
   /** Reserves n free pages (all or nothing; RegionFullException if fewer are free). */
   public long[] reservePages(int n) throws NvmException {
     long h = h();

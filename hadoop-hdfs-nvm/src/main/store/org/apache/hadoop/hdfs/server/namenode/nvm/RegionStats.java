@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of one open {@link Region}, kept by the region itself (the lowest Java level that
- * crosses JNI): every native call, every persist (one {@code nvm_apply}: one atomic, durable batch)
- * with its latency, and how many persists went through the undo log. Updated without locks on the
- * persist path; read by the metrics source.
+ * crosses JNI): every native call, every persist (one {@code nvm_apply}: one atomic, durable batch;
+ * or one {@code nvm_stage}, made durable by a later group commit) with its latency, how many
+ * persists went through the undo log, and the group commits ({@code nvm_sync}) with their latency.
+ * Updated without locks on the persist path; read by the metrics source.
  */
 public final class RegionStats {
   /** Latency samples kept between two drains of the metrics source. */
@@ -17,6 +18,8 @@ public final class RegionStats {
   private final LongAdder persistNanos = new LongAdder();
   private final LongAdder persistBytes = new LongAdder();
   private final LongAdder undoLogged = new LongAdder();
+  private final LongAdder syncs = new LongAdder();
+  private final LongAdder syncNanos = new LongAdder();
   private final LatencyRing latencies = new LatencyRing(LATENCY_SAMPLES);
 
   void jniCall() {
@@ -35,6 +38,23 @@ public final class RegionStats {
       undoLogged.increment();
     }
     latencies.add(nanos);
+  }
+
+  void synced(long nanos) {
+    syncs.increment();
+    syncNanos.add(nanos);
+  }
+
+  /**
+   * Group commits ({@code nvm_sync} calls; each commits what was staged before it, if anything).
+   */
+  public long syncs() {
+    return syncs.sum();
+  }
+
+  /** Sum of the group commits' latencies (wall clock around the native call). */
+  public long syncNanos() {
+    return syncNanos.sum();
   }
 
   /** Native calls made through the region (every {@code NvmNative} method, reads included). */

@@ -72,7 +72,7 @@ public final class Txn implements AutoCloseable {
         }
       }
       if (!batch.isEmpty()) {
-        region.apply(batch);
+        store.write(batch);
       }
       ok = true;
     } finally {
