@@ -86,7 +86,9 @@ struct nvm_region {
 
   /* persistence */
   uint64_t barriers;
-  int flush_errno; /* sticky msync failure, reported by the next drain */
+  int flush_errno;           /* sticky msync failure, reported by the next drain */
+  struct nvm_range *pending; /* msync mode: ranges flushed since the last drain (persist.c) */
+  size_t npending, pending_cap;
   int crashed;
   struct nvm_crash_hook hook;
 
@@ -124,6 +126,7 @@ int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved
 void nvm_flush(nvm_region *r, const void *addr, size_t len);
 int nvm_drain(nvm_region *r);
 void nvm_hook_free(nvm_region *r);
+void nvm_pending_free(nvm_region *r);
 /* capture mode: the state after a whole batch, <prefix>.<k>.applied (k = barriers captured) */
 int nvm_hook_capture_applied(nvm_region *r);
 

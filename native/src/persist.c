@@ -63,14 +63,67 @@ static void hook_record(nvm_region *r, const void *addr, size_t len) {
   h->nranges++;
 }
 
+/* msync mode: a range to write back at the next drain (the drain merges them). */
+static void msync_later(nvm_region *r, const void *addr, size_t len) {
+  if (r->npending == r->pending_cap) {
+    size_t cap = r->pending_cap ? r->pending_cap * 2 : 64;
+    struct nvm_range *n = realloc(r->pending, cap * sizeof *n);
+    if (!n) { /* cannot defer it: write it back now */
+      if (pmem_msync(addr, len) != 0 && !r->flush_errno) r->flush_errno = errno ? errno : EIO;
+      return;
+    }
+    r->pending = n;
+    r->pending_cap = cap;
+  }
+  r->pending[r->npending].off = (uint64_t)((const uint8_t *)addr - r->base);
+  r->pending[r->npending].len = len;
+  r->npending++;
+}
+
 void nvm_flush(nvm_region *r, const void *addr, size_t len) {
   if (r->crashed || len == 0) return;
   if (r->hook.countdown || r->hook.capture) hook_record(r, addr, len);
-  if (r->mode == NVM_MODE_MSYNC) {
-    if (pmem_msync(addr, len) != 0 && !r->flush_errno) r->flush_errno = errno ? errno : EIO;
-  } else {
+  if (r->mode == NVM_MODE_MSYNC)
+    msync_later(r, addr, len);
+  else
     pmem_flush(addr, len);
+}
+
+static int by_offset(const void *a, const void *b) {
+  uint64_t x = ((const struct nvm_range *)a)->off, y = ((const struct nvm_range *)b)->off;
+  return x < y ? -1 : x > y;
+}
+
+/* Ranges closer than this are written back by one msync: msync skips clean pages cheaply,
+ * while every call may cost a journal commit and a cache flush of the device. */
+#define NVM_MSYNC_MERGE_GAP (256u * 1024u)
+
+/* msync mode's barrier: the ranges flushed since the last one, sorted and merged, each
+ * merged run one msync (MS_SYNC: written back and waited for). */
+static void msync_pending(nvm_region *r) {
+  if (r->npending == 0) return;
+  qsort(r->pending, r->npending, sizeof *r->pending, by_offset);
+  uint64_t start = r->pending[0].off, end = start + r->pending[0].len;
+  for (size_t i = 1; i <= r->npending; i++) {
+    if (i < r->npending && r->pending[i].off <= end + NVM_MSYNC_MERGE_GAP) {
+      uint64_t e = r->pending[i].off + r->pending[i].len;
+      if (e > end) end = e;
+      continue;
+    }
+    if (pmem_msync(r->base + start, end - start) != 0 && !r->flush_errno)
+      r->flush_errno = errno ? errno : EIO;
+    if (i < r->npending) {
+      start = r->pending[i].off;
+      end = start + r->pending[i].len;
+    }
   }
+  r->npending = 0;
+}
+
+void nvm_pending_free(nvm_region *r) {
+  free(r->pending);
+  r->pending = NULL;
+  r->npending = r->pending_cap = 0;
 }
 
 void nvm_hook_free(nvm_region *r) {
@@ -200,7 +253,10 @@ int nvm_drain(nvm_region *r) {
       memcpy(h->shadow + h->ranges[i].off, r->base + h->ranges[i].off, h->ranges[i].len);
     h->nranges = 0;
   }
-  if (r->mode != NVM_MODE_MSYNC) pmem_drain();
+  if (r->mode == NVM_MODE_MSYNC)
+    msync_pending(r);
+  else
+    pmem_drain();
   if (r->flush_errno) {
     errno = r->flush_errno;
     r->flush_errno = 0;

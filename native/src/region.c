@@ -42,6 +42,7 @@ static int region_destroy(nvm_region *r) {
   if (r->fd >= 0) close(r->fd);
   nvm_alloc_free(r);
   nvm_hook_free(r);
+  nvm_pending_free(r);
   free(r->inodes);
   free(r->strings);
   free(r->string_refs);

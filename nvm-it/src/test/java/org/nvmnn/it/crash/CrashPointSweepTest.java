@@ -298,6 +298,43 @@ public class CrashPointSweepTest {
     return f;
   }
 
+  /**
+   * Group commit with several batches in flight (docs/region-format.md §7.7): four client threads
+   * each stage a mkdir while the region's commits are held back, then one commit takes all four. A
+   * crash at any of its barriers must leave all four or none.
+   */
+  private static void fourMkdirsInOneGroup() throws Exception {
+    long staged = region.stats().persists(), syncs = region.stats().syncs();
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (AutoCloseable paused = NvmTestAccess.pauseCommits(cluster.getNameNode())) {
+      for (int i = 0; i < 4; i++) {
+        String dir = "/s/g" + i;
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    assertTrue(nn.mkdirs(dir, FsPermission.getDirDefault(), false));
+                  } catch (Throwable e) {
+                    failed.add(e);
+                  }
+                });
+        t.start();
+        threads.add(t);
+      }
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (region.stats().persists() < staged + 4 && System.currentTimeMillis() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals("four batches staged", staged + 4, region.stats().persists());
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertTrue("mkdirs failed: " + failed, failed.isEmpty());
+    assertEquals("one group commit for the four", syncs + 1, region.stats().syncs());
+  }
+
   // ------------------------------------------------------------------ raw RPC helpers
 
   private static HdfsFileStatus create(String src, boolean overwrite) throws IOException {
@@ -470,6 +507,9 @@ public class CrashPointSweepTest {
     sweep(
         "free the idle strings (clean stop, nearly full region)",
         () -> assertTrue(NvmTestAccess.reclaimIdleStrings(cluster.getNameNode()) >= 1));
+    sweep(
+        "four mkdirs in flight at once, committed as one group",
+        CrashPointSweepTest::fourMkdirsInOneGroup);
     sweep("setTimes", () -> nn.setTimes("/s/a/f1", 1234567890000L, 1234567891000L));
     sweep("setReplication", () -> assertTrue(nn.setReplication("/s/a/f1", (short) 3)));
     sweep("setQuota", () -> nn.setQuota("/s/b", 1000, 1L << 30, null));

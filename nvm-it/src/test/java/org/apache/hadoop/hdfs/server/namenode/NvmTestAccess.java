@@ -68,6 +68,11 @@ public final class NvmTestAccess {
    * Frees the strings no inode refers to any more (kept for reuse), as a clean stop or a nearly
    * full region does: one batch, under the namesystem's write lock. Returns how many.
    */
+  /** Holds the region's commits back until closed (InodeStore#pauseCommits). */
+  public static AutoCloseable pauseCommits(NameNode nn) {
+    return writeThrough(nn).store().pauseCommits();
+  }
+
   public static int reclaimIdleStrings(NameNode nn) throws java.io.IOException {
     FSNamesystem fsn = nn.getNamesystem();
     fsn.writeLock();

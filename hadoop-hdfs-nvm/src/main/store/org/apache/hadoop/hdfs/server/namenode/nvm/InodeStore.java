@@ -60,7 +60,7 @@ public final class InodeStore implements AutoCloseable {
   private volatile long durable;
 
   /** One group commit at a time: a thread that waits here usually finds its batch committed. */
-  private final Object syncLock = new Object();
+  private final ReentrantLock syncLock = new ReentrantLock();
 
   private InodeStore(Region region) {
     this.region = region;
@@ -127,11 +127,14 @@ public final class InodeStore implements AutoCloseable {
     if (mine <= durable) {
       return;
     }
-    synchronized (syncLock) {
+    syncLock.lock();
+    try {
       if (mine > durable) {
         refuseIfAbandoned();
         durable = region.sync(all ? Long.MAX_VALUE : mine);
       }
+    } finally {
+      syncLock.unlock();
     }
   }
 
@@ -140,10 +143,23 @@ public final class InodeStore implements AutoCloseable {
     if (region.isClosed() || region.isReadOnly()) {
       return;
     }
-    synchronized (syncLock) {
+    syncLock.lock();
+    try {
       refuseIfAbandoned();
       durable = region.sync(Long.MAX_VALUE);
+    } finally {
+      syncLock.unlock();
     }
+  }
+
+  /**
+   * Holds every commit back until the returned handle is closed, while transactions go on staging:
+   * the threads that sync meanwhile wait, and the first one after it commits all of their batches
+   * as one group. For tests that need several batches in flight at once (the crash-point sweep).
+   */
+  public AutoCloseable pauseCommits() {
+    syncLock.lock();
+    return syncLock::unlock;
   }
 
   /**
@@ -152,13 +168,11 @@ public final class InodeStore implements AutoCloseable {
    * their ops, and the region must not get ahead of it). They are lost as a crash would lose them.
    */
   public void abandonStaged() {
-    synchronized (syncLock) {
-      abandoned = true;
-    }
+    abandoned = true;
   }
 
-  /** Guarded by {@link #syncLock}. */
-  private boolean abandoned;
+  /** Read under {@link #syncLock}, so no commit starts after it is set. */
+  private volatile boolean abandoned;
 
   private void refuseIfAbandoned() throws NvmException {
     if (abandoned) {
@@ -239,10 +253,13 @@ public final class InodeStore implements AutoCloseable {
         } catch (NvmException e) {
           // recovery reclaims unreferenced strings: nothing is lost
         }
-        synchronized (syncLock) {
+        syncLock.lock();
+        try {
           if (!abandoned) { // what is staged goes in before the region closes
             durable = region.sync(Long.MAX_VALUE);
           }
+        } finally {
+          syncLock.unlock();
         }
       }
     } finally {
