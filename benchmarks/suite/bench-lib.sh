@@ -162,10 +162,12 @@ keep_cluster_logs() {
   else keep_log "$CLUSTER_CONF/logs/namenode.log" "$1" "$2-namenode.log"; fi
 }
 
-# nn_format_cached CFG CONF — formats CONF's name directory, or copies the name directory
-# formatted for CFG earlier in this run (a format is a JVM start of its own; the copy is the
-# same fresh namespace: fsimage of txid 0, VERSION, seen_txid).
-FORMAT_CACHE=
+# nn_format_cached CFG CONF — formats CONF's name directory with CFG's runtime (CFG_LIB, set by
+# bench_conf), or copies the name directory formatted for CFG earlier in this run (a format is a
+# JVM start of its own; the copy is the same fresh namespace: fsimage of txid 0, VERSION,
+# seen_txid). FORMAT_CACHE may come from the environment (bench_nnthroughput.py: one cache for
+# a measurement process each).
+FORMAT_CACHE=${FORMAT_CACHE:-}
 nn_format_cached() {
   local cfg=$1 conf=$2 name
   name=$(conf_get "$conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
@@ -173,7 +175,7 @@ nn_format_cached() {
   if [ -d "$FORMAT_CACHE/$cfg" ]; then
     mkdir -p "$name" && cp -a "$FORMAT_CACHE/$cfg/." "$name/"
   else
-    nn_format "$conf" || { echo "format failed: $conf/format.log" >&2; return 1; }
+    NVM_LIB=${CFG_LIB:-$NVM_LIB} nn_format "$conf" || { echo "format failed: $conf/format.log" >&2; return 1; }
     mkdir -p "$FORMAT_CACHE/$cfg" && cp -a "$name/." "$FORMAT_CACHE/$cfg/"
   fi
 }
