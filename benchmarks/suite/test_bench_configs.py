@@ -7,6 +7,7 @@ import subprocess
 import sys
 import unittest
 
+import bench_chart_colors
 import bench_configs
 from bench_configs import CONFIGS
 
@@ -69,6 +70,12 @@ class TableTest(unittest.TestCase):
         for medium in ("disk", "tmpfs"):
             for name in (f"h35-{medium}", f"h35-fgl-{medium}"):
                 self.assertEqual(CONFIGS[f"stock-{medium}"]["name_dir"], CONFIGS[name]["name_dir"])
+
+    def test_every_configuration_has_a_place_and_a_colour_in_the_charts(self):
+        for name in CONFIGS:
+            self.assertIn(name, bench_chart_colors.ORDER)
+            self.assertIn(name, bench_chart_colors.COLORS)
+        self.assertEqual(len(bench_chart_colors.ORDER), len(set(bench_chart_colors.ORDER)))
 
     def test_problems_names_unknown_configurations_and_unsupported_workloads(self):
         self.assertEqual([], bench_configs.problems("nnthroughput", ["stock-disk", "h35-fgl-tmpfs"]))
