@@ -30,7 +30,8 @@ RUNTIMES = {
     "baseline": {"lib": None, "lib_env": "NVM_BASELINE_LIB"},
     # unmodified Apache Hadoop 3.5.0 (benchmarks/hadoop35, make bench-build) and the launcher
     # that prints the lock and edit log classes of NNThroughputBenchmark's NameNode
-    "hadoop-3.5.0": {"lib": "benchmarks/hadoop35/target/lib", "jar": "benchmarks/hadoop35/target/nnthroughput-lock-check.jar"},
+    "hadoop-3.5.0": {"lib": "benchmarks/hadoop35/target/lib",
+                     "jar": "benchmarks/hadoop35/target/nnthroughput-lock-check.jar"},
 }
 
 H35_FGL = "org.apache.hadoop.hdfs.server.namenode.fgl.FineGrainedFSNamesystemLock"

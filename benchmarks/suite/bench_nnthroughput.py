@@ -227,7 +227,8 @@ class Measurements:
         for i, (run, t, op, cfg) in enumerate(steps, 1):
             try:
                 value, note = self.one(cfg, op, t, run)
-                text = f"nnthroughput {op} threads={t} n={size_of(op, self.s['n'])} {cfg} run {run}: {value} ops/s{note}"
+                n = size_of(op, self.s["n"])
+                text = f"nnthroughput {op} threads={t} n={n} {cfg} run {run}: {value} ops/s{note}"
             except RuntimeError as e:
                 print(e, file=sys.stderr)
                 text = f"nnthroughput {op} threads={t} {cfg} run {run}: FAILED"

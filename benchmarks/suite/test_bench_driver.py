@@ -134,7 +134,8 @@ class RunInfoTest(unittest.TestCase):
 
 STUB = """#!/usr/bin/env bash
 # a stub workload: one row per configuration, and the environment it was given
-echo "$(basename "$0") CONFIGS=${CONFIGS-unset} NNT_N=${NNT_N-} HEAP_KIND=${HEAP_KIND-} SUITE=$SUITE" >> "$RESULTS/stub-calls.txt"
+echo "$(basename "$0") CONFIGS=${CONFIGS-unset} NNT_N=${NNT_N-} HEAP_KIND=${HEAP_KIND-} SUITE=$SUITE" \
+  >> "$RESULTS/stub-calls.txt"
 for c in ${CONFIGS:-stock-disk nvm-emulated}; do
   echo "$SUITE,nnthroughput,create,2,${NNT_N:-1},$c,1,${STUB_VALUE:-100},ops/s" >> "$RESULTS/results.csv"
 done

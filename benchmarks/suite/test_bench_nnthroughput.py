@@ -12,9 +12,11 @@ import bench_nnthroughput as nnt
 
 FGL = bench_configs.H35_FGL
 GLOBAL = bench_configs.H35_GLOBAL
+ASYNC_EDIT_LOG = "org.apache.hadoop.hdfs.server.namenode.FSEditLogAsync"
+SYNC_EDIT_LOG = "org.apache.hadoop.hdfs.server.namenode.FSEditLog"
 
 
-def h35_log(lock, edit_log="org.apache.hadoop.hdfs.server.namenode.FSEditLogAsync"):
+def h35_log(lock, edit_log=ASYNC_EDIT_LOG):
     return ("07:43:15,146 INFO NNThroughputBenchmark:  Ops per sec: 2724.79\n"
             "lock-check hadoop-version: 3.5.0\n"
             f"lock-check namesystem-lock: {lock}\n"
@@ -109,15 +111,13 @@ class ChecksTest(unittest.TestCase):
                 os.utime(p, (t, t))
             write("create-t2-n100-h35-fgl-tmpfs-run1.log", h35_log(FGL))
             write("mkdirs-t2-n100-h35-fgl-tmpfs-run1.log", h35_log(FGL))
-            write("create-t2-n100-h35-disk-run1.log", h35_log(GLOBAL, "org.apache.hadoop.hdfs.server.namenode.FSEditLog"))
+            write("create-t2-n100-h35-disk-run1.log", h35_log(GLOBAL, SYNC_EDIT_LOG))
             write("create-t2-n100-stock-disk-run1.log", "Ops per sec: 1\n")
             # an earlier segment's
             write("open-t2-n100-h35-tmpfs-run1.log", h35_log(GLOBAL), age=3600)
             lines = nnt.checks_summary(d, since=time.time() - 60)
-        self.assertEqual([f"h35-disk: namesystem lock {GLOBAL}, edit log org.apache.hadoop.hdfs.server.namenode.FSEditLog"
-                          " (1 measurement)",
-                          f"h35-fgl-tmpfs: namesystem lock {FGL}, edit log "
-                          "org.apache.hadoop.hdfs.server.namenode.FSEditLogAsync (2 measurements)"], lines)
+        self.assertEqual([f"h35-disk: namesystem lock {GLOBAL}, edit log {SYNC_EDIT_LOG} (1 measurement)",
+                          f"h35-fgl-tmpfs: namesystem lock {FGL}, edit log {ASYNC_EDIT_LOG} (2 measurements)"], lines)
 
 
 if __name__ == "__main__":
