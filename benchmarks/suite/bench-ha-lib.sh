@@ -15,7 +15,7 @@
 # machine's CPUs with the active NameNode (the standby tails the journal every second).
 # The waits poll the NameNodes' /jmx servlet (ha_poll.py: no JVM per poll).
 
-HA_CONFIGS="stock-ha-disk stock-ha-tmpfs nvm-ha-disk nvm-ha-tmpfs"
+HA_CONFIGS=$($BENCH_CONFIGS names --ha)
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/ha-lib.sh"
 HA_POLL="python3 $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ha_poll.py"
 HA_ACTIVE= HA_STANDBY=
@@ -26,18 +26,19 @@ is_ha_config() { case $1 in *-ha-*) return 0 ;; *) return 1 ;; esac; }
 # (ha_write_confs: new ports), the tmpfs parts in SHM or a new directory under SHM_BASE (CFG_TMP);
 # sets CLUSTER_CONF (the client's).
 ha_bench_conf() {
-  local cfg=$1 work=$2 gb=$3 nvm=false role site
+  local cfg=$1 work=$2 gb=$3 role site i
+  config_vars "$cfg" || return 2
   CFG_TMP=${4:-$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")}
-  case $cfg in nvm-ha-*) nvm=true ;; esac
-  ha_write_confs "$work" "$CFG_TMP" "$nvm" "$nvm"
+  ha_write_confs "$work" "$CFG_TMP" "$CFG_NVM" "$CFG_NVM"
   for role in "${HA_NNS[@]}" "${HA_JNS[@]}" "${HA_DNS[@]}" client; do
     site=$(ha_conf "$role")/hdfs-site.xml
     conf_put "$site" dfs.replication 1
     case $role in
       nn*)
         conf_put "$site" dfs.namenode.nvm.region.size "${gb}g"
-        [ "$cfg" != stock-ha-tmpfs ] || conf_put "$site" dfs.namenode.name.dir "file://$CFG_TMP/$role/name" ;;
-      jn*) case $cfg in *-tmpfs) conf_put "$site" dfs.journalnode.edits.dir "$CFG_TMP/$role/edits" ;; esac ;;
+        for ((i = 0; i < ${#CFG_CONF[@]}; i += 2)); do conf_put "$site" "${CFG_CONF[i]}" "${CFG_CONF[i + 1]}"; done
+        [ "$CFG_NAME_ON" != tmpfs ] || conf_put "$site" dfs.namenode.name.dir "file://$CFG_TMP/$role/name" ;;
+      jn*) [ "$CFG_JN_ON" != tmpfs ] || conf_put "$site" dfs.journalnode.edits.dir "$CFG_TMP/$role/edits" ;;
     esac
   done
   CLUSTER_CONF=$(ha_conf client)

@@ -1,31 +1,22 @@
 #!/usr/bin/env bash
-# Shared by the benchmark suite's workload scripts: the seven configurations, the results
-# directory (results.csv rows, raw logs) and progress lines. Source it after `set -euo pipefail`.
+# Shared by the benchmark suite's workload scripts: the configurations, the results directory
+# (results.csv rows, raw logs) and progress lines. Source it after `set -euo pipefail`.
 #
-# The configurations use the same jar and differ only in configuration (hdfs-site.xml and, for
-# the emulated region, PMEM_IS_PMEM_FORCE=1 in the environment):
-#   stock-disk       stock NameNode; name dir (fsimage + edits) on the local disk: edits fsync'd
-#   stock-tmpfs      stock NameNode; name dir on tmpfs
-#   stock-nojournal  stock NameNode; the only journal is NullJournalManager (persists nothing)
-#   nvm-emulated     NVM NameNode; region on tmpfs, persist.mode=emulated, PMEM_IS_PMEM_FORCE=1
-#   nvm-msync        NVM NameNode; region on the local disk, persist.mode=msync
-#   nvm-cold         nvm-emulated with a 1,000-file inode cache: reads of a larger working set
-#                    miss the cache and materialize files from their pages (docs/slim-namespace.md)
-#   nvm-warm         nvm-emulated with a 4,000,000-file inode cache: every file of a 1M-file
-#                    benchmark stays cached (the "cache warm" case of the read target)
-#   nvm-baseline     nvm-emulated run with ANOTHER build's runtime (NVM_BASELINE_LIB: its
-#                    nvm-dist/target/lib), to measure a code change side by side in one run;
-#                    NNThroughputBenchmark only (docs/benchmarks.md, "Page checksums")
-#   stock-ha-disk, stock-ha-tmpfs, nvm-ha-disk, nvm-ha-tmpfs
-#                    an HA pair of processes (bench-ha-lib.sh); the cluster workloads only
-#                    (NNBenchWithoutMR, streaming) and ha-timings
+# The configurations are a table, bench_configs.py (docs/benchmarks.md, "The configurations"):
+# the 2.7.3 ones use the same jar and differ only in configuration (hdfs-site.xml and, for the
+# emulated region, PMEM_IS_PMEM_FORCE=1 in the environment); nvm-baseline runs another build's
+# runtime (NVM_BASELINE_LIB); the HA ones are pairs of processes (bench-ha-lib.sh); the h35-*
+# ones run Apache Hadoop 3.5.0 (benchmarks/hadoop35), NNThroughputBenchmark only.
+#   bench_configs.py names        every configuration
+#   bench_configs.py shell CFG    what bench_conf below reads of one
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/cluster-lib.sh"
+BENCH_CONFIGS="python3 $(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bench_configs.py"
 source "$(dirname "${BASH_SOURCE[0]}")/bench-ha-lib.sh"
 
-ALL_CONFIGS="stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-msync nvm-cold nvm-warm"
-# nvm-baseline is run only when named in CONFIGS (it needs NVM_BASELINE_LIB); the HA
-# configurations too (a cluster of nine processes per measurement)
-KNOWN_CONFIGS="$ALL_CONFIGS nvm-baseline $HA_CONFIGS"
+# the configurations a workload runs when CONFIGS is not set (the 2.7.3 single-NameNode ones but
+# nvm-baseline); the others are run only when named
+ALL_CONFIGS=$($BENCH_CONFIGS names --default)
+KNOWN_CONFIGS=$($BENCH_CONFIGS names)
 DISK_BASE=${DISK_BASE:-/var/tmp}
 SHM_BASE=${SHM_BASE:-/dev/shm}
 SUITE=${SUITE:-adhoc}
@@ -37,50 +28,50 @@ mkdir -p "$RESULTS/logs"
 # valid_config NAME — exit status 0 for one of the configuration names.
 valid_config() { case " $KNOWN_CONFIGS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
+# check_configs "CFG..." [WORKLOAD] — exits 2 unless every CFG exists and runs WORKLOAD (default:
+# the workload script's own name, wl-WORKLOAD.sh).
 check_configs() {
-  local c
-  for c in $1; do
-    valid_config "$c" || { echo "unknown configuration '$c'; expected some of: $KNOWN_CONFIGS" >&2; exit 2; }
-  done
+  local wl=${2:-$(basename "$0" .sh)}
+  wl=${wl#wl-}
+  # shellcheck disable=SC2086
+  $BENCH_CONFIGS check "$wl" $1 || exit 2
+}
+
+# config_vars CFG — the table's description of CFG (bench_configs.py shell) as CFG_* variables.
+config_vars() {
+  local vars
+  vars=$($BENCH_CONFIGS shell "$1") || return 2
+  eval "$vars"
 }
 
 # bench_conf CFG WORK REGION_GB — a fresh configuration for CFG in WORK/conf (NameNode on loopback,
-# DataNode data dir on the local disk). Sets CFG_ENV_FORCE (PMEM_IS_PMEM_FORCE value),
-# CFG_REGION (region file or empty), CFG_TMP (directories to remove afterwards, besides WORK) and
-# CFG_LIB (the runtime class path directory: NVM_LIB, or NVM_BASELINE_LIB for nvm-baseline).
+# DataNode data dir on the local disk), from the configuration table. Sets CFG_ENV_FORCE
+# (PMEM_IS_PMEM_FORCE value), CFG_REGION (region file or empty), CFG_TMP (directories to remove
+# afterwards, besides WORK), CFG_LIB (the runtime class path directory: NVM_LIB, NVM_BASELINE_LIB
+# for nvm-baseline, Hadoop 3.5.0's for h35-*) and the other CFG_* of config_vars.
 # WORK must be on the local disk; tmpfs parts go to a sibling directory under $SHM_BASE.
 bench_conf() {
-  local cfg=$1 work=$2 gb=${3:-1} shm name nvm=false
-  shm=$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")
-  CFG_TMP=$shm CFG_REGION="" CFG_ENV_FORCE=1 CFG_LIB=$NVM_LIB
-  case $cfg in
-    nvm-baseline)
-      [ -d "${NVM_BASELINE_LIB:-}" ] || { echo "nvm-baseline needs NVM_BASELINE_LIB (another build's nvm-dist/target/lib)" >&2; return 2; }
-      CFG_LIB=$NVM_BASELINE_LIB name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
-    stock-disk) name="$work/name" ;;
-    stock-tmpfs | stock-nojournal) name="$shm/name" ;;
-    nvm-emulated | nvm-cold | nvm-warm) name="$work/name"; nvm=true; CFG_REGION="$shm/namespace.region" ;;
-    nvm-msync) name="$work/name"; nvm=true; CFG_REGION="$work/namespace.region"; CFG_ENV_FORCE=0 ;;
-    *) echo "unknown configuration $cfg" >&2; return 2 ;;
+  local cfg=$1 work=$2 gb=${3:-1} shm name i
+  config_vars "$cfg" || return 2
+  case $CFG_RUNTIME_LIB_ENV in
+    "") CFG_LIB=$NVM_ROOT/$CFG_RUNTIME_LIB ;;
+    *) CFG_LIB=${!CFG_RUNTIME_LIB_ENV:-} ;;
   esac
-  write_conf "$work/conf" "$name" "$work/data" "$nvm" "$CFG_REGION"
+  [ -d "$CFG_LIB" ] || {
+    case $CFG_RUNTIME_LIB_ENV in
+      "") echo "$cfg needs $CFG_LIB: run 'make bench-build' first" >&2 ;;
+      *) echo "$cfg needs $CFG_RUNTIME_LIB_ENV (another build's nvm-dist/target/lib)" >&2 ;;
+    esac
+    return 2
+  }
+  shm=$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")
+  CFG_TMP=$shm CFG_REGION=""
+  case $CFG_NAME_ON in disk) name="$work/name" ;; tmpfs) name="$shm/name" ;; esac
+  case $CFG_REGION_ON in disk) CFG_REGION="$work/namespace.region" ;; tmpfs) CFG_REGION="$shm/namespace.region" ;; esac
+  write_conf "$work/conf" "$name" "$work/data" "$CFG_NVM" "$CFG_REGION"
   local site="$work/conf/hdfs-site.xml"
   conf_put "$site" dfs.namenode.nvm.region.size "${gb}g"
-  case $cfg in
-    nvm-emulated | nvm-baseline) conf_put "$site" dfs.namenode.nvm.persist.mode emulated ;;
-    nvm-cold)
-      conf_put "$site" dfs.namenode.nvm.persist.mode emulated
-      conf_put "$site" dfs.namenode.nvm.cache.inodes 1000 ;;
-    nvm-warm)
-      conf_put "$site" dfs.namenode.nvm.persist.mode emulated
-      conf_put "$site" dfs.namenode.nvm.cache.inodes 4000000 ;;
-    nvm-msync) conf_put "$site" dfs.namenode.nvm.persist.mode msync ;;
-    stock-nojournal)
-      # the stock journal-plugin mechanism: a URI scheme mapped to a JournalManager class
-      conf_put "$site" dfs.namenode.edits.dir "nvmnull:/namespace"
-      conf_put "$site" dfs.namenode.edits.journal-plugin.nvmnull \
-        org.apache.hadoop.hdfs.server.namenode.NullJournalManager ;;
-  esac
+  for ((i = 0; i < ${#CFG_CONF[@]}; i += 2)); do conf_put "$site" "${CFG_CONF[i]}" "${CFG_CONF[i + 1]}"; done
   # a restart leaves safe mode as soon as the block threshold is met (no 30 s extension)
   conf_put "$site" dfs.namenode.safemode.extension 0
   mkdir -p "$work/conf/tmp/dfs/hosts" && touch "$work/conf/tmp/dfs/hosts/include" "$work/conf/tmp/dfs/hosts/exclude"
@@ -171,10 +162,12 @@ keep_cluster_logs() {
   else keep_log "$CLUSTER_CONF/logs/namenode.log" "$1" "$2-namenode.log"; fi
 }
 
-# nn_format_cached CFG CONF — formats CONF's name directory, or copies the name directory
-# formatted for CFG earlier in this run (a format is a JVM start of its own; the copy is the
-# same fresh namespace: fsimage of txid 0, VERSION, seen_txid).
-FORMAT_CACHE=
+# nn_format_cached CFG CONF — formats CONF's name directory with CFG's runtime (CFG_LIB, set by
+# bench_conf), or copies the name directory formatted for CFG earlier in this run (a format is a
+# JVM start of its own; the copy is the same fresh namespace: fsimage of txid 0, VERSION,
+# seen_txid). FORMAT_CACHE may come from the environment (bench_nnthroughput.py: one cache for
+# a measurement process each).
+FORMAT_CACHE=${FORMAT_CACHE:-}
 nn_format_cached() {
   local cfg=$1 conf=$2 name
   name=$(conf_get "$conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
@@ -182,7 +175,7 @@ nn_format_cached() {
   if [ -d "$FORMAT_CACHE/$cfg" ]; then
     mkdir -p "$name" && cp -a "$FORMAT_CACHE/$cfg/." "$name/"
   else
-    nn_format "$conf" || { echo "format failed: $conf/format.log" >&2; return 1; }
+    NVM_LIB=${CFG_LIB:-$NVM_LIB} nn_format "$conf" || { echo "format failed: $conf/format.log" >&2; return 1; }
     mkdir -p "$FORMAT_CACHE/$cfg" && cp -a "$name/." "$FORMAT_CACHE/$cfg/"
   fi
 }

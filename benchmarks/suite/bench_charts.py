@@ -13,15 +13,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from bench_chart_colors import COLORS, ORDER  # noqa: E402
 from bench_ratios import group, load as load_rows  # noqa: E402
-
-ORDER = ["stock-disk", "stock-tmpfs", "stock-nojournal", "stock-disk:fsimage", "stock-disk:edits",
-         "stock-tmpfs:fsimage", "stock-tmpfs:edits", "stock-ha-disk", "stock-ha-tmpfs", "nvm-emulated", "nvm-warm",
-         "nvm-cold", "nvm-msync", "nvm-ha-disk", "nvm-ha-tmpfs"]
-COLORS = {"stock-disk": "#7f7f7f", "stock-tmpfs": "#1f77b4", "stock-nojournal": "#9edae5",
-          "stock-disk:fsimage": "#7f7f7f", "stock-disk:edits": "#c7c7c7", "stock-tmpfs:fsimage": "#1f77b4",
-          "stock-tmpfs:edits": "#aec7e8", "nvm-emulated": "#d62728", "nvm-warm": "#e377c2", "nvm-cold": "#8c564b", "nvm-msync": "#ff9896",
-          "stock-ha-disk": "#2ca02c", "stock-ha-tmpfs": "#98df8a", "nvm-ha-disk": "#9467bd", "nvm-ha-tmpfs": "#c5b0d5"}
 
 
 def load(d):
@@ -83,7 +76,8 @@ def nnthroughput(v, units, d, out):
                      if o in ["create", "mkdirs", "delete", "rename", "open", "fileStatus", "blockReport"] else 99)
         ops = [o for o in ops if o != "blockReport" or any(k[0] == "nnthroughput" and k[1] == o and k[2] == t for k in v)]
         cfgs = configs_of(v, lambda k: k[0] == "nnthroughput" and k[2] == t)
-        fig, ax = plt.subplots(figsize=(10, 4.5))
+        # wider with Hadoop 3.5.0's four configurations beside 2.7.3's
+        fig, ax = plt.subplots(figsize=(10 if len(cfgs) <= 6 else 13, 4.5))
         grouped_bars(ax, ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
                                                   if k[0] == "nnthroughput" and k[1] == o and k[2] == t and k[4] == c
                                                   and (k[3] == s or o == "blockReport")])

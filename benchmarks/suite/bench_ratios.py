@@ -32,6 +32,19 @@ HA_PAIRS = (
 )
 
 
+# Apache Hadoop 3.5.0 (the h35-* configurations, NNThroughputBenchmark): besides being a denominator
+# of every NVM configuration, as the stock 2.7.3 ones are, compared with itself (fine-grained
+# against the global lock, on the same medium) and with stock 2.7.3 on the same medium.
+H35_PAIRS = (
+    ("h35-fgl-disk", "h35-disk"),
+    ("h35-fgl-tmpfs", "h35-tmpfs"),
+    ("h35-disk", "stock-disk"),
+    ("h35-tmpfs", "stock-tmpfs"),
+    ("h35-fgl-disk", "stock-disk"),
+    ("h35-fgl-tmpfs", "stock-tmpfs"),
+)
+
+
 def is_ha(config):
     return "-ha-" in config
 
@@ -63,7 +76,8 @@ def group(rows):
 
 
 def pairs(cfgs):
-    """The (numerator, denominator) pairs compared among the configurations of one group."""
+    """The (numerator, denominator) pairs compared among the configurations of one group: every NVM
+    configuration against every stock 2.7.3 and Hadoop 3.5.0 one, and the HA and 3.5.0 pairs."""
     out = []
     for num in [c for c in NVM if c in cfgs]:
         dens = [c for c in cfgs if not c.startswith("nvm-") and not is_ha(c)]
@@ -71,7 +85,7 @@ def pairs(cfgs):
             dens.append("nvm-baseline")  # a code change: this build against another's
         out += [(num, den) for den in sorted(dens)]
         # the two NVM modes are not compared with each other here
-    return out + [(num, den) for num, den in HA_PAIRS if num in cfgs and den in cfgs]
+    return out + [(num, den) for num, den in HA_PAIRS + H35_PAIRS if num in cfgs and den in cfgs]
 
 
 def ratios(g, units):
@@ -134,6 +148,25 @@ HA_INFO = [
 ]
 
 
+# Hadoop 3.5.0 as an anchor, listed with the targets as information (no target is set against it):
+# (description, ops, numerator, denominator)
+WRITE_OPS = ("create", "mkdirs", "delete", "rename")
+READ_OPS = ("open", "fileStatus")
+H35_INFO = [
+    ("write ops vs Hadoop 3.5.0 (global lock, edits on disk): nvm-emulated / h35-disk", WRITE_OPS,
+     "nvm-emulated", "h35-disk"),
+    ("write ops vs Hadoop 3.5.0 (global lock, edits on tmpfs): nvm-emulated / h35-tmpfs", WRITE_OPS,
+     "nvm-emulated", "h35-tmpfs"),
+    ("write ops vs Hadoop 3.5.0 (fine-grained locking, edits on disk): nvm-emulated / h35-fgl-disk", WRITE_OPS,
+     "nvm-emulated", "h35-fgl-disk"),
+    ("write ops vs Hadoop 3.5.0 (fine-grained locking, edits on tmpfs): nvm-emulated / h35-fgl-tmpfs", WRITE_OPS,
+     "nvm-emulated", "h35-fgl-tmpfs"),
+    ("read ops vs Hadoop 3.5.0 (global lock): nvm-emulated / h35-tmpfs", READ_OPS, "nvm-emulated", "h35-tmpfs"),
+    ("read ops vs Hadoop 3.5.0 (fine-grained locking): nvm-emulated / h35-fgl-tmpfs", READ_OPS,
+     "nvm-emulated", "h35-fgl-tmpfs"),
+]
+
+
 def evaluate(rat, g):
     by = {(k, n, d): (m, lo, hi, c) for k, n, d, m, lo, hi, c in rat}
     lines = []
@@ -161,6 +194,11 @@ def evaluate(rat, g):
         for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
             if k[0] == w and k[1] in ops and n == num and d == den and (k[3] != "1000000" or w == "heap-attrs"):
                 info.append((desc, f"{k[1]} n={k[3]}", f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
+    for desc, ops, num, den in H35_INFO:
+        for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
+            if k[0] == "nnthroughput" and k[1] in ops and n == num and d == den:
+                what = f"{k[1]} threads={k[2]} n={k[3]}"
+                info.append((desc, what, f"{m:.2f}", f"{lo:.2f}-{hi:.2f}", f"{c} runs", "info"))
     for desc, ops, num, den in HA_INFO:
         for (k, n, d), (m, lo, hi, c) in sorted(by.items(), key=lambda x: sort_key(x[0][0])):
             if k[1] in ops.get(k[0], ()) and n == num and d == den:

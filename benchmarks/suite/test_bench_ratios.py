@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tests of bench_ratios.py: run-by-run ratios, their direction per unit, a later segment's
-measurement superseding an earlier one, the 10M restart target, and the HA configurations' pairs. Run by `make test`:
+measurement superseding an earlier one, the 10M restart target, the HA configurations' pairs and
+Hadoop 3.5.0's (h35-*). Run by `make test`:
 python3 -m unittest discover -s benchmarks/suite -p 'test_*.py'"""
 import csv
 import io
@@ -106,6 +107,32 @@ class HaRatiosTest(unittest.TestCase):
         self.assertEqual((1.5, 1.0, 2.0, 2), found[0][3:])
 
 
+def nnt_op(op, config, run, value, threads=2, size=1000000):
+    return row("nnthroughput", op, threads, size, config, run, value, "ops/s")
+
+
+class H35RatiosTest(unittest.TestCase):
+
+    def test_nvm_is_compared_with_each_3_5_0_configuration_and_3_5_0_with_itself_and_stock(self):
+        configs = ["stock-disk", "stock-tmpfs", "nvm-emulated", "h35-disk", "h35-tmpfs", "h35-fgl-disk",
+                   "h35-fgl-tmpfs"]
+        g, units = bench_ratios.group([nnt_op("create", c, 1, 100 + i) for i, c in enumerate(configs)])
+        found = {(r[1], r[2]) for r in bench_ratios.ratios(g, units)}
+        self.assertEqual({("nvm-emulated", "stock-disk"), ("nvm-emulated", "stock-tmpfs"),
+                          ("nvm-emulated", "h35-disk"), ("nvm-emulated", "h35-tmpfs"),
+                          ("nvm-emulated", "h35-fgl-disk"), ("nvm-emulated", "h35-fgl-tmpfs"),
+                          ("h35-fgl-disk", "h35-disk"), ("h35-fgl-tmpfs", "h35-tmpfs"),
+                          ("h35-disk", "stock-disk"), ("h35-tmpfs", "stock-tmpfs"),
+                          ("h35-fgl-disk", "stock-disk"), ("h35-fgl-tmpfs", "stock-tmpfs")}, found)
+
+    def test_the_ratio_against_3_5_0_is_run_by_run(self):
+        rows = [nnt_op("create", "nvm-emulated", 1, 300), nnt_op("create", "h35-fgl-tmpfs", 1, 100),
+                nnt_op("create", "nvm-emulated", 2, 200), nnt_op("create", "h35-fgl-tmpfs", 2, 200)]
+        g, units = bench_ratios.group(rows)
+        found = [r for r in bench_ratios.ratios(g, units) if r[1:3] == ("nvm-emulated", "h35-fgl-tmpfs")]
+        self.assertEqual((2.0, 1.0, 3.0, 2), found[0][3:])
+
+
 class TargetsTest(unittest.TestCase):
 
     def targets(self, rows):
@@ -155,6 +182,21 @@ class TargetsTest(unittest.TestCase):
         self.assertEqual("0.50", cost["median"])
         # the parts of a timing are in ratios.csv, not among the targets
         self.assertFalse([k for k in t if "failover-begin" in k[1]])
+
+    def test_3_5_0_comparisons_are_listed_with_the_targets_as_information_at_every_size(self):
+        rows = [nnt_op(op, c, 1, v) for op, c, v in (
+            ("create", "nvm-emulated", 600), ("create", "h35-fgl-tmpfs", 200), ("create", "h35-disk", 100),
+            ("open", "nvm-emulated", 900), ("open", "h35-fgl-tmpfs", 1000))]
+        t = self.targets(rows)
+        fgl = t[("write ops vs Hadoop 3.5.0 (fine-grained locking, edits on tmpfs): nvm-emulated / h35-fgl-tmpfs",
+                 "create threads=2 n=1000000")]
+        self.assertEqual(("3.00", "info"), (fgl["median"], fgl["verdict"]))
+        disk = t[("write ops vs Hadoop 3.5.0 (global lock, edits on disk): nvm-emulated / h35-disk",
+                  "create threads=2 n=1000000")]
+        self.assertEqual("6.00", disk["median"])
+        reads = t[("read ops vs Hadoop 3.5.0 (fine-grained locking): nvm-emulated / h35-fgl-tmpfs",
+                   "open threads=2 n=1000000")]
+        self.assertEqual("0.90", reads["median"])
 
     def test_heap_with_attributes_is_shown_at_every_size_as_stock_bytes_over_nvm_bytes(self):
         desc = "heap per file without and with an ACL and two xattrs (stock bytes / NVM bytes)"
