@@ -89,34 +89,19 @@ void nvm_flush(nvm_region *r, const void *addr, size_t len) {
     pmem_flush(addr, len);
 }
 
-static int by_offset(const void *a, const void *b) {
-  uint64_t x = ((const struct nvm_range *)a)->off, y = ((const struct nvm_range *)b)->off;
-  return x < y ? -1 : x > y;
-}
-
-/* Ranges closer than this are written back by one msync: msync skips clean pages cheaply,
- * while every call may cost a journal commit and a cache flush of the device. */
-#define NVM_MSYNC_MERGE_GAP (256u * 1024u)
-
-/* msync mode's barrier: the ranges flushed since the last one, sorted and merged, each
- * merged run one msync (MS_SYNC: written back and waited for). */
+/* msync mode's barrier: ONE msync (MS_SYNC: written back and waited for) over the span of
+ * the ranges flushed since the last barrier. Every msync of a file on disk may cost a
+ * journal commit and a cache flush of the device, while the pages in the span that no
+ * range dirtied are clean and skipped cheaply, so one call beats one per range. */
 static void msync_pending(nvm_region *r) {
   if (r->npending == 0) return;
-  qsort(r->pending, r->npending, sizeof *r->pending, by_offset);
-  uint64_t start = r->pending[0].off, end = start + r->pending[0].len;
-  for (size_t i = 1; i <= r->npending; i++) {
-    if (i < r->npending && r->pending[i].off <= end + NVM_MSYNC_MERGE_GAP) {
-      uint64_t e = r->pending[i].off + r->pending[i].len;
-      if (e > end) end = e;
-      continue;
-    }
-    if (pmem_msync(r->base + start, end - start) != 0 && !r->flush_errno)
-      r->flush_errno = errno ? errno : EIO;
-    if (i < r->npending) {
-      start = r->pending[i].off;
-      end = start + r->pending[i].len;
-    }
+  uint64_t start = UINT64_MAX, end = 0;
+  for (size_t i = 0; i < r->npending; i++) {
+    if (r->pending[i].off < start) start = r->pending[i].off;
+    if (r->pending[i].off + r->pending[i].len > end) end = r->pending[i].off + r->pending[i].len;
   }
+  if (pmem_msync(r->base + start, end - start) != 0 && !r->flush_errno)
+    r->flush_errno = errno ? errno : EIO;
   r->npending = 0;
 }
 
