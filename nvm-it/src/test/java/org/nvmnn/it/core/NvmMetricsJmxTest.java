@@ -146,7 +146,18 @@ public class NvmMetricsJmxTest {
         "a new directory's page image alone is 256 bytes",
         num(after, "PersistBatchBytes") >= num(before, "PersistBatchBytes") + 256L * dirs);
     assertTrue("every persist is a JNI call", num(after, "JniCalls") >= persists);
-    assertTrue("a persist is at least one barrier", num(after, "PersistBarriers") >= persists);
+    long groups = num(after, "GroupCommits") - num(before, "GroupCommits");
+    assertTrue(
+        "one client: each RPC's batches are committed by its own group commit ("
+            + groups
+            + " for "
+            + dirs
+            + " mkdirs and a file)",
+        groups >= dirs + 3 && groups <= persists - persists0);
+    assertTrue("the group commits took time", num(after, "GroupCommitNanos") > 0);
+    assertTrue(
+        "a group commit is at least one barrier",
+        num(after, "PersistBarriers") - num(before, "PersistBarriers") >= groups);
     assertTrue(
         "mkdir commits several words: undo-logged", num(after, "UndoLoggedPersists") >= dirs);
     assertTrue(num(after, "UndoLoggedPersists") <= persists);

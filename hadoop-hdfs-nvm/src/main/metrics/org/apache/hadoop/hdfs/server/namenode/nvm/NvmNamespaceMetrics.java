@@ -257,6 +257,8 @@ public final class NvmNamespaceMetrics implements MetricsSource {
         .addCounter(info.persists, stats.persists())
         .addCounter(info.persistBatchBytes, stats.persistBytes())
         .addCounter(info.undoLoggedPersists, stats.undoLoggedPersists())
+        .addCounter(info.groupCommits, stats.syncs())
+        .addCounter(info.groupCommitNanos, stats.syncNanos())
         .addCounter(info.persistBarriers, region.barrierCount())
         .addCounter(info.persistSamplesSkipped, samplesSkipped)
         .addCounter(info.jniCalls, stats.jniCalls());
@@ -307,7 +309,15 @@ public final class NvmNamespaceMetrics implements MetricsSource {
     final MetricsInfo bytesFree = i("BytesFree", "PagesFree times the page size");
     final MetricsInfo liveInodes = i("LiveInodes", "Live inodes in the region, the root included");
     final MetricsInfo persists =
-        i("Persists", "Batches made durable (one nvm_apply each), since start");
+        i(
+            "Persists",
+            "Batches written (one nvm_stage with group commit, else one nvm_apply), since start");
+    final MetricsInfo groupCommits =
+        i(
+            "GroupCommits",
+            "Group commits (nvm_sync calls: each commits the batches staged before it), since start");
+    final MetricsInfo groupCommitNanos =
+        i("GroupCommitNanos", "Time spent in group commits (wall clock, ns), since start");
     final MetricsInfo persistBatchBytes =
         i(
             "PersistBatchBytes",
