@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nvmns.h"
 
@@ -227,6 +228,18 @@ int nvm_check_orphans(nvm_region *r, const struct nvm_scan *s); /* orphans.c */
 int nvm_check_chains(nvm_region *r, const struct nvm_scan *s);  /* chains.c */
 int nvm_check_strings(nvm_region *r, struct nvm_scan *s);       /* chains.c */
 int nvm_check_records(nvm_region *r, const struct nvm_scan *s); /* chains.c */
+
+/* Store len bytes at img + off; an aligned 8-byte word goes in one atomic store so that
+ * a crash (or a concurrent reader) never sees it torn. */
+static inline void nvm_store_into(uint8_t *img, uint64_t off, const void *src, uint32_t len) {
+  if (len == 8 && off % 8 == 0) {
+    uint64_t v;
+    memcpy(&v, src, 8);
+    __atomic_store_n((uint64_t *)(img + off), v, __ATOMIC_RELAXED);
+  } else {
+    memcpy(img + off, src, len);
+  }
+}
 
 /* little helpers over the mapping */
 static inline uint64_t nvm_ld64(const nvm_region *r, uint64_t off) {

@@ -60,13 +60,7 @@ static void note_written(nvm_region *r, uint64_t off, uint64_t len) {
 }
 
 static void work_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
-  if (len == 8 && off % 8 == 0) {
-    uint64_t v;
-    memcpy(&v, src, 8);
-    __atomic_store_n((uint64_t *)(r->work + off), v, __ATOMIC_RELAXED);
-  } else {
-    memcpy(r->work + off, src, len);
-  }
+  nvm_store_into(r->work, off, src, len);
   note_written(r, off, len);
 }
 

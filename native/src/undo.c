@@ -31,16 +31,9 @@ int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *id
   return *idx < r->page_count;
 }
 
-/* Store len bytes at off; an aligned 8-byte word goes in one atomic store so
- * that a crash never leaves it torn. */
+/* Store len bytes at off of the media (nvm_store_into). */
 void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
-  if (len == 8 && off % 8 == 0) {
-    uint64_t v;
-    memcpy(&v, src, 8);
-    __atomic_store_n((uint64_t *)(r->base + off), v, __ATOMIC_RELAXED);
-  } else {
-    memcpy(r->base + off, src, len);
-  }
+  nvm_store_into(r->base, off, src, len);
 }
 
 static int entry_target_ok(const nvm_region *r, uint64_t target, uint32_t len) {
