@@ -52,6 +52,9 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
  * op), both under the namesystem write lock the loader holds.
  */
 final class NvmEditApplier {
+  /** Staged batches the standby lets wait before it commits them (see {@link #after}). */
+  static final long STAGED_BATCHES_MAX = 4096;
+
   private final FSNamesystem fsn;
   private final NvmFSEditLog editLog;
 
@@ -78,6 +81,11 @@ final class NvmEditApplier {
       // what the namesystem's writeUnlock does after an operation on the active
       w.endOfWriteOperation();
       w.slim().endOfWriteOperation();
+      // the tail's batches are committed together when it ends (NvmFSImage.loadEdits); a long
+      // catch-up commits along the way, so that what waits stays bounded
+      w.store().syncIfMoreThan(STAGED_BATCHES_MAX);
+    } catch (IOException e) {
+      WriteThroughFailure.stop("a group commit of the region while applying the journal", e);
     } finally {
       NvmRetryLog.replayed();
       editLog.applying(-1);

@@ -294,6 +294,9 @@ final class NvmImport {
             conf.getTrimmed(
                 NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
     try (InodeStore store = InodeStore.open(Region.create(file, size, identity, mode))) {
+      // the region is renamed into place only after it is closed (every batch committed) and
+      // verified, so its batches need not be durable one by one: group commit, bounded
+      store.groupCommit(true);
       NvmImportWriter.write(fsn, lastTxId, store);
     }
   }

@@ -29,6 +29,9 @@ final class NvmImportWriter {
    */
   static final int BLOCK_LISTS_PER_BATCH = 16;
 
+  /** Staged batches the import lets wait before it commits them (group commit). */
+  static final long STAGED_BATCHES_MAX = 1024;
+
   private NvmImportWriter() {}
 
   static void write(FSNamesystem fsn, long lastTxId, InodeStore store) throws IOException {
@@ -69,6 +72,7 @@ final class NvmImportWriter {
           t.commit();
         }
         writeBlockLists(store, children, from, to, created);
+        store.syncIfMoreThan(STAGED_BATCHES_MAX);
         for (int i = from; i < to; i++) {
           if (children.get(i).isDirectory()) {
             dirs.add(children.get(i).asDirectory());

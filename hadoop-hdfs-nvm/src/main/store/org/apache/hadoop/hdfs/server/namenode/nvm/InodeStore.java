@@ -110,9 +110,25 @@ public final class InodeStore implements AutoCloseable {
   /** A committed transaction's batch: staged (group commit) or applied. Under {@link #txnLock}. */
   void write(MutationBatch batch) throws NvmException {
     if (groupCommit) {
-      stagedByThread.get()[0] = region.stage(batch);
+      long seq = region.stage(batch);
+      stagedByThread.get()[0] = seq;
+      lastStaged = seq;
     } else {
       region.apply(batch);
+    }
+  }
+
+  /** The last batch staged by any thread; written under {@link #txnLock}. */
+  private volatile long lastStaged;
+
+  /**
+   * Commits what is staged once more than {@code batches} batches wait: for a writer that stages a
+   * long run of batches with no RPC to answer in between (the standby applying the journal, the
+   * import), so that the staged queue and the working copy's private pages stay bounded.
+   */
+  public void syncIfMoreThan(long batches) throws NvmException {
+    if (groupCommit && lastStaged - durable > batches) {
+      syncAll();
     }
   }
 
