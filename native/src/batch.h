@@ -36,5 +36,8 @@ int nvm_batch_commit(nvm_region *r, const struct batch *b);
 void nvm_batch_release_frees(nvm_region *r, const struct batch *b);
 /* The word an INPLACE word entry stores over the image `img`. */
 uint64_t nvm_entry_word(const nvm_region *r, const uint8_t *img, const struct entry *e);
+/* The bytes an INPLACE entry stores over `img` (an aligned word via *word). */
+const void *nvm_entry_value(const nvm_region *r, const uint8_t *img, const struct entry *e,
+                            uint64_t *word);
 
 #endif /* NVM_BATCH_H */

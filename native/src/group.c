@@ -151,26 +151,28 @@ static void maybe_drop_work(nvm_region *r) {
   pthread_mutex_unlock(&r->lock);
 }
 
-/* Moves the staged batches up to up_to from r->staged to the empty r->persisting
- * (all of them by swapping the buffers); returns the last one moved. Holds r->lock. */
-static uint64_t take_staged(nvm_region *r, uint64_t up_to) {
+/* Moves the staged batches up to up_to from r->staged to the empty r->persisting (all of
+ * them by swapping the buffers); *last is the last one moved. Holds r->lock. */
+static int take_staged(nvm_region *r, uint64_t up_to, uint64_t *last) {
   uint64_t first = r->staged_seq - r->staged.nbatches + 1;
   if (up_to >= r->staged_seq) {
     struct nvm_queue q = r->persisting;
     r->persisting = r->staged;
     r->staged = q;
-    return r->staged_seq;
+    *last = r->staged_seq;
+    return NVM_OK;
   }
   size_t cut = 0;
   uint64_t n = 0;
   for (uint64_t seq = first; seq <= up_to; seq++, n++)
     cut += 8 + NVM_PAD8(rd64(r->staged.buf + cut));
-  if (n == 0) return first - 1;
+  *last = first - 1 + n;
+  if (n == 0) return NVM_OK;
   struct nvm_queue *p = &r->persisting;
-  if (p->cap < cut) { /* keep the old buffer on failure: nothing is taken then */
-    uint8_t *b = realloc(p->buf, cut);
-    if (!b) return first - 1;
-    p->buf = b;
+  if (p->cap < cut) {
+    uint8_t *buf = realloc(p->buf, cut);
+    if (!buf) return nvm_fail(NVM_EIO, "region %s: cannot take the staged batches", r->path);
+    p->buf = buf;
     p->cap = cut;
   }
   memcpy(p->buf, r->staged.buf, cut);
@@ -179,7 +181,7 @@ static uint64_t take_staged(nvm_region *r, uint64_t up_to) {
   memmove(r->staged.buf, r->staged.buf + cut, r->staged.len - cut);
   r->staged.len -= cut;
   r->staged.nbatches -= n;
-  return up_to;
+  return NVM_OK;
 }
 
 int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable) {
@@ -190,7 +192,7 @@ int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable) {
     pthread_mutex_lock(&r->lock);
     rc = r->readonly || !r->work ? NVM_OK : nvm_check_writable(r);
     if (rc == NVM_OK) rc = nvm_check_not_failed(r);
-    if (rc == NVM_OK) upto = take_staged(r, up_to);
+    if (rc == NVM_OK) rc = take_staged(r, up_to, &upto);
     pthread_mutex_unlock(&r->lock);
   }
   if (rc == NVM_OK) rc = commit_queue(r, &r->persisting);

@@ -86,12 +86,8 @@ static void work_apply(nvm_region *r, const struct batch *b) {
   for (uint32_t i = 0; i < b->n; i++) {
     const struct entry *e = &b->e[i];
     if (e->op != NVM_OP_INPLACE) continue;
-    if (e->len == 8 && e->target % 8 == 0) {
-      uint64_t w = nvm_entry_word(r, r->work, e);
-      work_store(r, e->target, &w, 8);
-    } else {
-      work_store(r, e->target, e->data, e->len);
-    }
+    uint64_t w;
+    work_store(r, e->target, nvm_entry_value(r, r->work, e, &w), e->len);
   }
   for (uint32_t k = 0; k < b->ntouched; k++) work_seal(r, b->touched[k]);
   for (uint32_t i = 0; i < b->n; i++) {

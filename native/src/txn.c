@@ -268,6 +268,15 @@ uint64_t nvm_entry_word(const nvm_region *r, const uint8_t *img, const struct en
   return v;
 }
 
+/* The bytes an INPLACE entry stores over the image `img`: an aligned word as
+ * nvm_entry_word makes it (into *word), anything else as given. */
+const void *nvm_entry_value(const nvm_region *r, const uint8_t *img, const struct entry *e,
+                            uint64_t *word) {
+  if (e->len != 8 || e->target % 8) return e->data;
+  *word = nvm_entry_word(r, img, e);
+  return word;
+}
+
 /* One aligned word needs no undo: the store itself is atomic. With FRESH data
  * the first drain makes it durable before the word can point at it; without,
  * every earlier store was drained by the batch that made it, so one barrier. */
@@ -329,12 +338,8 @@ static int commit_undo(nvm_region *r, const struct batch *b) {
   for (uint32_t i = 0; i < b->n; i++) {
     const struct entry *e = &b->e[i];
     if (e->op != NVM_OP_INPLACE) continue;
-    if (e->len == 8 && e->target % 8 == 0) {
-      uint64_t w = nvm_entry_word(r, r->base, e);
-      nvm_store(r, e->target, &w, 8);
-    } else {
-      nvm_store(r, e->target, e->data, e->len);
-    }
+    uint64_t w;
+    nvm_store(r, e->target, nvm_entry_value(r, r->base, e, &w), e->len);
     nvm_flush(r, r->base + e->target, e->len);
   }
   for (uint32_t k = 0; k < b->ntouched; k++) nvm_seal(r, b->touched[k]); /* after every field */
