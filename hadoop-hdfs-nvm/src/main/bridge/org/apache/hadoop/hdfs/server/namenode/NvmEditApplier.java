@@ -75,9 +75,11 @@ final class NvmEditApplier {
     NvmWriteThrough w = editLog.writeThrough();
     try {
       persist(w, op);
-      // what the namesystem's writeUnlock does after an operation on the active
+      // what the namesystem's writeUnlock does after an operation on the active; the loader holds
+      // the write lock over many edits, so the cache is trimmed here, between two of them
       w.endOfWriteOperation();
       w.slim().endOfWriteOperation();
+      w.slim().trimCache();
     } finally {
       NvmRetryLog.replayed();
       editLog.applying(-1);

@@ -24,8 +24,10 @@ import org.apache.hadoop.util.GSet;
  *       INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends ({@link
  *       #endOfWriteOperation}), because the operation may still hold the plain one;
  *   <li>a file is pinned in the cache while under construction; when it is closed its blocks are
- *       pointed at a ref and it joins the LRU part;
- *   <li>the cache is trimmed at the end of each write operation and by readers.
+ *       pointed at a ref and its object leaves the cache at the end of the closing operation (a
+ *       later lookup materializes it from its page into the evictable part);
+ *   <li>the cache evicts on a reader's miss, and after a write operation that left it over
+ *       capacity, once the write lock is down to a read lock ({@code NvmFSNamesystem.writeUnlock}).
  * </ul>
  */
 final class SlimNamespace {
@@ -149,11 +151,15 @@ final class SlimNamespace {
     if (f != null) {
       return f;
     }
-    f = cache.addLoaded(load(id, parent));
-    if (cache.overCapacity() && !fsn.hasWriteLock()) {
-      cache.trim();
-    }
-    return f;
+    return cache.addLoaded(load(id, parent), mayEvict());
+  }
+
+  /**
+   * Whether this thread's miss may evict: only a reader's, holding the namesystem read lock and not
+   * the write lock, so that no write operation is in flight (InodeCache's rules).
+   */
+  private boolean mayEvict() {
+    return !fsn.hasWriteLock() && fsn.getReadHoldCount() > 0;
   }
 
   /** Materializes a file from its page, over the BlocksMap's block objects. */
@@ -274,9 +280,9 @@ final class SlimNamespace {
   }
 
   /**
-   * The write operation ends (the namesystem releases its write lock): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), then the cache is
-   * trimmed.
+   * The write operation ends (the namesystem write lock is still held): directories it created
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects
+   * of the files it closed leave the cache. No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {
@@ -290,6 +296,20 @@ final class SlimNamespace {
       }
       newDirs.clear();
     }
+    cache.releaseClosed();
+  }
+
+  /** Whether the ended operation left the cache's evictable part over its capacity. */
+  boolean cacheOverCapacity() {
+    return cache.overCapacity();
+  }
+
+  /**
+   * Evicts down to the capacity. The caller guarantees that no write operation is in flight: it
+   * holds the namesystem read lock (taken before the write lock was released), or the write lock
+   * between two operations (an HA standby's edits).
+   */
+  void trimCache() {
     if (cache.overCapacity()) {
       cache.trim();
     }
