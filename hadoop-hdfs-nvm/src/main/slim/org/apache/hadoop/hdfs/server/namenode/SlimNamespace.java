@@ -197,11 +197,22 @@ final class SlimNamespace {
     return storedBlocks(view(id));
   }
 
+  /**
+   * A lookup key per thread for the BlocksMap (it hashes and compares blocks by id only and keeps
+   * nothing of the key), instead of a new Block per block of every materialized file.
+   */
+  private static final ThreadLocal<Block> BLOCK_KEY = ThreadLocal.withInitial(Block::new);
+
   private BlockInfoContiguous[] storedBlocks(InodeView v) {
     int n = v.blockCount();
+    if (n == 0) {
+      return BlockInfoContiguous.EMPTY_ARRAY; // shared, as the stock create's: never written
+    }
     BlockInfoContiguous[] out = new BlockInfoContiguous[n];
+    Block key = BLOCK_KEY.get();
     for (int i = 0; i < n; i++) {
-      BlockInfoContiguous b = blocks.getStoredBlock(new Block(v.blockId(i)));
+      key.setBlockId(v.blockId(i));
+      BlockInfoContiguous b = blocks.getStoredBlock(key);
       if (b == null) {
         throw new IllegalStateException(
             "file inode "
@@ -281,8 +292,8 @@ final class SlimNamespace {
 
   /**
    * The write operation ends (the namesystem write lock is still held): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects
-   * of the files it closed leave the cache. No eviction here: see {@link #trimCache}.
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects of
+   * the files it closed leave the cache. No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {
