@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockCollection;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -41,15 +42,8 @@ final class SlimNamespace {
   /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
   private final GSet<INode, INodeWithAdditionalFields> dirs;
 
-  /**
-   * Files materialized from their pages, and page views taken (every page read goes through {@link
-   * #view}).
-   */
-  private final java.util.concurrent.atomic.AtomicLong materialized =
-      new java.util.concurrent.atomic.AtomicLong();
-
-  private final java.util.concurrent.atomic.AtomicLong pageReads =
-      new java.util.concurrent.atomic.AtomicLong();
+  /** Page views taken (every page read goes through {@link #view}); striped, as readers race. */
+  private final LongAdder pageReads = new LongAdder();
 
   /** Directories created by the running write operation, replaced when it ends. */
   private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
@@ -85,12 +79,13 @@ final class SlimNamespace {
     return store;
   }
 
+  /** Files materialized from their pages: every cache miss, as {@link #file} loads on each. */
   long materialized() {
-    return materialized.get();
+    return cache.misses();
   }
 
   long pageReads() {
-    return pageReads.get();
+    return pageReads.sum();
   }
 
   IdPageMap pages() {
@@ -162,10 +157,12 @@ final class SlimNamespace {
     return !fsn.hasWriteLock() && fsn.getReadHoldCount() > 0;
   }
 
-  /** Materializes a file from its page, over the BlocksMap's block objects. */
-  INodeFile load(long id, INodeDirectory parent) {
+  /**
+   * Materializes a file from its page, over the BlocksMap's block objects. Only {@link #file} calls
+   * it, on a miss: so the misses count the materialized files.
+   */
+  private INodeFile load(long id, INodeDirectory parent) {
     InodeView v = view(id);
-    materialized.incrementAndGet();
     if (!v.isFile()) {
       throw new IllegalStateException("inode " + id + " (page " + v.page() + ") is not a file");
     }
@@ -189,7 +186,7 @@ final class SlimNamespace {
     if (page == IdPageMap.MISSING) {
       throw new IllegalStateException("inode " + id + " has no page in the region");
     }
-    pageReads.incrementAndGet();
+    pageReads.increment();
     return store.inode(page);
   }
 
@@ -292,8 +289,8 @@ final class SlimNamespace {
 
   /**
    * The write operation ends (the namesystem write lock is still held): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects of
-   * the files it closed leave the cache. No eviction here: see {@link #trimCache}.
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects
+   * of the files it closed leave the cache. No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {
