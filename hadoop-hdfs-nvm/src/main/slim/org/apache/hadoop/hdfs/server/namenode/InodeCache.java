@@ -5,60 +5,61 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeCacheStats;
 
 /**
- * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id, bounded by
- * a number of closed files, evicting in CLOCK order (second chance: an approximation of
- * least-recently-used that needs no list reordering on a hit). The entries live in an {@link
- * InodeTable} (parallel arrays, no object per entry); a hit is a lock-free probe — no page read, no
- * JNI call, no lock — so readers under the namesystem read lock do not serialize on the cache.
+ * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id. Closed
+ * files live in {@link ClockSets}, exactly {@code capacity} slots evicted in CLOCK order per set
+ * (second chance: an approximation of least-recently-used that needs no reordering on a hit); the
+ * rest — pinned, releasing, and a write operation's excess until the trim after it — in an {@link
+ * InodeTable}. Neither has an object per entry. A hit is a lock-free probe — no page read, no JNI
+ * call, no lock — so readers under the namesystem read lock do not serialize on the cache.
  *
  * <p>What is in it:
  *
  * <ul>
- *   <li>A closed file enters the evictable (CLOCK) part when a lookup misses and materializes it
- *       from its page ({@link #addLoaded}). That miss is what "read" means here: any operation that
- *       needed the object after the file was closed — a client's open, stat or listing, or a write
- *       operation on the file.
+ *   <li>A closed file enters the CLOCK sets when a lookup misses and materializes it from its page
+ *       ({@link #addLoaded}). That miss is what "read" means here: any operation that needed the
+ *       object after the file was closed — a client's open, stat or listing, or a write operation
+ *       on the file.
  *   <li>A file under construction is <em>pinned</em> from its create or append to its close: kept
  *       apart, never evicted, not counted against the capacity.
- *   <li>A file its writer closes does <em>not</em> join the CLOCK part: its object is marked
- *       releasing and dropped when the write operation that closed it ends ({@link
- *       #releaseClosed}); from then on its page is the truth, and its next lookup materializes it.
- *       Hits on a pinned object (the writer's own lookups, a reader's while the file is open) do
- *       not keep it. A file written once and never looked up again thus costs the cache nothing.
+ *   <li>A file its writer closes does <em>not</em> join the sets: its object is marked releasing
+ *       and dropped when the write operation that closed it ends ({@link #releaseClosed}); from
+ *       then on its page is the truth, and its next lookup materializes it. Hits on a pinned object
+ *       (the writer's own lookups, a reader's while the file is open) do not keep it. A file
+ *       written once and never looked up again thus costs the cache nothing.
  * </ul>
  *
  * <p>Rules that keep it from ever losing an update (the page is the truth for a file without an
  * object here):
  *
  * <ul>
- *   <li>One object per inode: an object is added only when its id is absent; a reader whose
- *       materialization lost a race gets the object that won.
+ *   <li>One object per inode: an object is added only when its id is in neither part; a reader
+ *       whose materialization lost a race gets the object that won.
  *   <li>Pinned and releasing objects are never evicted.
  *   <li>Evictions happen only while no write operation is in flight: on a reader's miss (the thread
- *       holds the namesystem read lock and not the write lock: {@code evict} of {@link
- *       #addLoaded}), in {@link #trim} run by the namesystem under the read lock it takes before
- *       releasing the write lock of an operation that left the CLOCK part over capacity ({@code
- *       NvmFSNamesystem.writeUnlock}), and by an HA standby between two edits. A write operation
- *       persists every change before it releases the write lock, so every object that can be
- *       evicted equals its page; an object evicted while a reader holds it stays valid for that
- *       reader, which only reads.
+ *       holds the namesystem read lock and not the write lock: {@code evict} of {@link #addLoaded},
+ *       which takes a slot of the file's own set), and in {@link #trim}, which moves a write
+ *       operation's excess into the sets and runs under the read lock the namesystem takes before
+ *       releasing the write lock ({@code NvmFSNamesystem.writeUnlock}), or between two edits on an
+ *       HA standby. A write operation's miss never evicts: when the set is full, its object waits
+ *       in the table. A write operation persists every change before it releases the write lock, so
+ *       every object that can be evicted equals its page; an object evicted while a reader holds it
+ *       stays valid for that reader, which only reads.
  *   <li>Every change except a reader's add — {@link #put}, {@link #remove}, {@link #releaseClosed},
  *       {@link #clear} — is made by a write operation under the namesystem write lock.
  * </ul>
  *
- * Inside, changes hold the table's monitor for a few slot writes (an add and at most two evictions
- * — one makes room for it, the second drains an excess — or a trim's batch); an evicted object's
- * ACL reference is given back outside it.
+ * Inside, changes hold this cache's monitor for a few slot writes (an add and at most one eviction
+ * in its set, or a trim's batch); an evicted object's ACL reference is given back outside it.
  */
 final class InodeCache implements InodeCacheStats {
   private static final int TRIM_BATCH = 256;
 
-  private final int capacity;
-  private final InodeTable table;
+  private final ClockSets sets;
+  private final InodeTable others = new InodeTable(16);
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
-  /** Guarded by the table's monitor. */
+  /** Guarded by this. */
   private long evictions;
 
   /** Files closed by the running write operation (only write operations touch it). */
@@ -71,13 +72,12 @@ final class InodeCache implements InodeCacheStats {
       throw new IllegalArgumentException(
           "inode cache capacity must be at least 1, not " + capacity);
     }
-    this.capacity = capacity;
-    this.table = new InodeTable(capacity);
+    this.sets = new ClockSets(capacity);
   }
 
   /** The cached object, counting a hit or a miss. */
   INodeFile get(long id) {
-    INodeFile f = table.get(id);
+    INodeFile f = peek(id);
     if (f != null) {
       hits.increment();
     } else {
@@ -88,34 +88,42 @@ final class InodeCache implements InodeCacheStats {
 
   /** The cached object without counting (for the block layer's questions). */
   INodeFile peek(long id) {
-    return table.get(id);
+    INodeFile f = sets.get(id);
+    return f != null ? f : others.get(id);
+  }
+
+  /** The object held for {@code id} (monitor held: exact). */
+  private INodeFile held(long id) {
+    int slot = sets.find(id);
+    return slot >= 0 ? sets.at(slot) : others.held(id);
   }
 
   /**
    * Adds an object materialized after a miss; if another thread added one meanwhile, that one is
    * kept and returned, so there is one object per inode in the cache. With {@code evict} (allowed
-   * only when no write operation is in flight) it also evicts down to the capacity.
+   * only when no write operation is in flight) a full set gives up an entry for it; without, the
+   * object waits in the table for the next trim.
    */
   INodeFile addLoaded(INodeFile f, boolean evict) {
     INodeFile had;
-    INodeFile first = null; // at most two victims, without an array per miss
-    INodeFile second = null;
-    synchronized (table) {
-      had = table.addIfAbsent(f, f.isUnderConstruction() ? InodeTable.PINNED : InodeTable.CLOCK);
-      if (had == null && evict && table.clockCount() > capacity) {
-        first = table.evict(f.getId());
-        evictions++;
-        if (table.clockCount() > capacity) {
-          second = table.evict(f.getId());
-          evictions++;
+    INodeFile victim = null;
+    synchronized (this) {
+      had = held(f.getId());
+      if (had == null) {
+        if (f.isUnderConstruction()) {
+          others.addIfAbsent(f, InodeTable.PINNED);
+        } else if (evict) {
+          victim = sets.addEvicting(f);
+          if (victim != null) {
+            evictions++;
+          }
+        } else if (!sets.addIfRoom(f)) {
+          others.addIfAbsent(f, InodeTable.CLOCK);
         }
       }
     }
-    if (first != null) {
-      released(first);
-    }
-    if (second != null) {
-      released(second);
+    if (victim != null) {
+      released(victim);
     }
     if (had != null) {
       released(f); // the other thread's object is the inode's; this one is dropped
@@ -127,28 +135,40 @@ final class InodeCache implements InodeCacheStats {
   /**
    * A new or changed object a write operation persisted: pinned while under construction; a file
    * being closed is marked releasing (dropped at the end of the operation); any other closed file
-   * stays or, when absent, joins the CLOCK part (the operation holds it: it must be found until the
-   * operation ends).
+   * stays where it is or, when absent, is added without evicting (the operation holds it: it must
+   * be found until the operation ends).
    */
   void put(INodeFile f) {
     long id = f.getId();
     INodeFile replaced;
-    synchronized (table) {
-      int was = table.kindOf(id);
-      byte kind;
-      if (f.isUnderConstruction()) {
-        kind = InodeTable.PINNED;
-      } else if (was == InodeTable.PINNED || was == InodeTable.RELEASING) {
-        kind = InodeTable.RELEASING;
-        if (was == InodeTable.PINNED) {
-          noteClosed(id);
-        }
+    synchronized (this) {
+      int slot = sets.find(id);
+      if (slot >= 0 && !f.isUnderConstruction()) {
+        replaced = sets.at(slot);
+        sets.replace(slot, f);
+      } else if (slot >= 0) { // an append to a cached file: it leaves the sets, pinned
+        replaced = sets.remove(id);
+        others.set(f, InodeTable.PINNED);
       } else {
-        kind = InodeTable.CLOCK;
+        int was = others.kindOf(id);
+        if (f.isUnderConstruction()) {
+          replaced = others.set(f, InodeTable.PINNED);
+        } else if (was == InodeTable.PINNED || was == InodeTable.RELEASING) {
+          replaced = others.set(f, InodeTable.RELEASING);
+          if (was == InodeTable.PINNED) {
+            noteClosed(id);
+          }
+        } else if (was == InodeTable.CLOCK) {
+          replaced = others.set(f, InodeTable.CLOCK);
+        } else {
+          replaced = null;
+          if (!sets.addIfRoom(f)) {
+            others.addIfAbsent(f, InodeTable.CLOCK);
+          }
+        }
       }
-      replaced = table.set(f, kind);
     }
-    if (replaced != null) {
+    if (replaced != null && replaced != f) {
       released(replaced);
     }
   }
@@ -170,11 +190,14 @@ final class InodeCache implements InodeCacheStats {
     }
     INodeFile[] out = new INodeFile[closedCount];
     int k = 0;
-    synchronized (table) {
+    synchronized (this) {
       for (int i = 0; i < closedCount; i++) {
-        if (table.kindOf(closed[i]) == InodeTable.RELEASING) {
-          out[k++] = table.remove(closed[i]);
+        if (others.kindOf(closed[i]) == InodeTable.RELEASING) {
+          out[k++] = others.remove(closed[i]);
         }
+      }
+      if (k > 0) {
+        others.shrinkIfSparse();
       }
     }
     closedCount = 0;
@@ -188,38 +211,51 @@ final class InodeCache implements InodeCacheStats {
   }
 
   void remove(long id) {
-    synchronized (table) {
-      table.remove(id);
+    synchronized (this) {
+      if (sets.remove(id) == null) {
+        others.remove(id);
+      }
     }
   }
 
   void clear() {
-    synchronized (table) {
-      table.clear();
+    synchronized (this) {
+      sets.clear();
+      others.clear();
     }
     closedCount = 0;
   }
 
   /**
-   * Evicts down to the capacity, sparing entries used since the hand last passed; returns how many.
-   * Only while no write operation is in flight (see the class comment). The monitor is held per
-   * batch, so readers' adds go on meanwhile.
+   * Moves the objects a write operation added while their sets were full into the sets, each set
+   * giving up an entry (second chance) for each; returns how many entries were evicted. Only while
+   * no write operation is in flight (see the class comment). The monitor is held per batch, so
+   * readers' adds go on meanwhile.
    */
   int trim() {
     int n = 0;
     INodeFile[] batch = null;
     while (true) {
       int k = 0;
-      synchronized (table) {
-        while (table.clockCount() > capacity && k < TRIM_BATCH) {
-          if (batch == null) {
-            batch = new INodeFile[TRIM_BATCH];
+      boolean done = false;
+      synchronized (this) {
+        while (k < TRIM_BATCH) {
+          INodeFile f = others.takeClock();
+          if (f == null) {
+            done = true;
+            break;
           }
-          batch[k++] = table.evict(0);
+          INodeFile victim = sets.addEvicting(f);
+          if (victim != null) {
+            if (batch == null) {
+              batch = new INodeFile[TRIM_BATCH];
+            }
+            batch[k++] = victim;
+          }
         }
         evictions += k;
-        if (k < TRIM_BATCH) {
-          table.shrinkIfSparse(); // after a large excess (a write operation that read many files)
+        if (done) {
+          others.shrinkIfSparse(); // after a large excess (a write operation that read many files)
         }
       }
       for (int i = 0; i < k; i++) {
@@ -227,7 +263,7 @@ final class InodeCache implements InodeCacheStats {
         batch[i] = null;
       }
       n += k;
-      if (k < TRIM_BATCH) {
+      if (done) {
         return n;
       }
     }
@@ -247,37 +283,32 @@ final class InodeCache implements InodeCacheStats {
   }
 
   /**
-   * Whether the CLOCK part holds more than the capacity. A plain read: exact for a write operation
-   * (the namesystem write lock orders it after every change), a hint otherwise.
+   * Whether a write operation left objects waiting for their sets (a trim is due). A plain read:
+   * exact for a write operation (the namesystem write lock orders it after every change), a hint
+   * otherwise.
    */
   boolean overCapacity() {
-    return table.clockCount() > capacity;
+    return others.clockCount() > 0;
   }
 
   @Override
   public long capacity() {
-    return capacity;
+    return sets.capacity();
   }
 
   @Override
-  public long size() {
-    synchronized (table) {
-      return table.clockCount() + table.otherCount();
-    }
+  public synchronized long size() {
+    return sets.count() + others.clockCount() + others.otherCount();
   }
 
   /** Pinned objects (and, within a write operation, those of files it closed). */
-  int pinnedCount() {
-    synchronized (table) {
-      return table.otherCount();
-    }
+  synchronized int pinnedCount() {
+    return others.otherCount();
   }
 
-  /** The table's length in slots (its heap is about 14 bytes a slot). */
-  int tableLength() {
-    synchronized (table) {
-      return table.length();
-    }
+  /** The length of the table outside the sets, in slots (12 bytes each). */
+  synchronized int tableLength() {
+    return others.length();
   }
 
   @Override
@@ -291,9 +322,7 @@ final class InodeCache implements InodeCacheStats {
   }
 
   @Override
-  public long evictions() {
-    synchronized (table) {
-      return evictions;
-    }
+  public synchronized long evictions() {
+    return evictions;
   }
 }

@@ -1,50 +1,59 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The inode cache's table: inode id to {@link INodeFile}, open addressing with linear probing over
- * parallel arrays — per slot a long key, an object reference, a CLOCK reference byte and a kind
- * byte — so an entry costs about 14 bytes per slot and no object of its own (no boxed key, no map
- * node, no entry). The length is not a power of two (a multiply-shift hash maps ids to slots), so
- * the table is sized to its content; it grows past 70 % full and shrinks when a trim leaves it
- * nearly empty.
+ * The inode cache's entries outside its CLOCK sets ({@link ClockSets}): files under construction
+ * (pinned), files closed by the running write operation (releasing) and the closed files a write
+ * operation adds while their sets are full (kept until the trim after it). Inode id to {@link
+ * INodeFile} by open addressing with linear probing over two parallel arrays — per slot a long word
+ * (the id and the entry's kind) and an object reference — so an entry costs 12 bytes per slot and
+ * no object of its own (no boxed key, no map node). The length is not a power of two (a
+ * multiply-shift hash maps ids to slots); the table grows past 70 % full and shrinks back when a
+ * trim empties it.
  *
- * <p>Concurrency: {@link #get} takes no lock and may run at any time; every other method changes or
- * walks the table and must be called while holding this object's monitor (the {@link InodeCache}
- * does). A {@code get} racing a change can miss an entry that is present (an eviction's backward
- * shift moves entries; a resize publishes new arrays) or return an object that is being removed,
- * but it never returns the object of another inode: the key is checked against the object's own
- * (final) id after the object was read with a volatile read, which also makes the object's fields
- * visible. The owner's rules make both outcomes harmless (see {@link InodeCache}).
+ * <p>Concurrency: {@link #get} takes no lock and may run at any time; every other method must be
+ * called holding the monitor of the cache that owns this. A {@code get} racing a change can miss an
+ * entry that is present (a removal's backward shift moves entries; a resize publishes new arrays)
+ * or return an object that is being removed, but it never returns the object of another inode: the
+ * id is checked against the object's own (final) id after the object was read with a volatile read,
+ * which also makes the object's fields visible. The owner's rules make both outcomes harmless (see
+ * {@link InodeCache}).
  */
 final class InodeTable {
-  /** An evictable entry: a closed file a lookup materialized. */
+  /**
+   * A closed file a write operation added while its set was full: moved into the sets by a trim.
+   */
   static final byte CLOCK = 0;
 
-  /** A file under construction: never evicted, not counted against the capacity. */
+  /** A file under construction: never evicted. */
   static final byte PINNED = 1;
 
   /** A file closed by the running write operation: dropped when it ends, never evicted before. */
   static final byte RELEASING = 2;
 
-  /** The key of an unused slot; inode ids are positive (HDFS's first is 16385). */
+  /** The word of an unused slot; inode ids are positive (HDFS's first is 16385). */
   private static final long EMPTY = 0;
+
+  /** A slot's word: the id in the low 60 bits, then 2 bits of kind. */
+  private static final int KIND_SHIFT = 60;
+
+  private static final long ID_MASK = (1L << KIND_SHIFT) - 1;
+  private static final long KIND_MASK = 3L << KIND_SHIFT;
 
   private static final int MIN_LENGTH = 16;
 
   /** One generation of the arrays; a resize builds a new one and publishes it whole. */
   private static final class Slots {
-    final long[] keys;
+    final AtomicLongArray words;
     final AtomicReferenceArray<INodeFile> files;
-    final byte[] refs; // CLOCK reference bits: set by lookups without the monitor, so only a hint
-    final byte[] kinds;
+    final int n;
 
     Slots(int n) {
-      keys = new long[n];
+      this.n = n;
+      words = new AtomicLongArray(n);
       files = new AtomicReferenceArray<INodeFile>(n);
-      refs = new byte[n];
-      kinds = new byte[n];
     }
   }
 
@@ -52,7 +61,7 @@ final class InodeTable {
   private final int minLength;
   private int clockCount;
   private int otherCount;
-  private int hand;
+  private int cursor;
 
   /** A table sized for {@code expected} entries. */
   InodeTable(int expected) {
@@ -74,26 +83,31 @@ final class InodeTable {
     return (int) (((h >>> 32) * n) >>> 32);
   }
 
+  private static long word(long id, byte kind) {
+    return id | ((long) kind << KIND_SHIFT);
+  }
+
+  private static byte kind(long word) {
+    return (byte) ((word & KIND_MASK) >>> KIND_SHIFT);
+  }
+
   // ---- lookups: no lock
 
-  /** The object of inode {@code id}, or null; marks it used for the CLOCK. */
+  /** The object of inode {@code id}, or null. */
   INodeFile get(long id) {
     Slots s = slots;
-    long[] keys = s.keys;
-    int n = keys.length;
+    AtomicLongArray words = s.words;
+    int n = s.n;
     int i = home(id, n);
     for (int probes = 0; probes < n; probes++) {
-      long k = keys[i];
-      if (k == id) {
+      long w = words.get(i);
+      if ((w & ID_MASK) == id) {
         INodeFile f = s.files.get(i);
         if (f != null && f.getId() == id) {
-          if (s.refs[i] == 0) {
-            s.refs[i] = 1; // not on every hit: a cache line written only when the hand has passed
-          }
           return f;
         }
         // an entry moved under this lookup: keep probing (at worst a false miss)
-      } else if (k == EMPTY) {
+      } else if (w == EMPTY) {
         return null;
       }
       if (++i == n) {
@@ -115,20 +129,19 @@ final class InodeTable {
   }
 
   int length() {
-    return slots.keys.length;
+    return slots.n;
   }
 
   /** The slot of {@code id} in {@code s}, or -1. */
   private static int find(Slots s, long id) {
-    long[] keys = s.keys;
-    int n = keys.length;
+    int n = s.n;
     int i = home(id, n);
     while (true) {
-      long k = keys[i];
-      if (k == id) {
+      long w = s.words.get(i);
+      if ((w & ID_MASK) == id) {
         return i;
       }
-      if (k == EMPTY) {
+      if (w == EMPTY) {
         return -1;
       }
       if (++i == n) {
@@ -141,7 +154,7 @@ final class InodeTable {
   int kindOf(long id) {
     Slots s = slots;
     int i = find(s, id);
-    return i < 0 ? -1 : s.kinds[i];
+    return i < 0 ? -1 : kind(s.words.get(i));
   }
 
   /** The object held for {@code id}, or null (no CLOCK mark). */
@@ -179,8 +192,9 @@ final class InodeTable {
     if (old != f) {
       s.files.lazySet(i, f);
     }
-    count(s.kinds[i], -1);
-    s.kinds[i] = kind;
+    long w = s.words.get(i);
+    count(kind(w), -1);
+    s.words.lazySet(i, word(id, kind));
     count(kind, 1);
     return old != f ? old : null;
   }
@@ -193,58 +207,50 @@ final class InodeTable {
       return null;
     }
     INodeFile f = s.files.get(i);
-    count(s.kinds[i], -1);
+    count(kind(s.words.get(i)), -1);
     removeAt(s, i);
     return f;
   }
 
   /**
-   * Removes one CLOCK entry and returns its object (null when there is none): the hand clears the
-   * reference bit of each used entry it passes (a second chance) and takes the first unused one;
-   * after two turns without one (lookups may keep setting bits) it takes the next CLOCK entry
-   * regardless. The entry of {@code spare} (the one just added, or 0) is passed over while there is
-   * another.
+   * Removes and returns a CLOCK entry (the excess of a write operation), or null when none is left.
+   * A cursor goes round the slots, so draining them all costs about one pass.
    */
-  INodeFile evict(long spare) {
+  INodeFile takeClock() {
     if (clockCount == 0) {
       return null;
     }
     Slots s = slots;
-    int n = s.keys.length;
-    int i = hand < n ? hand : 0;
-    for (long steps = 0; steps <= 3L * n; steps++) {
-      if (s.keys[i] != EMPTY && s.kinds[i] == CLOCK) {
-        if (s.keys[i] == spare && clockCount > 1) {
-          // passed over: it has not had its first chance yet
-        } else if (s.refs[i] != 0 && steps < 2L * n) {
-          s.refs[i] = 0;
-        } else {
-          INodeFile f = s.files.get(i);
-          count(CLOCK, -1);
-          removeAt(s, i);
-          hand = i; // the slot may now hold an entry shifted back into it: looked at next
-          return f;
-        }
+    int n = s.n;
+    int i = cursor < n ? cursor : 0;
+    for (long steps = 0; steps <= 2L * n; steps++) {
+      long w = s.words.get(i);
+      if (w != EMPTY && kind(w) == CLOCK) {
+        INodeFile f = s.files.get(i);
+        count(CLOCK, -1);
+        removeAt(s, i);
+        cursor = i; // the slot may now hold an entry shifted back into it
+        return f;
       }
       if (++i == n) {
         i = 0;
       }
     }
     throw new IllegalStateException(
-        "inode cache counts " + clockCount + " evictable entries, found none");
+        "inode cache counts " + clockCount + " entries in excess, found none");
   }
 
   /** Empties the table (back to its initial size). */
   void clear() {
     slots = new Slots(minLength);
+    cursor = 0;
     clockCount = 0;
     otherCount = 0;
-    hand = 0;
   }
 
-  /** Shrinks the arrays when at most a quarter of the initial size's worth is left in 4x that. */
+  /** Shrinks the arrays when what is left would fit in a quarter of them at 60 % load. */
   void shrinkIfSparse() {
-    int n = slots.keys.length;
+    int n = slots.n;
     int used = clockCount + otherCount;
     if (n > minLength && lengthFor(used) * 4L < n) {
       resize(Math.max(minLength, lengthFor(used) * 2));
@@ -255,7 +261,7 @@ final class InodeTable {
 
   private static long checkedId(INodeFile f) {
     long id = f.getId();
-    if (id <= EMPTY) {
+    if (id <= EMPTY || id > ID_MASK) {
       throw new IllegalArgumentException("inode id " + id + " cannot be cached");
     }
     return id;
@@ -270,22 +276,20 @@ final class InodeTable {
   }
 
   private void insert(INodeFile f, long id, byte kind) {
-    if ((long) (clockCount + otherCount + 1) * 10 > (long) slots.keys.length * 7) {
+    if ((long) (clockCount + otherCount + 1) * 10 > (long) slots.n * 7) {
       resize(lengthFor(clockCount + otherCount + 1) * 2);
     }
     Slots s = slots;
-    int n = s.keys.length;
+    int n = s.n;
     int i = home(id, n);
-    while (s.keys[i] != EMPTY) {
+    while (s.words.get(i) != EMPTY) {
       if (++i == n) {
         i = 0;
       }
     }
-    // the object before the key: a lookup that sees the key finds the object (else it probes on)
+    // the object before the word: a lookup that sees the id finds the object (else it probes on)
     s.files.lazySet(i, f);
-    s.refs[i] = 0;
-    s.kinds[i] = kind;
-    s.keys[i] = id;
+    s.words.lazySet(i, word(id, kind));
     count(kind, 1);
   }
 
@@ -294,32 +298,28 @@ final class InodeTable {
    * entry of the same run whose home is not cyclically in (hole, its slot] moves into the hole.
    */
   private static void removeAt(Slots s, int i) {
-    long[] keys = s.keys;
-    int n = keys.length;
+    AtomicLongArray words = s.words;
+    int n = s.n;
     int hole = i;
     int j = i;
     while (true) {
       if (++j == n) {
         j = 0;
       }
-      long k = keys[j];
-      if (k == EMPTY) {
+      long w = words.get(j);
+      if (w == EMPTY) {
         break;
       }
-      int h = home(k, n);
+      int h = home(w & ID_MASK, n);
       boolean stays = hole < j ? (h > hole && h <= j) : (h > hole || h <= j);
       if (!stays) {
         s.files.lazySet(hole, s.files.get(j));
-        s.refs[hole] = s.refs[j];
-        s.kinds[hole] = s.kinds[j];
-        keys[hole] = k;
+        words.lazySet(hole, w);
         hole = j;
       }
     }
-    keys[hole] = EMPTY;
+    words.lazySet(hole, EMPTY);
     s.files.lazySet(hole, null);
-    s.refs[hole] = 0;
-    s.kinds[hole] = CLOCK;
   }
 
   /** Rehashes into {@code length} slots and publishes the new arrays (lookups see old or new). */
@@ -327,23 +327,20 @@ final class InodeTable {
     Slots old = slots;
     Slots s = new Slots(length);
     int n = length;
-    for (int j = 0; j < old.keys.length; j++) {
-      long k = old.keys[j];
-      if (k == EMPTY) {
+    for (int j = 0; j < old.n; j++) {
+      long w = old.words.get(j);
+      if (w == EMPTY) {
         continue;
       }
-      int i = home(k, n);
-      while (s.keys[i] != EMPTY) {
+      int i = home(w & ID_MASK, n);
+      while (s.words.get(i) != EMPTY) {
         if (++i == n) {
           i = 0;
         }
       }
-      s.keys[i] = k;
+      s.words.lazySet(i, w);
       s.files.lazySet(i, old.files.get(j));
-      s.refs[i] = old.refs[j];
-      s.kinds[i] = old.kinds[j];
     }
-    hand = (int) ((long) hand * n / old.keys.length);
     slots = s; // volatile: the arrays are complete for every lookup that reads the new reference
   }
 }

@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -16,6 +15,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.permission.PermissionStatus;
@@ -24,8 +24,8 @@ import org.junit.Test;
 
 /**
  * The open-addressing table behind the inode cache: against a HashMap under random changes (growth,
- * backward-shift removals, CLOCK evictions, shrinking), and lock-free lookups racing adds and
- * evictions.
+ * backward-shift removals, taking the excess, shrinking), and lock-free lookups racing adds and
+ * removals.
  */
 public class InodeTableTest {
   private static final PermissionStatus PERM =
@@ -67,7 +67,7 @@ public class InodeTableTest {
           assertSame(model.remove(id), t.remove(id));
           kinds.remove(id);
         } else if (op < 9) {
-          INodeFile e = t.evict(0);
+          INodeFile e = t.takeClock();
           if (e == null) {
             assertTrue(!kinds.containsValue(InodeTable.CLOCK));
           } else {
@@ -101,39 +101,35 @@ public class InodeTableTest {
   }
 
   @Test
-  public void evictionPassesOverPinnedAndReleasingEntries() {
+  public void takingTheExcessPassesOverPinnedAndReleasingEntries() {
     InodeTable t = new InodeTable(8);
     synchronized (t) {
       for (long id = 1; id <= 20; id++) {
         t.addIfAbsent(file(id), id % 2 == 0 ? InodeTable.PINNED : InodeTable.RELEASING);
       }
-      t.addIfAbsent(file(21), InodeTable.CLOCK);
-      assertEquals(21, t.evict(0).getId());
-      assertNull(t.evict(0));
-      assertEquals(20, t.otherCount());
-    }
-  }
-
-  @Test
-  public void theEntryJustAddedIsSparedWhileThereIsAnother() {
-    InodeTable t = new InodeTable(4);
-    synchronized (t) {
-      t.addIfAbsent(file(1), InodeTable.CLOCK);
-      t.addIfAbsent(file(2), InodeTable.CLOCK);
-      for (int i = 0; i < 10; i++) {
-        INodeFile e = t.evict(2);
-        assertEquals(1, e.getId());
-        t.addIfAbsent(e, InodeTable.CLOCK);
+      for (long id = 21; id <= 420; id++) {
+        t.addIfAbsent(file(id), InodeTable.CLOCK);
       }
-      assertEquals(1, t.evict(2).getId());
-      assertEquals("the last one goes when asked", 2, t.evict(2).getId());
+      Set<Long> taken = new HashSet<>();
+      for (INodeFile f; (f = t.takeClock()) != null; ) {
+        assertTrue(f.getId() > 20);
+        assertTrue(taken.add(f.getId()));
+      }
+      assertEquals(400, taken.size());
+      assertEquals(20, t.otherCount());
+      int before = t.length();
+      t.shrinkIfSparse();
+      assertTrue("shrunk: " + t.length(), t.length() < before);
+      for (long id = 1; id <= 20; id++) {
+        assertNotNull(t.get(id));
+      }
     }
   }
 
   /**
    * Readers look up and add (as materializing readers do, one object per id wins) while another
-   * thread evicts and shrinks: a lookup never returns another inode's object, and no id is in the
-   * table twice afterwards.
+   * thread takes entries out (backward shifts) and shrinks: a lookup never returns another inode's
+   * object, and no id is in the table twice afterwards.
    */
   @Test
   public void lockFreeLookupsRacingAddsAndEvictionsStayCorrect() throws Exception {
@@ -142,6 +138,7 @@ public class InodeTableTest {
     final int readers = 4;
     final AtomicBoolean stop = new AtomicBoolean();
     final AtomicReference<Throwable> failure = new AtomicReference<>();
+    final AtomicLong removed = new AtomicLong();
     final CountDownLatch go = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
     for (int k = 0; k < readers; k++) {
@@ -171,7 +168,7 @@ public class InodeTableTest {
                 }
               }));
     }
-    Thread evictor =
+    Thread remover =
         new Thread(
             () -> {
               try {
@@ -179,7 +176,8 @@ public class InodeTableTest {
                 while (!stop.get()) {
                   synchronized (t) {
                     while (t.clockCount() > 2000) {
-                      t.evict(0);
+                      t.takeClock();
+                      removed.incrementAndGet();
                     }
                     t.shrinkIfSparse();
                   }
@@ -192,16 +190,17 @@ public class InodeTableTest {
     for (Thread th : threads) {
       th.start();
     }
-    evictor.start();
+    remover.start();
     go.countDown();
     for (Thread th : threads) {
       th.join();
     }
     stop.set(true);
-    evictor.join();
+    remover.join();
     if (failure.get() != null) {
       throw new AssertionError(failure.get());
     }
+    assertTrue("removals ran alongside: " + removed.get(), removed.get() > 10_000);
     // one object per id: no id twice among the entries
     Set<Long> seen = new HashSet<>();
     synchronized (t) {
