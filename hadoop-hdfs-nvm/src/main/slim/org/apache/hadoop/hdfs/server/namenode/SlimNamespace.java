@@ -38,6 +38,7 @@ final class SlimNamespace {
   private final InodeStore store;
   private final IdPageMap pages;
   private final InodeCache cache;
+  private final PermissionMemo perms = new PermissionMemo();
 
   /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
   private final GSet<INode, INodeWithAdditionalFields> dirs;
@@ -146,14 +147,15 @@ final class SlimNamespace {
     if (f != null) {
       return f;
     }
-    return cache.addLoaded(load(id, parent), mayEvict());
+    boolean reader = isReader();
+    return cache.addLoaded(load(id, parent, reader), reader);
   }
 
   /**
-   * Whether this thread's miss may evict: only a reader's, holding the namesystem read lock and not
-   * the write lock, so that no write operation is in flight (InodeCache's rules).
+   * Whether this thread holds the namesystem read lock and not the write lock: no write operation
+   * is in flight, so its miss may evict (InodeCache's rules) and use the permission memo.
    */
-  private boolean mayEvict() {
+  private boolean isReader() {
     return !fsn.hasWriteLock() && fsn.getReadHoldCount() > 0;
   }
 
@@ -161,13 +163,13 @@ final class SlimNamespace {
    * Materializes a file from its page, over the BlocksMap's block objects. Only {@link #file} calls
    * it, on a miss: so the misses count the materialized files.
    */
-  private INodeFile load(long id, INodeDirectory parent) {
+  private INodeFile load(long id, INodeDirectory parent, boolean reader) {
     InodeView v = view(id);
     if (!v.isFile()) {
       throw new IllegalStateException("inode " + id + " (page " + v.page() + ") is not a file");
     }
     try {
-      INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v));
+      INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v), perms.of(store, v, reader));
       INodeDirectory p = parent != null ? parent : directory(v.parentId());
       if (p == null) {
         throw new IllegalStateException(
@@ -289,8 +291,9 @@ final class SlimNamespace {
 
   /**
    * The write operation ends (the namesystem write lock is still held): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), and the objects
-   * of the files it closed leave the cache. No eviction here: see {@link #trimCache}.
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), the objects of
+   * the files it closed leave the cache, and the permission memo forgets what it may have changed.
+   * No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {
@@ -305,6 +308,7 @@ final class SlimNamespace {
       newDirs.clear();
     }
     cache.releaseClosed();
+    perms.invalidate();
   }
 
   /** Whether the ended operation left the cache's evictable part over its capacity. */
