@@ -105,6 +105,27 @@ public class SlimNamespaceTest {
   }
 
   /**
+   * A rename computes the moved subtree's quota usage under the write lock, reading every file in
+   * it: the write operation evicts nothing, and the trim after it brings the cache back within its
+   * capacity before the call returns.
+   */
+  @Test
+  public void aWriteOperationReadingManyFilesIsTrimmedAfterIt() throws Exception {
+    NamenodeProtocols rpc = cluster.getNameNodeRpc();
+    rpc.mkdirs("/many/d", FsPermission.getDirDefault(), true);
+    int n = 3 * NvmCluster.TEST_CACHE_INODES;
+    for (int i = 0; i < n; i++) {
+      createEmpty(rpc, "/many/d/f" + i);
+    }
+    long made = NvmTestAccess.materialized(nn());
+    long evicted = NvmTestAccess.cacheEvictions(nn());
+    assertTrue(rpc.rename("/many/d", "/many/e"));
+    assertTrue("the rename read every file", NvmTestAccess.materialized(nn()) - made >= n);
+    assertTrue(NvmTestAccess.cachedFiles(nn()) <= NvmCluster.TEST_CACHE_INODES);
+    assertTrue(NvmTestAccess.cacheEvictions(nn()) - evicted >= n - NvmCluster.TEST_CACHE_INODES);
+  }
+
+  /**
    * A file its writer creates and closes leaves the inode cache when the closing operation ends (it
    * is pinned while open); the first lookup after the close materializes it from its page into the
    * cache, and the next one is a hit.

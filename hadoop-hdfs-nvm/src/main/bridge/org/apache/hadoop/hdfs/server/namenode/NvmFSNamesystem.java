@@ -80,9 +80,9 @@ class NvmFSNamesystem extends FSNamesystem {
   /**
    * When the outermost hold of the write lock is released, the operation is over and has persisted
    * its changes: directories it created are turned into slim ones and the files it closed leave the
-   * inode cache. If it left the cache over capacity (it read files), the lock is downgraded and the
-   * cache trimmed under the read lock: after the operation (no object it holds is evicted under
-   * it), with no other write operation running, while readers go on.
+   * inode cache. If it left objects waiting for full cache sets (it read files), the lock is
+   * downgraded and the cache trimmed under the read lock: after the operation (no object it holds
+   * is evicted under it), with no other write operation running, while readers go on.
    */
   @Override
   public void writeUnlock() {

@@ -27,8 +27,9 @@ import org.apache.hadoop.util.GSet;
  *   <li>a file is pinned in the cache while under construction; when it is closed its blocks are
  *       pointed at a ref and its object leaves the cache at the end of the closing operation (a
  *       later lookup materializes it from its page into the evictable part);
- *   <li>the cache evicts on a reader's miss, and after a write operation that left it over
- *       capacity, once the write lock is down to a read lock ({@code NvmFSNamesystem.writeUnlock}).
+ *   <li>the cache evicts on a reader's miss, and after a write operation that left objects waiting
+ *       for full sets, once the write lock is down to a read lock ({@code
+ *       NvmFSNamesystem.writeUnlock}).
  * </ul>
  */
 final class SlimNamespace {
@@ -311,15 +312,15 @@ final class SlimNamespace {
     perms.invalidate();
   }
 
-  /** Whether the ended operation left the cache's evictable part over its capacity. */
+  /** Whether the ended operation left objects waiting for full cache sets (a trim is due). */
   boolean cacheOverCapacity() {
     return cache.overCapacity();
   }
 
   /**
-   * Evicts down to the capacity. The caller guarantees that no write operation is in flight: it
-   * holds the namesystem read lock (taken before the write lock was released), or the write lock
-   * between two operations (an HA standby's edits).
+   * Moves the waiting objects into their sets, evicting there. The caller guarantees that no write
+   * operation is in flight: it holds the namesystem read lock (taken before the write lock was
+   * released), or the write lock between two operations (an HA standby's edits).
    */
   void trimCache() {
     if (cache.overCapacity()) {
