@@ -1,7 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The evictable part of the inode cache: a set-associative CLOCK over exactly {@code capacity}
@@ -18,10 +17,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@code sets} compete for one set's 8–16 slots, whatever room the others have.
  *
  * <p>Concurrency, as in {@link InodeTable}: {@link #get} takes no lock; every other method must be
- * called holding the monitor of the cache that owns this. A slot is rewritten object first, word
- * second, and a lookup checks the object's own id, so a racing lookup misses or finds the right
- * object (perhaps one being evicted), never another inode's; its reference bit is set by a
- * compare-and-set of the exact word it read.
+ * called holding the monitor of the cache that owns this. A slot is written object first (a plain
+ * array store), then word (a release store); a lookup reads the word (an acquire load) before the
+ * object, so an object it finds under a word it matched was fully built for it, and it checks the
+ * object's own (final) id, so a racing lookup misses or finds the right object (perhaps one being
+ * evicted), never another inode's. Its reference bit is set by a compare-and-set of the exact word
+ * it read. (The objects are a plain array, not an {@code AtomicReferenceArray}: deep in the
+ * NameNode's call chains its accessors were not inlined and cost their type checks on every miss.)
  */
 final class ClockSets {
   private static final long EMPTY = 0;
@@ -35,7 +37,7 @@ final class ClockSets {
   private final int setMask;
   private final int setShift;
   private final AtomicLongArray words;
-  private final AtomicReferenceArray<INodeFile> files;
+  private final INodeFile[] files;
   private final byte[] hands;
   private int count;
 
@@ -48,7 +50,7 @@ final class ClockSets {
     this.setMask = sets - 1;
     this.setShift = Integer.numberOfTrailingZeros(sets);
     this.words = new AtomicLongArray(capacity);
-    this.files = new AtomicReferenceArray<INodeFile>(capacity);
+    this.files = new INodeFile[capacity];
     this.hands = new byte[sets];
   }
 
@@ -70,7 +72,7 @@ final class ClockSets {
     for (int i = base(set); i < end; i++) {
       long w = words.get(i);
       if ((w & ID_MASK) == id) {
-        INodeFile f = files.get(i);
+        INodeFile f = files[i]; // after the word's acquire load
         if (f != null && f.getId() == id) {
           if ((w & REFERENCED) == 0) {
             words.compareAndSet(i, w, w | REFERENCED); // a hint: losing it to a change is fine
@@ -105,12 +107,13 @@ final class ClockSets {
   }
 
   INodeFile at(int slot) {
-    return files.get(slot);
+    return files[slot];
   }
 
-  /** Puts {@code f} in slot {@code slot}, which holds its id already. */
+  /** Puts {@code f} in slot {@code slot}, which holds its id already (its word published again). */
   void replace(int slot, INodeFile f) {
-    files.lazySet(slot, f);
+    files[slot] = f;
+    words.lazySet(slot, words.get(slot));
   }
 
   /** Adds {@code f} (absent) if its set has a free slot; false when the set is full. */
@@ -150,7 +153,7 @@ final class ClockSets {
         words.lazySet(i, w & ~REFERENCED);
         continue;
       }
-      INodeFile victim = files.get(i);
+      INodeFile victim = files[i];
       fill(i, f, id);
       hands[set] = (byte) h;
       return victim;
@@ -163,9 +166,9 @@ final class ClockSets {
     if (i < 0) {
       return null;
     }
-    INodeFile f = files.get(i);
+    INodeFile f = files[i];
     words.lazySet(i, EMPTY);
-    files.lazySet(i, null);
+    files[i] = null;
     count--;
     return f;
   }
@@ -173,14 +176,14 @@ final class ClockSets {
   void clear() {
     for (int i = 0; i < capacity; i++) {
       words.lazySet(i, EMPTY);
-      files.lazySet(i, null);
+      files[i] = null;
     }
     count = 0;
   }
 
-  /** Object first, then the word: a lookup that sees the id finds this object or probes on. */
+  /** Object first, then the word (release): a lookup that sees the id sees this object built. */
   private void fill(int i, INodeFile f, long id) {
-    files.lazySet(i, f);
+    files[i] = f;
     words.lazySet(i, id);
   }
 

@@ -1,7 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The inode cache's entries outside its CLOCK sets ({@link ClockSets}): files under construction
@@ -17,9 +16,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * called holding the monitor of the cache that owns this. A {@code get} racing a change can miss an
  * entry that is present (a removal's backward shift moves entries; a resize publishes new arrays)
  * or return an object that is being removed, but it never returns the object of another inode: the
- * id is checked against the object's own (final) id after the object was read with a volatile read,
- * which also makes the object's fields visible. The owner's rules make both outcomes harmless (see
- * {@link InodeCache}).
+ * id is checked against the object's own (final) id. A slot is written object first (a plain array
+ * store), then word (a release store), and a lookup reads the word (an acquire load) before the
+ * object, so an object found under a matching word was fully built for it. The owner's rules make
+ * both outcomes harmless (see {@link InodeCache}).
  */
 final class InodeTable {
   /**
@@ -47,13 +47,13 @@ final class InodeTable {
   /** One generation of the arrays; a resize builds a new one and publishes it whole. */
   private static final class Slots {
     final AtomicLongArray words;
-    final AtomicReferenceArray<INodeFile> files;
+    final INodeFile[] files;
     final int n;
 
     Slots(int n) {
       this.n = n;
       words = new AtomicLongArray(n);
-      files = new AtomicReferenceArray<INodeFile>(n);
+      files = new INodeFile[n];
     }
   }
 
@@ -102,7 +102,7 @@ final class InodeTable {
     for (int probes = 0; probes < n; probes++) {
       long w = words.get(i);
       if ((w & ID_MASK) == id) {
-        INodeFile f = s.files.get(i);
+        INodeFile f = s.files[i];
         if (f != null && f.getId() == id) {
           return f;
         }
@@ -161,7 +161,7 @@ final class InodeTable {
   INodeFile held(long id) {
     Slots s = slots;
     int i = find(s, id);
-    return i < 0 ? null : s.files.get(i);
+    return i < 0 ? null : s.files[i];
   }
 
   /** Inserts {@code f} as {@code kind} unless its id is present; returns the object present. */
@@ -170,7 +170,7 @@ final class InodeTable {
     Slots s = slots;
     int i = find(s, id);
     if (i >= 0) {
-      return s.files.get(i);
+      return s.files[i];
     }
     insert(f, id, kind);
     return null;
@@ -188,9 +188,9 @@ final class InodeTable {
       insert(f, id, kind);
       return null;
     }
-    INodeFile old = s.files.get(i);
+    INodeFile old = s.files[i];
     if (old != f) {
-      s.files.lazySet(i, f);
+      s.files[i] = f;
     }
     long w = s.words.get(i);
     count(kind(w), -1);
@@ -206,7 +206,7 @@ final class InodeTable {
     if (i < 0) {
       return null;
     }
-    INodeFile f = s.files.get(i);
+    INodeFile f = s.files[i];
     count(kind(s.words.get(i)), -1);
     removeAt(s, i);
     return f;
@@ -226,7 +226,7 @@ final class InodeTable {
     for (long steps = 0; steps <= 2L * n; steps++) {
       long w = s.words.get(i);
       if (w != EMPTY && kind(w) == CLOCK) {
-        INodeFile f = s.files.get(i);
+        INodeFile f = s.files[i];
         count(CLOCK, -1);
         removeAt(s, i);
         cursor = i; // the slot may now hold an entry shifted back into it
@@ -288,7 +288,7 @@ final class InodeTable {
       }
     }
     // the object before the word: a lookup that sees the id finds the object (else it probes on)
-    s.files.lazySet(i, f);
+    s.files[i] = f;
     s.words.lazySet(i, word(id, kind));
     count(kind, 1);
   }
@@ -313,13 +313,13 @@ final class InodeTable {
       int h = home(w & ID_MASK, n);
       boolean stays = hole < j ? (h > hole && h <= j) : (h > hole || h <= j);
       if (!stays) {
-        s.files.lazySet(hole, s.files.get(j));
+        s.files[hole] = s.files[j];
         words.lazySet(hole, w);
         hole = j;
       }
     }
     words.lazySet(hole, EMPTY);
-    s.files.lazySet(hole, null);
+    s.files[hole] = null;
   }
 
   /** Rehashes into {@code length} slots and publishes the new arrays (lookups see old or new). */
@@ -339,7 +339,7 @@ final class InodeTable {
         }
       }
       s.words.lazySet(i, w);
-      s.files.lazySet(i, old.files.get(j));
+      s.files[i] = old.files[j];
     }
     slots = s; // volatile: the arrays are complete for every lookup that reads the new reference
   }
