@@ -40,6 +40,7 @@ final class ClockSets {
   private final INodeFile[] files;
   private final byte[] hands;
   private int count;
+  private long evictions;
 
   ClockSets(int capacity) {
     if (capacity < 1) {
@@ -134,9 +135,11 @@ final class ClockSets {
   /**
    * Adds {@code f} (absent) to its set, evicting one entry there if the set is full: the set's hand
    * clears the reference bit of each used entry it passes and takes the first unused one (after a
-   * whole turn, whichever it is at). Returns the evicted object, or null.
+   * whole turn, whichever it is at). Returns the evicted object when {@code wantVictim}, else null
+   * (the evicted object is then not read: it is cold, and so is its slot's cache line); {@link
+   * #evictions} counts either way.
    */
-  INodeFile addEvicting(INodeFile f) {
+  INodeFile addEvicting(INodeFile f, boolean wantVictim) {
     if (addIfRoom(f)) {
       return null;
     }
@@ -153,11 +156,17 @@ final class ClockSets {
         words.lazySet(i, w & ~REFERENCED);
         continue;
       }
-      INodeFile victim = files[i];
+      INodeFile victim = wantVictim ? files[i] : null;
       fill(i, f, id);
       hands[set] = (byte) h;
+      evictions++;
       return victim;
     }
+  }
+
+  /** Entries evicted by {@link #addEvicting} so far. */
+  long evictions() {
+    return evictions;
   }
 
   /** Removes {@code id}'s entry; returns its object, or null. */

@@ -59,9 +59,6 @@ final class InodeCache implements InodeCacheStats {
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
-  /** Guarded by this. */
-  private long evictions;
-
   /** Files closed by the running write operation (only write operations touch it). */
   private long[] closed = new long[4];
 
@@ -113,10 +110,7 @@ final class InodeCache implements InodeCacheStats {
         if (f.isUnderConstruction()) {
           others.addIfAbsent(f, InodeTable.PINNED);
         } else if (evict) {
-          victim = sets.addEvicting(f);
-          if (victim != null) {
-            evictions++;
-          }
+          victim = sets.addEvicting(f, aclsInUse());
         } else if (!sets.addIfRoom(f)) {
           others.addIfAbsent(f, InodeTable.CLOCK);
         }
@@ -239,13 +233,15 @@ final class InodeCache implements InodeCacheStats {
       int k = 0;
       boolean done = false;
       synchronized (this) {
-        while (k < TRIM_BATCH) {
+        long before = sets.evictions();
+        boolean acls = aclsInUse();
+        for (int moved = 0; moved < TRIM_BATCH; moved++) {
           INodeFile f = others.takeClock();
           if (f == null) {
             done = true;
             break;
           }
-          INodeFile victim = sets.addEvicting(f);
+          INodeFile victim = sets.addEvicting(f, acls);
           if (victim != null) {
             if (batch == null) {
               batch = new INodeFile[TRIM_BATCH];
@@ -253,7 +249,7 @@ final class InodeCache implements InodeCacheStats {
             batch[k++] = victim;
           }
         }
-        evictions += k;
+        n += (int) (sets.evictions() - before);
         if (done) {
           others.shrinkIfSparse(); // after a large excess (a write operation that read many files)
         }
@@ -262,7 +258,6 @@ final class InodeCache implements InodeCacheStats {
         released(batch[i]);
         batch[i] = null;
       }
-      n += k;
       if (done) {
         return n;
       }
@@ -276,10 +271,24 @@ final class InodeCache implements InodeCacheStats {
    * the features of files long evicted would stay in that map, and in the heap.
    */
   private static void released(INodeFile f) {
+    if (f == null) {
+      return;
+    }
     AclFeature acl = f.getAclFeature();
     if (acl != null) {
       AclStorage.removeAclFeature(acl);
     }
+  }
+
+  /**
+   * Whether any ACL feature is in 2.7.3's map. While none is, no object can hold one (an object's
+   * feature was counted into the map before the object was cached, which this cache's monitor
+   * orders before the caller), so an evicted object need not be read to give its reference back:
+   * the object and its slot's line are cold. A racy read of the map's plain size field: it can be
+   * stale only towards features added after the caller's object was, which are not its own.
+   */
+  private static boolean aclsInUse() {
+    return AclStorage.getUniqueAclFeatures().getUniqueElementsSize() != 0;
   }
 
   /**
@@ -323,6 +332,6 @@ final class InodeCache implements InodeCacheStats {
 
   @Override
   public synchronized long evictions() {
-    return evictions;
+    return sets.evictions();
   }
 }
