@@ -182,23 +182,25 @@ final class InodeCache implements InodeCacheStats {
     if (closedCount == 0) {
       return 0;
     }
-    INodeFile[] out = new INodeFile[closedCount];
+    INodeFile[] out = aclsInUse() ? new INodeFile[closedCount] : null;
     int k = 0;
     synchronized (this) {
       for (int i = 0; i < closedCount; i++) {
         if (others.kindOf(closed[i]) == InodeTable.RELEASING) {
-          out[k++] = others.remove(closed[i]);
+          INodeFile f = others.remove(closed[i]);
+          if (out != null) {
+            out[k] = f;
+          }
+          k++;
         }
       }
-      if (k > 0) {
-        others.shrinkIfSparse();
-      }
+      others.shrinkIfSparse();
     }
     closedCount = 0;
     if (closed.length > 64) {
       closed = new long[4];
     }
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; out != null && i < k; i++) {
       released(out[i]);
     }
     return k;
@@ -206,8 +208,8 @@ final class InodeCache implements InodeCacheStats {
 
   void remove(long id) {
     synchronized (this) {
-      if (sets.remove(id) == null) {
-        others.remove(id);
+      if (sets.remove(id) == null && others.remove(id) != null) {
+        others.shrinkIfSparse(); // after a delete of many files a write operation had read
       }
     }
   }
