@@ -268,9 +268,10 @@ public class SlimCacheConcurrencyTest {
       model.putAll(f.get());
     }
     pool.shutdown();
+    // the reads' stats and listings fill the cache (a file its writer closes does not enter it)
     assertTrue(
         "the cache evicted: " + NvmTestAccess.cacheEvictions(cluster.getNameNode()),
-        NvmTestAccess.cacheEvictions(cluster.getNameNode()) > 100);
+        NvmTestAccess.cacheEvictions(cluster.getNameNode()) > 50);
     check(model, "before restart");
     cluster.restartNameNode(true);
     cluster.waitActive();

@@ -55,18 +55,23 @@ public class SlimNamespaceTest {
     return cluster.getNameNode();
   }
 
-  private static void createEmpty(NamenodeProtocols rpc, String path) throws Exception {
-    HdfsFileStatus st =
-        rpc.create(
-            path,
-            FsPermission.getFileDefault(),
-            "slim",
-            new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)),
-            true,
-            (short) 1,
-            1 << 20,
-            CryptoProtocolVersion.supported());
+  /** Creates and closes an empty file; returns its inode id. */
+  private static long createEmpty(NamenodeProtocols rpc, String path) throws Exception {
+    HdfsFileStatus st = open(rpc, path);
     rpc.complete(path, "slim", null, st.getFileId());
+    return st.getFileId();
+  }
+
+  private static HdfsFileStatus open(NamenodeProtocols rpc, String path) throws Exception {
+    return rpc.create(
+        path,
+        FsPermission.getFileDefault(),
+        "slim",
+        new EnumSetWritable<CreateFlag>(EnumSet.of(CreateFlag.CREATE)),
+        true,
+        (short) 1,
+        1 << 20,
+        CryptoProtocolVersion.supported());
   }
 
   @Test
@@ -86,11 +91,66 @@ public class SlimNamespaceTest {
     assertEquals(
         "page reads for 6,000 lookups of missing names", reads, NvmTestAccess.pageReads(nn()));
     assertEquals(made, NvmTestAccess.materialized(nn()));
-    // the counters do move: an existing, evicted file is read from its page
+    // the counters do move: an existing file without a cached object is read from its page
     assertTrue(rpc.getFileInfo("/lookup/file7") != null);
     assertTrue(NvmTestAccess.pageReads(nn()) > reads);
+    assertEquals(made + 1, NvmTestAccess.materialized(nn()));
+    // reading more files than the cache holds evicts, and the cache stays within its capacity
+    long evicted = NvmTestAccess.cacheEvictions(nn());
+    for (int i = 0; i < 3 * NvmCluster.TEST_CACHE_INODES; i++) {
+      assertTrue(rpc.getFileInfo("/lookup/file" + (100 + i)) != null);
+    }
     assertTrue(NvmTestAccess.cachedFiles(nn()) <= NvmCluster.TEST_CACHE_INODES);
-    assertTrue(NvmTestAccess.cacheEvictions(nn()) > 0);
+    assertTrue(NvmTestAccess.cacheEvictions(nn()) > evicted);
+  }
+
+  /**
+   * A rename computes the moved subtree's quota usage under the write lock, reading every file in
+   * it: the write operation evicts nothing, and the trim after it brings the cache back within its
+   * capacity before the call returns.
+   */
+  @Test
+  public void aWriteOperationReadingManyFilesIsTrimmedAfterIt() throws Exception {
+    NamenodeProtocols rpc = cluster.getNameNodeRpc();
+    rpc.mkdirs("/many/d", FsPermission.getDirDefault(), true);
+    int n = 3 * NvmCluster.TEST_CACHE_INODES;
+    for (int i = 0; i < n; i++) {
+      createEmpty(rpc, "/many/d/f" + i);
+    }
+    long made = NvmTestAccess.materialized(nn());
+    long evicted = NvmTestAccess.cacheEvictions(nn());
+    assertTrue(rpc.rename("/many/d", "/many/e"));
+    assertTrue("the rename read every file", NvmTestAccess.materialized(nn()) - made >= n);
+    assertTrue(NvmTestAccess.cachedFiles(nn()) <= NvmCluster.TEST_CACHE_INODES);
+    assertTrue(NvmTestAccess.cacheEvictions(nn()) - evicted >= n - NvmCluster.TEST_CACHE_INODES);
+  }
+
+  /**
+   * A file its writer creates and closes leaves the inode cache when the closing operation ends (it
+   * is pinned while open); the first lookup after the close materializes it from its page into the
+   * cache, and the next one is a hit.
+   */
+  @Test
+  public void aFileClosedWithoutBeingReadHoldsNoCacheEntry() throws Exception {
+    NamenodeProtocols rpc = cluster.getNameNodeRpc();
+    rpc.mkdirs("/closed", FsPermission.getDirDefault(), true);
+    long open = open(rpc, "/closed/open").getFileId();
+    long[] ids = new long[5];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = createEmpty(rpc, "/closed/f" + i);
+    }
+    assertTrue("an open file is pinned", NvmTestAccess.isCached(nn(), open));
+    for (long id : ids) {
+      assertTrue("closed without being read: " + id, !NvmTestAccess.isCached(nn(), id));
+    }
+    long made = NvmTestAccess.materialized(nn());
+    assertTrue(rpc.getFileInfo("/closed/f3") != null);
+    assertEquals(made + 1, NvmTestAccess.materialized(nn()));
+    assertTrue(NvmTestAccess.isCached(nn(), ids[3]));
+    assertTrue(rpc.getFileInfo("/closed/f3") != null);
+    assertEquals("a hit", made + 1, NvmTestAccess.materialized(nn()));
+    rpc.complete("/closed/open", "slim", null, open);
+    assertTrue(!NvmTestAccess.isCached(nn(), open));
   }
 
   private static int listAll(NamenodeProtocols rpc, String dir, int expected) throws Exception {
@@ -152,7 +212,9 @@ public class SlimNamespaceTest {
     assertEquals(
         "INodeFile", NvmTestAccess.firstBlockCollectionClass(nn(), f.toString()).getSimpleName());
     for (int i = 0; i < 200; i++) {
-      createEmpty(cluster.getNameNodeRpc(), "/refs/evict" + i); // floods the 16-file cache
+      createEmpty(cluster.getNameNodeRpc(), "/refs/evict" + i);
+      // read after its close, so it enters the 16-file cache: floods it while the file is open
+      assertTrue(cluster.getNameNodeRpc().getFileInfo("/refs/evict" + i) != null);
     }
     out.write(new byte[100]);
     out.close();

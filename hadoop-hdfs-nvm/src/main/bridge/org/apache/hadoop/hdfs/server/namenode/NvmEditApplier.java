@@ -78,9 +78,11 @@ final class NvmEditApplier {
     NvmWriteThrough w = editLog.writeThrough();
     try {
       persist(w, op);
-      // what the namesystem's writeUnlock does after an operation on the active
+      // what the namesystem's writeUnlock does after an operation on the active; the loader holds
+      // the write lock over many edits, so the cache is trimmed here, between two of them
       w.endOfWriteOperation();
       w.slim().endOfWriteOperation();
+      w.slim().trimCache();
       // the tail's batches are committed together when it ends (NvmFSImage.loadEdits); a long
       // catch-up commits along the way, so that what waits stays bounded
       w.store().syncIfMoreThan(STAGED_BATCHES_MAX);

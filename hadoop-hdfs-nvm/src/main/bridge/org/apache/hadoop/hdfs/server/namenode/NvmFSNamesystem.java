@@ -79,19 +79,33 @@ class NvmFSNamesystem extends FSNamesystem {
 
   /**
    * When the outermost hold of the write lock is released, the operation is over and has persisted
-   * its changes: directories it created are turned into slim ones and the inode cache is trimmed
-   * (never earlier, so no object an operation holds is evicted under it).
+   * its changes: directories it created are turned into slim ones and the files it closed leave the
+   * inode cache. If it left objects waiting for full cache sets (it read files), the lock is
+   * downgraded and the cache trimmed under the read lock: after the operation (no object it holds
+   * is evicted under it), with no other write operation running, while readers go on.
    */
   @Override
   public void writeUnlock() {
+    SlimNamespace trim = null;
     try {
       NvmWriteThrough ns = nvmImage.writeThrough();
       if (ns != null && getWriteHoldCount() == 1) {
         ns.endOfWriteOperation();
         ns.slim().endOfWriteOperation();
+        if (ns.slim().cacheOverCapacity()) {
+          readLock(); // a write-lock holder may always take the read lock (downgrade)
+          trim = ns.slim();
+        }
       }
     } finally {
       super.writeUnlock();
+    }
+    if (trim != null) {
+      try {
+        trim.trimCache();
+      } finally {
+        readUnlock();
+      }
     }
   }
 }

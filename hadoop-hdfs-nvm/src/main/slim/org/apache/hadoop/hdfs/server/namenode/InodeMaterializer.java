@@ -51,12 +51,19 @@ final class InodeMaterializer {
    */
   static INodeFile file(InodeStore store, InodeView v, BlockInfoContiguous[] blocks)
       throws IOException {
+    return file(store, v, blocks, perm(store, v));
+  }
+
+  /** As {@link #file(InodeStore, InodeView, BlockInfoContiguous[])}, with the page's status. */
+  static INodeFile file(
+      InodeStore store, InodeView v, BlockInfoContiguous[] blocks, PermissionStatus perm)
+      throws IOException {
     short repl = (short) v.replication();
     INodeFile f =
         new INodeFile(
             v.id(),
             v.nameBytes(),
-            perm(store, v),
+            perm,
             v.mtime(),
             v.atime(),
             blocks,

@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockCollection;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
@@ -24,8 +25,11 @@ import org.apache.hadoop.util.GSet;
  *       INodeDirectory; it is replaced by an NvmINodeDirectory when the operation ends ({@link
  *       #endOfWriteOperation}), because the operation may still hold the plain one;
  *   <li>a file is pinned in the cache while under construction; when it is closed its blocks are
- *       pointed at a ref and it joins the LRU part;
- *   <li>the cache is trimmed at the end of each write operation and by readers.
+ *       pointed at a ref and its object leaves the cache at the end of the closing operation (a
+ *       later lookup materializes it from its page into the evictable part);
+ *   <li>the cache evicts on a reader's miss, and after a write operation that left objects waiting
+ *       for full sets, once the write lock is down to a read lock ({@code
+ *       NvmFSNamesystem.writeUnlock}).
  * </ul>
  */
 final class SlimNamespace {
@@ -35,19 +39,13 @@ final class SlimNamespace {
   private final InodeStore store;
   private final IdPageMap pages;
   private final InodeCache cache;
+  private final PermissionMemo perms = new PermissionMemo();
 
   /** Directories by id: the stock INodeMap's own set, which now holds only directories. */
   private final GSet<INode, INodeWithAdditionalFields> dirs;
 
-  /**
-   * Files materialized from their pages, and page views taken (every page read goes through {@link
-   * #view}).
-   */
-  private final java.util.concurrent.atomic.AtomicLong materialized =
-      new java.util.concurrent.atomic.AtomicLong();
-
-  private final java.util.concurrent.atomic.AtomicLong pageReads =
-      new java.util.concurrent.atomic.AtomicLong();
+  /** Page views taken (every page read goes through {@link #view}); striped, as readers race. */
+  private final LongAdder pageReads = new LongAdder();
 
   /** Directories created by the running write operation, replaced when it ends. */
   private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
@@ -83,12 +81,13 @@ final class SlimNamespace {
     return store;
   }
 
+  /** Files materialized from their pages: every cache miss, as {@link #file} loads on each. */
   long materialized() {
-    return materialized.get();
+    return cache.misses();
   }
 
   long pageReads() {
-    return pageReads.get();
+    return pageReads.sum();
   }
 
   IdPageMap pages() {
@@ -149,22 +148,29 @@ final class SlimNamespace {
     if (f != null) {
       return f;
     }
-    f = cache.addLoaded(load(id, parent));
-    if (cache.overCapacity() && !fsn.hasWriteLock()) {
-      cache.trim();
-    }
-    return f;
+    boolean reader = isReader();
+    return cache.addLoaded(load(id, parent, reader), reader);
   }
 
-  /** Materializes a file from its page, over the BlocksMap's block objects. */
-  INodeFile load(long id, INodeDirectory parent) {
+  /**
+   * Whether this thread holds the namesystem read lock and not the write lock: no write operation
+   * is in flight, so its miss may evict (InodeCache's rules) and use the permission memo.
+   */
+  private boolean isReader() {
+    return !fsn.hasWriteLock() && fsn.getReadHoldCount() > 0;
+  }
+
+  /**
+   * Materializes a file from its page, over the BlocksMap's block objects. Only {@link #file} calls
+   * it, on a miss: so the misses count the materialized files.
+   */
+  private INodeFile load(long id, INodeDirectory parent, boolean reader) {
     InodeView v = view(id);
-    materialized.incrementAndGet();
     if (!v.isFile()) {
       throw new IllegalStateException("inode " + id + " (page " + v.page() + ") is not a file");
     }
     try {
-      INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v));
+      INodeFile f = InodeMaterializer.file(store, v, storedBlocks(v), perms.of(store, v, reader));
       INodeDirectory p = parent != null ? parent : directory(v.parentId());
       if (p == null) {
         throw new IllegalStateException(
@@ -183,7 +189,7 @@ final class SlimNamespace {
     if (page == IdPageMap.MISSING) {
       throw new IllegalStateException("inode " + id + " has no page in the region");
     }
-    pageReads.incrementAndGet();
+    pageReads.increment();
     return store.inode(page);
   }
 
@@ -191,11 +197,22 @@ final class SlimNamespace {
     return storedBlocks(view(id));
   }
 
+  /**
+   * A lookup key per thread for the BlocksMap (it hashes and compares blocks by id only and keeps
+   * nothing of the key), instead of a new Block per block of every materialized file.
+   */
+  private static final ThreadLocal<Block> BLOCK_KEY = ThreadLocal.withInitial(Block::new);
+
   private BlockInfoContiguous[] storedBlocks(InodeView v) {
     int n = v.blockCount();
+    if (n == 0) {
+      return BlockInfoContiguous.EMPTY_ARRAY; // shared, as the stock create's: never written
+    }
     BlockInfoContiguous[] out = new BlockInfoContiguous[n];
+    Block key = BLOCK_KEY.get();
     for (int i = 0; i < n; i++) {
-      BlockInfoContiguous b = blocks.getStoredBlock(new Block(v.blockId(i)));
+      key.setBlockId(v.blockId(i));
+      BlockInfoContiguous b = blocks.getStoredBlock(key);
       if (b == null) {
         throw new IllegalStateException(
             "file inode "
@@ -274,9 +291,10 @@ final class SlimNamespace {
   }
 
   /**
-   * The write operation ends (the namesystem releases its write lock): directories it created
-   * become NvmINodeDirectory (parents first, so each takes over its parent link), then the cache is
-   * trimmed.
+   * The write operation ends (the namesystem write lock is still held): directories it created
+   * become NvmINodeDirectory (parents first, so each takes over its parent link), the objects of
+   * the files it closed leave the cache, and the permission memo forgets what it may have changed.
+   * No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
     if (!newDirs.isEmpty()) {
@@ -290,6 +308,21 @@ final class SlimNamespace {
       }
       newDirs.clear();
     }
+    cache.releaseClosed();
+    perms.invalidate();
+  }
+
+  /** Whether the ended operation left objects waiting for full cache sets (a trim is due). */
+  boolean cacheOverCapacity() {
+    return cache.overCapacity();
+  }
+
+  /**
+   * Moves the waiting objects into their sets, evicting there. The caller guarantees that no write
+   * operation is in flight: it holds the namesystem read lock (taken before the write lock was
+   * released), or the write lock between two operations (an HA standby's edits).
+   */
+  void trimCache() {
     if (cache.overCapacity()) {
       cache.trim();
     }

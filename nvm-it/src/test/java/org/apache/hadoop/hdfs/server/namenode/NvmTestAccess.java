@@ -38,6 +38,13 @@ public final class NvmTestAccess {
     return (int) writeThrough(nn).slim().cache().size();
   }
 
+  /**
+   * Whether inode {@code id} has an object in the inode cache (looked at without materializing).
+   */
+  public static boolean isCached(NameNode nn, long id) {
+    return writeThrough(nn).slim().cachedFile(id) != null;
+  }
+
   public static long cacheEvictions(NameNode nn) {
     return writeThrough(nn).slim().cache().evictions();
   }
