@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import static org.apache.hadoop.hdfs.server.namenode.CachedFiles.file;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
@@ -14,9 +15,6 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.fs.permission.PermissionStatus;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.junit.Test;
 
 /**
@@ -24,14 +22,6 @@ import org.junit.Test;
  * chance within a set, agreement with a map, and lock-free lookups racing evictions.
  */
 public class ClockSetsTest {
-  private static final PermissionStatus PERM =
-      new PermissionStatus("u", "g", FsPermission.getFileDefault());
-
-  private static INodeFile file(long id) {
-    return new INodeFile(
-        id, new byte[] {'f'}, PERM, 1L, 1L, new BlockInfoContiguous[0], (short) 1, 1L << 20);
-  }
-
   @Test
   public void holdsExactlyTheCapacityForAnyCapacity() {
     for (int capacity : new int[] {1, 2, 7, 8, 9, 16, 17, 100, 1000, 100_000}) {

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import static org.apache.hadoop.hdfs.server.namenode.CachedFiles.file;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
@@ -11,10 +12,6 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclEntryScope;
 import org.apache.hadoop.fs.permission.AclEntryType;
 import org.apache.hadoop.fs.permission.FsAction;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.fs.permission.PermissionStatus;
-import org.apache.hadoop.hdfs.DFSUtil;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.junit.Test;
 
 /**
@@ -22,21 +19,6 @@ import org.junit.Test;
  * closing operation, evictions only where allowed, second chance, one object per inode.
  */
 public class InodeCacheTest {
-  private static final PermissionStatus PERM =
-      new PermissionStatus("u", "g", FsPermission.getFileDefault());
-
-  private static INodeFile file(long id) {
-    return new INodeFile(
-        id,
-        DFSUtil.string2Bytes("f" + id),
-        PERM,
-        1L,
-        1L,
-        new BlockInfoContiguous[0],
-        (short) 1,
-        1L << 20);
-  }
-
   private static INodeFile open(long id) {
     INodeFile f = file(id);
     f.toUnderConstruction("client", "machine");

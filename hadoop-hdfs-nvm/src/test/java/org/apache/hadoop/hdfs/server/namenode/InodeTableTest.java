@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import static org.apache.hadoop.hdfs.server.namenode.CachedFiles.file;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertSame;
@@ -17,9 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.fs.permission.PermissionStatus;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.junit.Test;
 
 /**
@@ -28,14 +26,6 @@ import org.junit.Test;
  * removals.
  */
 public class InodeTableTest {
-  private static final PermissionStatus PERM =
-      new PermissionStatus("u", "g", FsPermission.getFileDefault());
-
-  private static INodeFile file(long id) {
-    return new INodeFile(
-        id, new byte[] {'f'}, PERM, 1L, 1L, new BlockInfoContiguous[0], (short) 1, 1L << 20);
-  }
-
   @Test
   public void agreesWithAMapUnderRandomChanges() {
     Random r = new Random(27);
