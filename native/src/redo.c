@@ -10,7 +10,10 @@
  *      Record N lives in slot N % 2; record N + 2 is written after record N + 1's barrier,
  *      which drained N's in-place flushes. A record that overlaps the last one's area
  *      (a big record, or the first record after one) drains first.
- *   2. Replay never writes over data a later committed group wrote out of place. A page
+ *   2. A record commits its group only with its FRESH data: recovery replays the newest
+ *      valid record only if the seals it holds match the media (seals_hold); a group that
+ *      writes a page LIVE in its FRESH data drains that data before writing its record.
+ *   3. Replay never writes over data a later committed group wrote out of place. A page
  *      a group frees goes back to the allocator only after two more records committed
  *      (nvm_redo_release), so by the time it is written FRESH again no record that could
  *      name it is still replayable; a FRESH page that one of the last two records wrote in
@@ -156,6 +159,56 @@ static uint32_t apply_record(nvm_region *r, uint64_t off) {
   return count;
 }
 
+/* Is this the last entry of the record at `c` that stores the state word at `target`? */
+static int last_state_entry(const struct rec *c, const uint8_t *p, uint64_t pos, uint32_t i,
+                            uint64_t target) {
+  pos += NVM_UNDO_ENTRY_HEADER + 8;
+  for (uint32_t j = i + 1; j < c->count; j++) {
+    uint32_t len = rd32(p + pos + 8);
+    if (len == 8 && rd64(p + pos) == target) return 0;
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  }
+  return 1;
+}
+
+/*
+ * Does the media vouch for the record's FRESH data? The group's FRESH data and its record
+ * reach the media at one barrier, in no order, so a record can be whole while a FRESH page
+ * is not, if the crash came before that barrier completed. Every page the group leaves LIVE
+ * in place has its final state word in the record, and that word holds the page's checksum
+ * (region-format.md §11): the record's group is committed only if each such word matches the
+ * media page with the record's entries applied. (A group that writes a page LIVE in its FRESH
+ * data drains that data before writing its record: nvm_batch_commit.) Between a record's
+ * barrier and the next record's nothing but the record's own entries and its FREE
+ * invalidations (state words) changes its pages, so a committed group always passes.
+ */
+static int seals_hold(const nvm_region *r, const struct rec *c) {
+  const uint8_t *p = r->base + c->off + NVM_REDO_PAYLOAD;
+  uint64_t pos = 0;
+  uint8_t page[NVM_PAGE_SIZE];
+  for (uint32_t i = 0; i < c->count; i++) {
+    uint64_t target = rd64(p + pos), idx;
+    uint32_t len = rd32(p + pos + 8);
+    if (len == 8 && nvm_is_page_off(r, target, &idx) && last_state_entry(c, p, pos, i, target)) {
+      memcpy(page, r->base + target, NVM_PAGE_SIZE);
+      uint64_t q = 0;
+      for (uint32_t j = 0; j < c->count; j++) { /* every entry on this page, in order */
+        uint64_t t = rd64(p + q);
+        uint32_t l = rd32(p + q + 8);
+        if (t >= target && t < target + NVM_PAGE_SIZE)
+          memcpy(page + (t - target), p + q + NVM_UNDO_ENTRY_HEADER, l);
+        q += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(l);
+      }
+      uint64_t word = rd64(page);
+      if (NVM_STATE_OF(word) == NVM_STATE_LIVE &&
+          word != nvm_sealed_word_of(r, page, (uint32_t)word))
+        return 0;
+    }
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  }
+  return 1;
+}
+
 /* Zero both slots' seq words (flush; the caller drains): no record is valid after. */
 static void empty_slots(nvm_region *r) {
   static const uint64_t zero = 0;
@@ -168,7 +221,10 @@ static void empty_slots(nvm_region *r) {
 /*
  * Replay, in ascending seq, every valid record whose seq is not below the media's
  * SB_COMMIT_SEQ (a group below it is in place: its successor's in-place stores, which
- * set SB_COMMIT_SEQ, come after the successor's barrier, which drained it). Redo is
+ * set SB_COMMIT_SEQ, come after the successor's barrier, which drained it). The older of
+ * two is committed (the newer was written after its barrier); the newest is committed if
+ * the media vouches for its FRESH data (seals_hold, checked after the older one is
+ * replayed), else its group never passed its barrier and it is ignored as torn. Redo is
  * idempotent, so a crash during replay replays again. Then drain, and empty the slots
  * (drain): the region is left with no record. A record that stays valid because the crash
  * came between the two drains is at most SB_COMMIT_SEQ by then, and is replayed (it equals
@@ -182,6 +238,7 @@ int nvm_redo_recover(nvm_region *r) {
   uint64_t entries = 0, replayed = 0;
   for (int i = 0; i < n; i++) {
     if (recs[i].seq < committed) continue;
+    if (i == n - 1 && !seals_hold(r, &recs[i])) continue; /* its FRESH data is not all there */
     entries += apply_record(r, recs[i].off);
     replayed++;
   }
@@ -348,10 +405,22 @@ int nvm_redo_settle(nvm_region *r) {
   return NVM_OK;
 }
 
+/* Does b write a page LIVE in its FRESH data (an extension page, or an inode, string or
+ * record page that commits itself)? Its checksum is in that data, not in the record. */
+static int fresh_live(const struct batch *b) {
+  for (uint32_t i = 0; i < b->n; i++) {
+    const struct entry *e = &b->e[i];
+    if (e->op == NVM_OP_FRESH && (e->target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE == 0 &&
+        e->len >= 8 && NVM_STATE_OF(rd64(e->data)) == NVM_STATE_LIVE)
+      return 1;
+  }
+  return 0;
+}
+
 int nvm_batch_commit(nvm_region *r, const struct batch *b) {
   uint64_t need = nvm_batch_redo_need(b);
   uint32_t span = need > NVM_REDO_SLOT_PAYLOAD_MAX ? 2 : 1;
-  int rc;
+  int rc, live = fresh_live(b);
   if (fresh_on_recent(r, b) && (rc = nvm_redo_settle(r))) return rc;
   /* Rule 1 for a record that overlaps the last one's area: the slot alternation does not
    * protect it, so the last group's in-place bytes are made durable first. */
@@ -360,6 +429,13 @@ int nvm_batch_commit(nvm_region *r, const struct batch *b) {
     r->redo_undrained = 0;
   }
   nvm_batch_write_fresh(r, b);
+  /* A page written LIVE in FRESH data carries its own checksum, which the record cannot
+   * vouch for at recovery (seals_hold): that data is made durable before the record is
+   * written, one barrier more. The seals of pages made LIVE in place are in the record. */
+  if (live) {
+    if ((rc = nvm_drain(r))) return rc;
+    r->redo_undrained = 0;
+  }
   uint64_t seq = nvm_sb_get(r, NVM_SB_COMMIT_SEQ) + 1;
   /* Rule 1 for a slot record: slot seq % 2 holds record seq - 2, whose in-place bytes the
    * barrier of record seq - 1 drained (or the drain just above, after a big record). */
@@ -386,7 +462,7 @@ static void release_set(nvm_region *r, struct nvm_pageset *s) {
   s->n = 0;
 }
 
-/* Rule 2: a page freed by record N is handed out again only after record N + 2 committed;
+/* Rule 3: a page freed by record N is handed out again only after record N + 2 committed;
  * staging made room for it on the free stack (r->pending_frees), so releasing cannot fail. */
 int nvm_redo_release(nvm_region *r, const struct batch *b) {
   release_set(r, &r->freed[1]);
