@@ -456,14 +456,14 @@ int nvm_batch_commit(nvm_region *r, const struct batch *b) {
 static void release_set(nvm_region *r, struct nvm_pageset *s) {
   for (uint32_t i = 0; i < s->n; i++) {
     r->pending_frees--;
-    r->pages_used--;
     r->free_stack[r->free_top++] = s->p[i];
   }
   s->n = 0;
 }
 
 /* Rule 3: a page freed by record N is handed out again only after record N + 2 committed;
- * staging made room for it on the free stack (r->pending_frees), so releasing cannot fail. */
+ * staging made room for it on the free stack (r->pending_frees), so releasing cannot fail. It
+ * stops counting as used at once (nvm_region_usage: free, not yet reusable). */
 int nvm_redo_release(nvm_region *r, const struct batch *b) {
   release_set(r, &r->freed[1]);
   if (r->redo_settled) release_set(r, &r->freed[0]);
@@ -476,6 +476,7 @@ int nvm_redo_release(nvm_region *r, const struct batch *b) {
     if (b->e[i].op != NVM_OP_FREE) continue;
     int rc = set_add(r, &r->freed[0], b->e[i].page);
     if (rc) return rc;
+    r->pages_used--;
   }
   return NVM_OK;
 }
