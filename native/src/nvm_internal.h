@@ -93,7 +93,11 @@ struct nvm_region {
   struct nvm_pageset {
     uint32_t *p; /* data pages the record wrote in place, sorted */
     uint32_t n, cap;
-  } redo_recent[2];      /* of the last record ([0]) and the one before ([1]) */
+  } redo_recent[2];  /* of the last record ([0]) and the one before ([1]) */
+  uint8_t *redo_pre; /* the bytes the last record's in-place stores replaced, in store order
+                        (u64 target, u32 len, u32 0, bytes padded to 8): what is not durable
+                        while redo_undrained, for the crash hook's shadow (persist.c) */
+  size_t redo_pre_len, redo_pre_cap;
   uint8_t *redo_scratch; /* page images for the seals of one record */
   size_t redo_scratch_cap;
   int redo_settled;            /* nvm_redo_settle emptied the slots since the last release */
@@ -171,7 +175,8 @@ static inline void nvm_bit_clear(uint8_t *bits, uint64_t i) {
   bits[i >> 3] &= (uint8_t) ~(1u << (i & 7));
 }
 
-/* redo.c: the redo log (region-format.md §4.1, §7.3) */
+/* redolog.c (check, replay) and redo.c (settle, free): the redo log (region-format.md §4.1, §7.3)
+ */
 int nvm_redo_check(const nvm_region *r); /* open, read only: refuse a bad valid record */
 int nvm_redo_recover(nvm_region *r);     /* replay, drain, empty the slots */
 int nvm_redo_settle(nvm_region *r);      /* drain, empty the slots, drain; frees back */
