@@ -61,7 +61,7 @@ const char *nvm_errormsg(void);
 /*
  * Where in the file the last error on this thread points: the absolute byte offset
  * of the field that failed validation (open and recovery: header, geometry,
- * superblock, undo record, a page's state word, parent link, chain link, name or
+ * superblock, redo slot or undo record, a page's state word, parent link, chain link, name or
  * string reference; docs/region-format.md §2 and §7.6), or of the page when the
  * page as a whole is bad; for a truncated file, its length (the first missing
  * byte). NVM_NO_OFFSET when the error has no place in the file (I/O, lock, bad
@@ -118,7 +118,8 @@ int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, i
 
 /*
  * Open and validate an existing region, then (unless READONLY) run recovery:
- * roll back a valid undo record, reclaim uncommitted and orphaned pages, and
+ * replay the valid redo records (in a region from before the redo log: roll back a
+ * valid undo record, then upgrade), reclaim uncommitted and orphaned pages, and
  * build the list of live inodes (see nvm_recovered_inodes). Validation order:
  * size >= header, magic, version/page size, header CRC, file size vs header.
  * Nothing is written unless every check passes.
@@ -180,19 +181,19 @@ int nvm_release_pages(nvm_region *r, uint32_t n, const uint64_t *offs);
  *                  and return it to the free list (length 0). Used for pages made
  *                  unreachable by this batch (a deleted subtree, a replaced
  *                  extension chain).
- * field_id identifies the logical field for the undo record and the checker
+ * field_id identifies the logical field for the log record and the checker
  * (enum nvm_field); it does not change how the bytes are written.
  *
- * Persist order (docs/region-format.md §Persist order):
- *  - all FRESH data is flushed first;
- *  - if the batch has exactly one INPLACE entry and it is an aligned 8-byte
- *    word: drain (only if there was FRESH data), then one atomic store,
- *    flush, drain (1 barrier, or 2 with FRESH data);
- *  - otherwise (undo-logged): old bytes of every INPLACE range + SB_COMMIT_SEQ
- *    are copied to the undo record and flushed, drain; UNDO_STATE := new seq,
- *    flush, drain; INPLACE writes + SB_COMMIT_SEQ, flush, drain; UNDO_STATE := 0,
- *    flush, drain (4 barriers);
- *  - FREE pages: state word := INVALID, flush, one drain, then onto the free list.
+ * Persist order (docs/region-format.md §7.3, the redo log):
+ *  - all FRESH data is written and flushed first (and drained, if a page is
+ *    written LIVE in it);
+ *  - one redo record with the final bytes of every INPLACE range, the seals of
+ *    the pages they change and SB_COMMIT_SEQ := new seq, flushed; ONE drain:
+ *    the commit point;
+ *  - the INPLACE bytes stored and flushed, no drain: the next commit's barrier
+ *    (or close) makes them durable, recovery replays the record until then;
+ *  - FREE pages: state word := INVALID, flushed, no drain; onto the free list
+ *    two commits later.
  * The batch is validated completely before the first store; on NVM_EINVAL
  * nothing was written. Returns NVM_ECRASHED if the test crash hook fired.
  */
@@ -249,8 +250,8 @@ int nvm_apply(nvm_region *r, const void *batch, size_t batch_len);
  * since open).
  *
  * nvm_sync commits every batch staged before it was called, in staging order, grouped:
- * one group's batches as one undo-logged commit (the persist order above, over the
- * union of their entries), as many groups as the undo record's size needs. A crash
+ * one group's batches as one commit (the persist order above, over the union of their
+ * entries: one redo record), as many groups as a record slot's size needs. A crash
  * leaves a prefix of the staged batches in the region, ending at a group's end. One
  * thread commits at a time; a caller whose batches another caller committed meanwhile
  * returns without a barrier. *durable is the last staged batch now in the region.
@@ -270,8 +271,9 @@ typedef struct nvm_recovery {
   uint64_t pages_scanned;
   uint64_t inodes_live; /* attached to the tree, including the root */
   uint64_t strings_live;
-  uint64_t undo_rolled_back;  /* 1 if a valid undo record was applied */
-  uint64_t undo_entries;      /* entries restored from it */
+  uint64_t undo_rolled_back;  /* 1 if a log record was applied: redo records replayed, or
+                                 (a region from before the redo log) an undo record rolled back */
+  uint64_t undo_entries;      /* entries stored from it */
   uint64_t pending_discarded; /* written but never committed pages */
   uint64_t orphans_reclaimed; /* live inode pages not reachable from the root */
   uint64_t ext_reclaimed;     /* extension pages not reachable from a live inode */
@@ -334,7 +336,7 @@ int nvm_debug_crashed(const nvm_region *r);
 const char *nvm_layout_table(void);
 const char *nvm_version_string(void); /* library + libpmem versions */
 
-/* ---- CRC-32C (Castagnoli), as used for the header and the undo record ---- */
+/* ---- CRC-32C (Castagnoli), as used for the header and the log records ---- */
 uint32_t nvm_crc32c(uint32_t crc, const void *data, size_t len);
 
 #ifdef __cplusplus

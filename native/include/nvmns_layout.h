@@ -69,6 +69,7 @@
   X(FEATURE_RECORDS, 2)        /* record pages and the three counters below */                     \
   X(FEATURE_INODE_ATTRS, 4)    /* inode attribute chains: IN_ATTRS words and ATTR_EXT pages */     \
   X(FEATURE_SYMLINKS, 8)       /* symlink inode pages (KIND_SYMLINK) */                            \
+  X(FEATURE_REDO_LOG, 16)      /* the undo area holds redo records (REDO_* below), not UNDO_* */   \
   X(SB_LAST_RECORD_ID, 4192)   /* last record id handed out (FEATURE_RECORDS) */                   \
   X(SB_TOKEN_SEQUENCE, 4200)   /* delegation token sequence number (FEATURE_RECORDS) */            \
   X(SB_MASTER_KEY_ID, 4208)    /* last delegation master key id (FEATURE_RECORDS) */               \
@@ -81,6 +82,18 @@
   X(UNDO_PAYLOAD, 8216)       /* entries: u64 target, u32 len, u32 field, data[len] padded to 8 */ \
   X(UNDO_ENTRY_HEADER, 16)                                                                         \
   X(UNDO_PAYLOAD_MAX, 8168) /* UNDO_SIZE - (UNDO_PAYLOAD - UNDO_OFFSET) */                         \
+  /* ---- redo records (FEATURE_REDO_LOG): the undo area as two slots ---- */                      \
+  X(REDO_SLOT0, 8192)       /* = UNDO_OFFSET; a big record (REDO_SPAN 2) starts here too */        \
+  X(REDO_SLOT1, 12288)      /* REDO_SLOT0 + REDO_SLOT_SIZE */                                      \
+  X(REDO_SLOT_SIZE, 4096)   /* the fields below are offsets inside a slot */                       \
+  X(REDO_SEQ, 0)            /* u64: the group's commit seq (SB_COMMIT_SEQ it sets); 0 = empty */   \
+  X(REDO_ENTRY_COUNT, 8)    /* u32 */                                                              \
+  X(REDO_PAYLOAD_BYTES, 12) /* u32 */                                                              \
+  X(REDO_SPAN, 16)          /* u32: 1 = one slot, 2 = the whole area (in slot 0 only) */           \
+  X(REDO_CRC, 20)     /* u32 CRC-32C of HDR_CREATION_ID, slot bytes [0, 20) and the payload */     \
+  X(REDO_PAYLOAD, 24) /* entries: u64 target, u32 len, u32 field, new data[len] padded to 8 */     \
+  X(REDO_SLOT_PAYLOAD_MAX, 4072) /* REDO_SLOT_SIZE - REDO_PAYLOAD */                               \
+  X(REDO_BIG_PAYLOAD_MAX, 8168)  /* UNDO_SIZE - REDO_PAYLOAD: = UNDO_PAYLOAD_MAX */                \
   /* ---- page state word (offset 0 of every page) ---- */                                         \
   X(PG_STATE, 0) /* u64: magic<<32 | kind<<8 | state */                                            \
   X(STATE_MASK, 255)                                                                               \

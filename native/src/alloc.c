@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvm_internal.h"
+#include "batch.h"
 
 int nvm_alloc_init(nvm_region *r) {
   size_t nbytes = (size_t)((r->page_count + 7) / 8);
@@ -43,16 +43,25 @@ static int needs_raise(const nvm_region *r, uint32_t n) {
   return n > r->free_top && r->high_water + (n - r->free_top) > r->scan_limit;
 }
 
+/* Freed pages the redo log still holds back (redo.c, rule 2) would make room. */
+static int needs_settle(const nvm_region *r, uint32_t n) {
+  return free_pages(r) < n && r->freed[0].n + r->freed[1].n > 0;
+}
+
 int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
   pthread_mutex_lock(&r->lock);
   int persisting = 0;
-  if (needs_raise(r, n)) {
+  if (needs_raise(r, n) || needs_settle(r, n)) {
     pthread_mutex_unlock(&r->lock);
     pthread_mutex_lock(&r->persist_lock);
     pthread_mutex_lock(&r->lock);
     persisting = 1;
   }
   int rc = nvm_check_writable(r);
+  /* the region is short of pages that only wait for two more records: empty the redo
+   * slots (two barriers) and take them back now (region-format.md §7.4) */
+  if (rc == NVM_OK && persisting && needs_settle(r, n) && (rc = nvm_redo_settle(r)) == NVM_OK)
+    rc = nvm_redo_release(r, NULL);
   if (rc == NVM_OK && n > 0 && !offs) rc = nvm_fail(NVM_EINVAL, "reserve: offs is NULL");
   if (rc == NVM_OK && free_pages(r) < n)
     rc = nvm_fail(NVM_EFULL, "region full: %llu of %llu pages in use (%llu reserved), %u requested",

@@ -25,15 +25,22 @@ int nvm_batch_validate(nvm_region *r, struct batch *b, uint32_t from, const uint
 /* Sets e->page of entries [from, b->n) (already validated when staged) and adds their
  * INPLACE undo to b's accounting, without checking them again. */
 int nvm_batch_account(nvm_region *r, struct batch *b, uint32_t from);
-/* The undo payload a batch needs, or 0 if it needs none (no INPLACE, or one word
- * stored alone). */
-uint64_t nvm_batch_undo_need(const nvm_region *r, const struct batch *b);
-/* Writes b to the region in the documented persist order (FRESH data, undo-logged or
- * single-word commit, FREE invalidations); the caller holds persist_lock, not r->lock.
- * The FREE pages go back to the allocator afterwards, under r->lock
- * (nvm_batch_release_frees). */
+/* The log record payload a batch (or a group) needs: every group writes one redo record. */
+uint64_t nvm_batch_redo_need(const struct batch *b);
+/* Writes b's FRESH data to the media and flushes it (no drain). */
+void nvm_batch_write_fresh(nvm_region *r, const struct batch *b);
+/* Commits b as one group with the persist order of region-format.md §7.3 (redo.c): FRESH
+ * data and the redo record, one barrier (the commit point), then the in-place bytes and the
+ * FREE pages' invalidation, flushed and left for the next barrier. The caller holds
+ * persist_lock, not r->lock. The FREE pages go back to the allocator two records later
+ * (nvm_redo_release, under r->lock). */
 int nvm_batch_commit(nvm_region *r, const struct batch *b);
-void nvm_batch_release_frees(nvm_region *r, const struct batch *b);
+/* After a commit, under r->lock: the FREE pages two records old back to the allocator, and
+ * b's kept for later. */
+int nvm_redo_release(nvm_region *r, const struct batch *b);
+/* The word an INPLACE word entry stores over the bytes of its page `page` (a state word's
+ * seal is computed over them; NULL for any other target). */
+uint64_t nvm_entry_word_over(const nvm_region *r, const uint8_t *page, const struct entry *e);
 /* The word an INPLACE word entry stores over the image `img`. */
 uint64_t nvm_entry_word(const nvm_region *r, const uint8_t *img, const struct entry *e);
 /* The bytes an INPLACE entry stores over `img` (an aligned word via *word). */

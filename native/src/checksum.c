@@ -12,21 +12,29 @@
 
 /* The checksum of the page at `page` of the image `img` if its state word's low half
  * were `low`. */
-static uint32_t page_crc_in(const uint8_t *img, uint64_t page, uint32_t low) {
+static uint32_t page_crc_of(const uint8_t *bytes, uint32_t low) {
   static const uint8_t zero[4];
   uint32_t c = nvm_crc32c(0, &low, 4);
   c = nvm_crc32c(c, zero, 4);
-  return nvm_crc32c(c, img + page + 8, NVM_PAGE_SIZE - 8);
+  return nvm_crc32c(c, bytes + 8, NVM_PAGE_SIZE - 8);
+}
+
+static uint32_t page_crc_in(const uint8_t *img, uint64_t page, uint32_t low) {
+  return page_crc_of(img + page, low);
 }
 
 uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low) {
   return page_crc_in(r->base, page, low);
 }
 
-uint64_t nvm_sealed_word_in(const nvm_region *r, const uint8_t *img, uint64_t page, uint32_t low) {
+uint64_t nvm_sealed_word_of(const nvm_region *r, const uint8_t *bytes, uint32_t low) {
   if (r->checksums && NVM_STATE_OF(low) == NVM_STATE_LIVE)
-    return (uint64_t)page_crc_in(img, page, low) << NVM_PAGE_MAGIC_SHIFT | low;
+    return (uint64_t)page_crc_of(bytes, low) << NVM_PAGE_MAGIC_SHIFT | low;
   return NVM_PAGE_MAGIC << NVM_PAGE_MAGIC_SHIFT | low;
+}
+
+uint64_t nvm_sealed_word_in(const nvm_region *r, const uint8_t *img, uint64_t page, uint32_t low) {
+  return nvm_sealed_word_of(r, img + page, low);
 }
 
 uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low) {
@@ -110,13 +118,14 @@ int nvm_read_features(nvm_region *r) {
                        r->path, (unsigned long long)w);
   uint32_t f = (uint32_t)(w & LOW32);
   if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                      NVM_FEATURE_SYMLINKS))
+                      NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG))
     return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
                        "%s: region uses features 0x%x this library does not know", r->path, f);
   r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
   r->records = (f & NVM_FEATURE_RECORDS) != 0;
   r->attrs = (f & NVM_FEATURE_INODE_ATTRS) != 0;
   r->symlinks = (f & NVM_FEATURE_SYMLINKS) != 0;
+  r->redo = (f & NVM_FEATURE_REDO_LOG) != 0;
   if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: records without page checksums", r->path, f);
@@ -128,13 +137,16 @@ int nvm_read_features(nvm_region *r) {
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: symlinks without inode attributes", r->path,
                        f);
+  if (r->redo && !r->symlinks) /* and the redo log after symlinks */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: the redo log without symlinks", r->path, f);
   return NVM_OK;
 }
 
 static int set_features(nvm_region *r) {
   uint32_t f = (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) |
                (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0) |
-               (r->symlinks ? NVM_FEATURE_SYMLINKS : 0);
+               (r->symlinks ? NVM_FEATURE_SYMLINKS : 0) | (r->redo ? NVM_FEATURE_REDO_LOG : 0);
   uint64_t w = nvm_features_word(f);
   nvm_store(r, NVM_SB_FEATURES, &w, 8);
   nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
@@ -199,9 +211,26 @@ static int upgrade_symlinks(nvm_region *r) {
   return rc;
 }
 
+/* Recovery has rolled back (or found empty) the old undo record. Its payload stays behind
+ * a zero UNDO_STATE, so the whole area is zeroed and drained before the bit is set: a redo
+ * slot then never starts with bytes of the old format (region-format.md §4.1). A crash in
+ * between leaves a region without the feature and with an empty undo record, which both
+ * this binary and the one before accept; the next open repeats the step. */
+static int upgrade_redo(nvm_region *r) {
+  if (r->redo) return NVM_OK;
+  memset(r->base + NVM_UNDO_OFFSET, 0, NVM_UNDO_SIZE);
+  nvm_flush(r, r->base + NVM_UNDO_OFFSET, NVM_UNDO_SIZE);
+  int rc = nvm_drain(r);
+  r->redo = 1;
+  if (rc == NVM_OK) rc = set_features(r);
+  if (rc) r->redo = 0;
+  return rc;
+}
+
 int nvm_upgrade_features(nvm_region *r) {
   int rc = upgrade_checksums(r);
   if (rc == NVM_OK) rc = upgrade_records(r);
   if (rc == NVM_OK) rc = upgrade_attrs(r);
-  return rc ? rc : upgrade_symlinks(r);
+  if (rc == NVM_OK) rc = upgrade_symlinks(r);
+  return rc ? rc : upgrade_redo(r);
 }

@@ -2,27 +2,30 @@
  * group.c — nvm_sync: commit the staged batches to the region in groups, and
  * nvm_apply (stage, then sync). region-format.md §7.7.
  *
- * A group is consecutive staged batches committed as one batch by txn.c's persist
- * order: its undo record holds the old bytes of every INPLACE range of all of them
- * (captured before any of them is stored, so a word written by several batches rolls
- * back to its value before the group), SB_COMMIT_SEQ rises by one per group, and the
- * record is disarmed once every byte of the group is durable. So a crash leaves the
- * region at the end of some group: a prefix of the staged batches, never a gap.
+ * A group is consecutive staged batches committed as one batch by redo.c's persist
+ * order: one redo record holds the final bytes of every INPLACE range of all of them
+ * (a word written by several batches holds the last one's value), SB_COMMIT_SEQ rises by
+ * one per group, and one barrier makes the group's FRESH data and its record durable
+ * together. So a crash leaves the region at the end of some group: a prefix of the staged
+ * batches, never a gap.
  *
  * Committing the union of the entries writes what applying the batches one after the
- * other writes, because txn.c writes all FRESH data before any INPLACE byte, and a
- * FRESH page is a page no earlier batch could have written: it was reserved when its
- * batch was staged, and reserved pages do not take FREE, while a page an earlier FRESH
- * entry wrote is no longer reserved. The one exception is an INPLACE entry on a
- * reserved page followed, in a later batch, by FRESH data on that page: a group ends
- * before such a batch (fresh_after_inplace). A group also ends before a batch that
- * would make its undo record larger than the undo area.
+ * other writes, because all FRESH data is written before any INPLACE byte, and a FRESH
+ * page is a page no earlier batch could have written: it was reserved when its batch was
+ * staged, and reserved pages do not take FREE, while a page an earlier FRESH entry wrote
+ * is no longer reserved. The one exception is an INPLACE entry on a reserved page
+ * followed, in a later batch, by FRESH data on that page: a group ends before such a batch
+ * (fresh_after_inplace; across groups redo.c empties the slots instead). A group also ends
+ * before a batch that would make its record larger than a slot (REDO_SLOT_PAYLOAD_MAX): a
+ * record that fits one slot costs one barrier, a big one (the whole area) two and one
+ * more for the group after it, so only a batch too large for a slot on its own takes it.
  *
  * A batch that writes an inode, string or record page LIVE in its FRESH data (the
  * NameNode writes them PENDING and makes them LIVE in place; only extension pages,
  * which nothing reaches until a link to them commits, are written LIVE) commits itself
- * when that data becomes durable, before the group's commit point: it forms a group
- * alone (self_committing), so that no later batch can become durable before it.
+ * once that data reaches the media, which may be before its group's commit point: it
+ * forms a group alone (self_committing), so that no later batch can become durable before
+ * it, and every earlier batch is committed before its data is written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +64,11 @@ static int self_committing(const struct batch *g, uint32_t first) {
 
 static int commit_group(nvm_region *r, struct batch *g) {
   int rc = g->n ? nvm_batch_commit(r, g) : NVM_OK;
-  if (rc) return rc;
+  if (rc || !g->n) return rc;
   pthread_mutex_lock(&r->lock);
-  nvm_batch_release_frees(r, g);
+  rc = nvm_redo_release(r, g);
   pthread_mutex_unlock(&r->lock);
+  if (rc) return rc;
   if (r->hook.capture && g->n) rc = nvm_hook_capture_applied(r);
   nvm_batch_reset(g);
   return rc;
@@ -84,18 +88,18 @@ static int commit_queue(nvm_region *r, const struct nvm_queue *q) {
   while (pos < q->len) {
     uint64_t len = rd64(q->buf + pos);
     uint32_t first = g->n, n_inplace = g->n_inplace, ntouched = g->ntouched;
-    uint64_t undo_bytes = g->undo_bytes;
+    uint64_t log_bytes = g->log_bytes;
     int rc = nvm_batch_parse(g, q->buf + pos + 8, len);
     if (rc == NVM_OK) rc = nvm_batch_account(r, g, first);
     if (rc) return rc;
     int alone = self_committing(g, first);
-    if (first > 0 && (alone || nvm_batch_undo_need(r, g) > NVM_UNDO_PAYLOAD_MAX ||
+    if (first > 0 && (alone || nvm_batch_redo_need(g) > NVM_REDO_SLOT_PAYLOAD_MAX ||
                       fresh_after_inplace(g, first))) {
       /* this batch starts the next group */
       g->n = first;
       g->n_inplace = n_inplace;
       g->ntouched = ntouched;
-      g->undo_bytes = undo_bytes;
+      g->log_bytes = log_bytes;
       if ((rc = commit_group(r, g))) return rc;
       continue;
     }

@@ -82,7 +82,10 @@ _Static_assert((NVM_FEATURE_PAGE_CHECKSUMS & NVM_FEATURE_RECORDS) == 0 &&
                    ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS) & NVM_FEATURE_INODE_ATTRS) ==
                        0 &&
                    ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS) &
-                    NVM_FEATURE_SYMLINKS) == 0,
+                    NVM_FEATURE_SYMLINKS) == 0 &&
+                   ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
+                     NVM_FEATURE_SYMLINKS) &
+                    NVM_FEATURE_REDO_LOG) == 0,
                "feature bits are distinct");
 _Static_assert(NVM_SB_COUNTER_BITS + 16 == 64,
                "a counter word is its value and a 16-bit check (region-format.md §11)");
@@ -104,6 +107,24 @@ _Static_assert(NVM_UNDO_ENTRY_HEADER == 8 + 4 + 4,
 _Static_assert(NVM_UNDO_PAYLOAD_MAX >=
                    (NVM_UNDO_ENTRY_HEADER + NVM_PAGE_SIZE) + (NVM_UNDO_ENTRY_HEADER + 8),
                "one INPLACE entry of a whole page plus SB_COMMIT_SEQ fits the undo record");
+
+/* ---- redo records (FEATURE_REDO_LOG; region-format.md §4.1) ---- */
+_Static_assert(NVM_REDO_SLOT0 == NVM_UNDO_OFFSET &&
+                   NVM_REDO_SLOT1 == NVM_REDO_SLOT0 + NVM_REDO_SLOT_SIZE &&
+                   NVM_REDO_SLOT1 + NVM_REDO_SLOT_SIZE == NVM_UNDO_OFFSET + NVM_UNDO_SIZE,
+               "the two redo slots split the undo area in halves");
+_Static_assert(NVM_REDO_SEQ == 0 && NVM_REDO_ENTRY_COUNT == 8 && NVM_REDO_PAYLOAD_BYTES == 12 &&
+                   NVM_REDO_SPAN == 16 && NVM_REDO_CRC == 20 && NVM_REDO_PAYLOAD == 24,
+               "redo record: seq (u64), entry count, payload bytes, span, CRC (u32 each), payload");
+_Static_assert(NVM_REDO_SLOT_PAYLOAD_MAX == NVM_REDO_SLOT_SIZE - NVM_REDO_PAYLOAD &&
+                   NVM_REDO_BIG_PAYLOAD_MAX == NVM_UNDO_SIZE - NVM_REDO_PAYLOAD,
+               "a slot record fills its slot, a big record the whole area");
+_Static_assert(NVM_REDO_BIG_PAYLOAD_MAX == NVM_UNDO_PAYLOAD_MAX,
+               "a big redo record holds every batch an undo record held: nothing accepted before "
+               "is refused");
+_Static_assert(NVM_ALIGNED8(NVM_REDO_SLOT0 + NVM_REDO_SEQ) &&
+                   NVM_ALIGNED8(NVM_REDO_SLOT1 + NVM_REDO_SEQ) && NVM_ALIGNED8(NVM_REDO_PAYLOAD),
+               "a slot's seq is one atomic word (zeroed to empty the slot); entries are 8-aligned");
 
 /* ---- batch format (nvmns.h; MutationBatch.java) ---- */
 _Static_assert(NVM_BATCH_HEADER == 4 + 4, "batch header: u32 entry count, u32 reserved");

@@ -35,8 +35,9 @@ struct batch {
   struct entry *e;
   uint32_t n, cap;
   uint32_t n_inplace;
-  uint64_t undo_bytes; /* payload incl. the SB_COMMIT_SEQ entry and the touched state words */
-  uint64_t *touched;   /* data pages INPLACE entries change: resealed in the batch (§11) */
+  uint64_t log_bytes; /* its log record's payload: one entry per INPLACE entry, per touched
+                         state word and for SB_COMMIT_SEQ (the same for an undo or a redo record) */
+  uint64_t *touched;  /* data pages INPLACE entries change: resealed in the batch (§11) */
   uint32_t ntouched, touched_cap;
 };
 
@@ -84,6 +85,24 @@ struct nvm_region {
   int records;   /* FEATURE_RECORDS: record pages and their counters (§5.5) */
   int attrs;     /* FEATURE_INODE_ATTRS: IN_ATTRS words and ATTR_EXT pages (§5.6) */
   int symlinks;  /* FEATURE_SYMLINKS: symlink inode pages (§5.2) */
+  int redo;      /* FEATURE_REDO_LOG: the undo area holds two redo slots (§4.1) */
+
+  /* redo log (redo.c, region-format.md §7.3); written under persist_lock */
+  int redo_undrained; /* the last record's in-place bytes are flushed, not yet drained */
+  int redo_last_big;  /* the last record took the whole area (REDO_SPAN 2) */
+  struct nvm_pageset {
+    uint32_t *p; /* data pages the record wrote in place, sorted */
+    uint32_t n, cap;
+  } redo_recent[2];  /* of the last record ([0]) and the one before ([1]) */
+  uint8_t *redo_pre; /* the bytes the last record's in-place stores replaced, in store order
+                        (u64 target, u32 len, u32 0, bytes padded to 8): what is not durable
+                        while redo_undrained, for the crash hook's shadow (persist.c) */
+  size_t redo_pre_len, redo_pre_cap;
+  uint8_t *redo_scratch; /* page images for the seals of one record */
+  size_t redo_scratch_cap;
+  int redo_settled;            /* nvm_redo_settle emptied the slots since the last release */
+  struct nvm_pageset freed[2]; /* FREE pages of the last record ([0]) and the one before ([1]):
+                                  back to the allocator once two more records committed */
 
   /* persistence */
   uint64_t barriers;
@@ -156,9 +175,19 @@ static inline void nvm_bit_clear(uint8_t *bits, uint64_t i) {
   bits[i >> 3] &= (uint8_t) ~(1u << (i & 7));
 }
 
+/* redolog.c (check, replay) and redo.c (settle, free): the redo log (region-format.md §4.1, §7.3)
+ */
+int nvm_redo_check(const nvm_region *r); /* open, read only: refuse a bad valid record */
+int nvm_redo_recover(nvm_region *r);     /* replay, drain, empty the slots */
+int nvm_redo_settle(nvm_region *r);      /* drain, empty the slots, drain; frees back */
+void nvm_redo_free(nvm_region *r);
+uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, uint32_t bytes);
+
 /* undo.c / recover.c */
 int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq);
 int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *idx);
+/* A log entry's target: a writable superblock counter (or SB_COMMIT_SEQ) or inside a page. */
+int nvm_log_target_ok(const nvm_region *r, uint64_t target, uint32_t len);
 void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len);
 int nvm_undo_check(const nvm_region *r);
 int nvm_undo_rollback(nvm_region *r, uint64_t *entries);
@@ -171,6 +200,8 @@ uint32_t nvm_page_crc(const nvm_region *r, uint64_t page, uint32_t low);
 uint64_t nvm_sealed_word(const nvm_region *r, uint64_t page, uint32_t low);
 /* The same over another image of the region (the working copy, stage.c). */
 uint64_t nvm_sealed_word_in(const nvm_region *r, const uint8_t *img, uint64_t page, uint32_t low);
+/* The same over a copy of one page's bytes (a record's scratch image, redo.c). */
+uint64_t nvm_sealed_word_of(const nvm_region *r, const uint8_t *bytes, uint32_t low);
 /* Store (and flush) the page's sealed state word, keeping its low half. */
 void nvm_seal(nvm_region *r, uint64_t page);
 int nvm_live_checksum_ok(const nvm_region *r, uint64_t page, uint64_t word);

@@ -247,6 +247,7 @@ int nvm_drain(nvm_region *r) {
     r->flush_errno = 0;
     return nvm_fail(NVM_EIO, "region %s: pmem_msync failed", r->path);
   }
+  r->redo_undrained = 0; /* every store flushed so far is durable */
   return NVM_OK;
 }
 
@@ -264,6 +265,34 @@ static int hook_arm(nvm_region *r, const char *prefix) {
                     (unsigned long long)r->size);
   }
   memcpy(r->hook.shadow, r->base, r->size);
+  /* The last redo record's in-place stores were flushed, not drained (region-format.md §7.3):
+   * they are not durable yet. Put the bytes they replaced back into the shadow, newest first,
+   * and count them as flushed since the last barrier, so that the images of the next barrier
+   * may lose or keep each of their lines. */
+  if (r->redo_undrained) {
+    size_t n = 0, pos = 0;
+    while (pos < r->redo_pre_len) { /* count, then walk backwards */
+      uint32_t len;
+      memcpy(&len, r->redo_pre + pos + 8, 4);
+      pos += 16 + ((len + 7) & ~(size_t)7);
+      n++;
+    }
+    for (size_t k = n; k > 0; k--) {
+      size_t i = 0;
+      pos = 0;
+      for (; i + 1 < k; i++) {
+        uint32_t len;
+        memcpy(&len, r->redo_pre + pos + 8, 4);
+        pos += 16 + ((len + 7) & ~(size_t)7);
+      }
+      uint64_t target;
+      uint32_t len;
+      memcpy(&target, r->redo_pre + pos, 8);
+      memcpy(&len, r->redo_pre + pos + 8, 4);
+      memcpy(r->hook.shadow + target, r->redo_pre + pos + 16, len);
+      hook_record(r, r->base + target, len);
+    }
+  }
   return NVM_OK;
 }
 

@@ -41,6 +41,7 @@ static int region_destroy(nvm_region *r) {
   }
   if (r->fd >= 0) close(r->fd);
   nvm_alloc_free(r);
+  nvm_redo_free(r);
   nvm_hook_free(r);
   nvm_pending_free(r);
   free(r->inodes);
@@ -142,9 +143,10 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   r->records = 1;
   r->attrs = 1;
   r->symlinks = 1;
+  r->redo = 1;
   *(uint64_t *)(r->base + NVM_SB_FEATURES) =
       nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                        NVM_FEATURE_SYMLINKS);
+                        NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG);
   for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);
@@ -307,7 +309,8 @@ static int open_steps(nvm_region *r, int mode, unsigned flags) {
   if (sb != NVM_SUPER_MAGIC)
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path,
                        (unsigned long long)sb);
-  if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_read_features(r)) || (rc = nvm_undo_check(r)))
+  if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_read_features(r)) ||
+      (rc = r->redo ? nvm_redo_check(r) : nvm_undo_check(r)))
     return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;
@@ -337,10 +340,20 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
 }
 
 /* Unmaps; batches still staged are discarded, as a crash would (the caller commits what
- * it wants kept first: nvm_sync). */
+ * it wants kept first: nvm_sync). The last group's in-place bytes were flushed, not drained
+ * (region-format.md §7.3): a final drain makes them durable, and the slots are emptied
+ * (a second drain), so a cleanly closed region has no record and its next open writes
+ * nothing before it validates. */
 int nvm_region_close(nvm_region *r) {
   if (!r) return NVM_OK;
-  return region_destroy(r);
+  int rc = NVM_OK;
+  pthread_mutex_lock(&r->persist_lock);
+  if (!r->readonly && !r->crashed && !r->failed && r->redo &&
+      (r->redo_undrained || nvm_ld64(r, NVM_REDO_SLOT0) || nvm_ld64(r, NVM_REDO_SLOT1)))
+    rc = nvm_redo_settle(r);
+  pthread_mutex_unlock(&r->persist_lock);
+  int rc2 = region_destroy(r);
+  return rc ? rc : rc2;
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -1,6 +1,9 @@
 /*
- * undo.c — the single undo record: target validation shared with nvm_apply,
- * the open-time check (read only) and the recovery rollback.
+ * undo.c — the single undo record of a region without FEATURE_REDO_LOG (written by the
+ * releases before the redo log; region-format.md §4): target validation shared with
+ * nvm_apply and redo.c, the open-time check (read only) and the recovery rollback. This
+ * library never writes an undo record: it rolls one back, and the upgrade that follows
+ * recovery turns the area into redo slots.
  */
 #include <string.h>
 
@@ -36,7 +39,7 @@ void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
   nvm_store_into(r->base, off, src, len);
 }
 
-static int entry_target_ok(const nvm_region *r, uint64_t target, uint32_t len) {
+int nvm_log_target_ok(const nvm_region *r, uint64_t target, uint32_t len) {
   uint64_t idx;
   if (len == 0) return 0;
   if (len == 8 && target % 8) return 0;
@@ -68,7 +71,7 @@ int nvm_undo_check(const nvm_region *r) {
     uint64_t target = nvm_ld64(r, entry);
     uint32_t len = nvm_ld32(r, entry + 8);
     pos += NVM_UNDO_ENTRY_HEADER + PAD8(len);
-    if (pos > bytes || !entry_target_ok(r, target, len)) /* at the entry (its target field) */
+    if (pos > bytes || !nvm_log_target_ok(r, target, len)) /* at the entry (its target field) */
       return nvm_fail_at(NVM_ECORRUPT, entry, "%s: undo entry %u has a bad target %llu / length %u",
                          r->path, i, (unsigned long long)target, len);
   }

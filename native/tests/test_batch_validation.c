@@ -125,8 +125,8 @@ int main(void) {
   tb_add(&b, NVM_OP_FRESH, NVM_F_PAGE, reserved, page, NVM_PAGE_SIZE);
   for (int i = 0; i < 30; i++)
     tb_add(&b, NVM_OP_INPLACE, NVM_F_PAGE, root, nvm_region_base(r) + root, NVM_PAGE_SIZE);
-  expect_einval(&b, "batch too large for the undo record");
-  /* 29 whole-page entries fit */
+  expect_einval(&b, "batch too large for the log record");
+  /* 29 whole-page entries fit: a big record, the whole area */
   for (int i = 0; i < 29; i++)
     tb_add(&b, NVM_OP_INPLACE, NVM_F_PAGE, root, nvm_region_base(r) + root, NVM_PAGE_SIZE);
   CHECK_OK(tb_apply(r, &b));

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* an undo-logged batch (two in-place words at different places: 4 barriers) */
+/* a batch with two in-place words at different places: one redo record, one barrier */
 static void build_batch(tu_batch *b, uint64_t dir) {
   tb_add64(b, NVM_F_MTIME, dir + NVM_IN_MTIME, 4242);
   tb_add64(b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 77);
@@ -40,7 +40,7 @@ int main(void) {
   uint64_t b0 = nvm_barrier_count(r);
   CHECK_OK(tb_apply(r, &b));
   uint64_t nbarriers = nvm_barrier_count(r) - b0;
-  CHECK(nbarriers == 4);
+  CHECK(nbarriers == 1);
   CHECK(!nvm_debug_crashed(r));
   CHECK(tu_ld64(r, dir + NVM_IN_MTIME) == 4242 && tu_counter(r, NVM_SB_LAST_TXID) == 77);
   CHECK_OK(nvm_debug_capture(r, NULL, &n)); /* disarm */
@@ -49,6 +49,8 @@ int main(void) {
   char applied[4400];
   snprintf(applied, sizeof applied, "%s.%llu.applied", cap, (unsigned long long)nbarriers);
   tu_close(r);
+  /* ... and recovers to the cleanly closed region: replay, then the slots emptied */
+  tu_close(tu_open(applied));
   CHECK(tu_same_file(applied, work));
   unlink(applied);
   r = tu_open(work);
@@ -99,7 +101,7 @@ int main(void) {
       line_images++;
     }
   }
-  CHECK(line_images > 0); /* the undo-record write spans several lines */
+  CHECK(line_images > 0); /* the record spans several lines */
   printf("  %d per-line image pairs checked\n", line_images);
 
   /* every captured image equals the one a real crash at that barrier leaves */

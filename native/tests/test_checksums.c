@@ -40,7 +40,7 @@ static void refused_at(const char *p, uint64_t at, const char *needle) {
 /* a new region, and an old one after its first read-write open, has every feature */
 #define ALL_FEATURES                                                            \
   (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
-   NVM_FEATURE_SYMLINKS)
+   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG)
 
 int main(void) {
   const char *p = tu_path("cks"), *base = tu_path("cks-base");
@@ -57,13 +57,13 @@ int main(void) {
     CHECK(nvm_counter_ok(r, off));
   CHECK(tu_counter(r, NVM_SB_ROOT_PAGE) == root);
 
-  /* barriers: a page field alone is undo-logged (4), a counter alone one store (1) */
+  /* barriers: a page field alone and a counter alone are one redo record each (1) */
   tu_batch b;
   tb_init(&b);
   uint64_t b0 = nvm_barrier_count(r);
   tb_add64(&b, NVM_F_MTIME, f + NVM_IN_MTIME, 4242);
   CHECK_OK(tb_apply(r, &b));
-  CHECK(nvm_barrier_count(r) - b0 == 4);
+  CHECK(nvm_barrier_count(r) - b0 == 1);
   check_sealed(r, f);
   b0 = nvm_barrier_count(r);
   tb_add64(&b, NVM_F_COUNTER, NVM_SB_LAST_TXID, 77);
@@ -162,10 +162,23 @@ int main(void) {
   tu_pwrite(p, ext + NVM_EXT_PAYLOAD, &flip, 1);
   refused_at(p, ext, "fails its checksum");
 
-  /* a disarmed undo record whose state word is damaged: refused, not rolled back */
+  /* a region from before the redo log: a disarmed undo record whose state word is
+   * damaged is refused, not rolled back */
   tu_copy(base, p);
-  uint64_t four = 4;
-  tu_pwrite(p, NVM_UNDO_STATE, &four, 8);
+  uint64_t four = 4, legacy = nvm_features_word(ALL_FEATURES & ~NVM_FEATURE_REDO_LOG);
+  uint8_t old_rec[NVM_UNDO_PAYLOAD - NVM_UNDO_OFFSET + 24] = {0};
+  uint32_t one = 1, bytes = 24, len = 8;
+  uint64_t target = NVM_SB_COMMIT_SEQ, saved = nvm_counter_word(NVM_SB_COMMIT_SEQ, 7);
+  memcpy(old_rec + 8, &one, 4);
+  memcpy(old_rec + 12, &bytes, 4);
+  memcpy(old_rec + 24, &target, 8);
+  memcpy(old_rec + 32, &len, 4);
+  memcpy(old_rec + 40, &saved, 8);
+  uint32_t crc = nvm_crc32c(0, old_rec + 24, 24);
+  memcpy(old_rec + 16, &crc, 4);
+  memcpy(old_rec, &four, 8); /* armed by seq 4, but it saved 7: a damaged state word */
+  tu_pwrite(p, NVM_UNDO_OFFSET, old_rec, sizeof old_rec);
+  tu_pwrite(p, NVM_SB_FEATURES, &legacy, 8);
   refused_at(p, NVM_UNDO_STATE, "does not follow the commit sequence");
 
   tb_free(&b);

@@ -53,6 +53,9 @@ int main(void) {
   CHECK(strstr(t, "PAGE_SIZE=256\n") != NULL);
   CHECK(has_line(t, "DATA_OFFSET=16384"));
   CHECK(has_line(t, "UNDO_PAYLOAD_MAX=8168"));
+  CHECK(has_line(t, "REDO_SLOT1=12288"));
+  CHECK(has_line(t, "REDO_BIG_PAYLOAD_MAX=8168"));
+  CHECK(has_line(t, "FEATURE_REDO_LOG=16"));
   CHECK(has_line(t, "ROOT_INODE_ID=16385"));
   CHECK(has_line(t, "KIND_STRING=5"));
   char buf[64];

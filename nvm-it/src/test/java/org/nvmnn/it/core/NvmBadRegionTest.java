@@ -28,10 +28,10 @@ import org.nvmnn.it.NvmCluster;
 /**
  * Bad regions at NameNode start: an empty file, a truncated one, another format version, a flipped
  * bit in the header, in a page's state word, in a page's parent link, a name damaged into one no
- * operation writes or into a sibling's name, and a damaged undo record. Each time the NameNode
- * refuses to start with a message naming the problem, the region file is byte for byte unchanged,
- * and the offline checker reports it (exit code 1). The intact region then starts with its
- * namespace.
+ * operation writes or into a sibling's name, a damaged undo record and a bad redo record. Each time
+ * the NameNode refuses to start with a message naming the problem, the region file is byte for byte
+ * unchanged, and the offline checker reports it (exit code 1). The intact region then starts with
+ * its namespace.
  */
 public class NvmBadRegionTest {
   private static MiniDFSCluster cluster;
@@ -216,8 +216,9 @@ public class NvmBadRegionTest {
         f -> RegionDamage.write(f, filf + RegionLayout.IN_NAME_INLINE + 3, new byte[] {'e'}),
         "duplicate name 'file'");
     assertRefused(
-        "damaged undo record",
+        "damaged undo record (a region from before the redo log)",
         f -> {
+          RegionDamage.withoutRedoLog(f);
           RegionDamage.write(
               f, RegionLayout.UNDO_STATE, new byte[] {7}); // armed, but its entries do not
           RegionDamage.write(
@@ -225,6 +226,11 @@ public class NvmBadRegionTest {
         },
         "NVM_ECORRUPT",
         "undo");
+    assertRefused(
+        "a redo record no library writes (its CRC matches, its entry is on the header)",
+        RegionDamage::badRedoRecord,
+        "NVM_ECORRUPT",
+        "redo entry 0 has a bad target");
   }
 
   @Test

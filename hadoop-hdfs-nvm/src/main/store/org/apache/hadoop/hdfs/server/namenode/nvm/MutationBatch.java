@@ -86,11 +86,12 @@ public final class MutationBatch {
   }
 
   /**
-   * Whether the native side commits this batch through the undo log (4 barriers): every batch with
-   * INPLACE entries except one whose only INPLACE entry is a single aligned 8-byte word, which is
-   * stored atomically (region-format.md §7.2). In a region with page checksums ({@code
-   * pageChecksums}, §11) that word must be a state word or a superblock counter: any other page
-   * field changes its page's checksum too, so the batch is undo-logged.
+   * Whether the batch changes more than one word in place: every batch with INPLACE entries except
+   * one whose only INPLACE entry is a single aligned 8-byte word (in a region with page checksums,
+   * {@code pageChecksums}, §11, a state word or a superblock counter: any other page field changes
+   * its page's checksum too). The releases before the redo log committed exactly these through the
+   * undo log (4 barriers) and the others as one atomic store; with the redo log every batch is one
+   * record (region-format.md §7.3), and this only classifies batches for the metrics.
    */
   public boolean isUndoLogged(boolean pageChecksums) {
     int alone = pageChecksums ? inplaceSealedWords : inplaceWords;

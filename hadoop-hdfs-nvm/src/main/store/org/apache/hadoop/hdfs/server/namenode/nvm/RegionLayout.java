@@ -103,6 +103,9 @@ public final class RegionLayout {
   /** Symlink inode pages (KIND_SYMLINK) */
   public static final int FEATURE_SYMLINKS = 8;
 
+  /** The undo area holds redo records (REDO_* below), not UNDO_* (region-format.md §4.1) */
+  public static final int FEATURE_REDO_LOG = 16;
+
   /** Last record id handed out (FEATURE_RECORDS) */
   public static final int SB_LAST_RECORD_ID = 4192;
 
@@ -135,6 +138,40 @@ public final class RegionLayout {
 
   /** UNDO_SIZE - (UNDO_PAYLOAD - UNDO_OFFSET) */
   public static final int UNDO_PAYLOAD_MAX = 8168;
+
+  // ---- redo records (FEATURE_REDO_LOG): the undo area as two slots ----
+  /** = UNDO_OFFSET; a big record (REDO_SPAN 2) starts here too */
+  public static final int REDO_SLOT0 = 8192;
+
+  /** REDO_SLOT0 + REDO_SLOT_SIZE */
+  public static final int REDO_SLOT1 = 12288;
+
+  /** the REDO_ fields below are offsets inside a slot */
+  public static final int REDO_SLOT_SIZE = 4096;
+
+  /** u64: the group's commit seq (the SB_COMMIT_SEQ it sets); 0 = empty */
+  public static final int REDO_SEQ = 0;
+
+  /** u32 */
+  public static final int REDO_ENTRY_COUNT = 8;
+
+  /** u32 */
+  public static final int REDO_PAYLOAD_BYTES = 12;
+
+  /** u32: 1 = one slot, 2 = the whole area (in slot 0 only) */
+  public static final int REDO_SPAN = 16;
+
+  /** u32 CRC-32C of HDR_CREATION_ID, slot bytes [0, 20) and the payload */
+  public static final int REDO_CRC = 20;
+
+  /** entries: u64 target, u32 len, u32 field, new data[len] padded to 8 */
+  public static final int REDO_PAYLOAD = 24;
+
+  /** REDO_SLOT_SIZE - REDO_PAYLOAD */
+  public static final int REDO_SLOT_PAYLOAD_MAX = 4072;
+
+  /** UNDO_SIZE - REDO_PAYLOAD (= UNDO_PAYLOAD_MAX) */
+  public static final int REDO_BIG_PAYLOAD_MAX = 8168;
 
   // ---- page state word (offset 0 of every page) ----
   /** u64: magic<<32 | kind<<8 | state */

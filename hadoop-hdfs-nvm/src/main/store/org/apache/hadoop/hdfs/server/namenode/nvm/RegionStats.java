@@ -80,7 +80,11 @@ public final class RegionStats {
     return persistBytes.sum();
   }
 
-  /** Persists committed through the undo log (4 barriers) rather than as a single atomic word. */
+  /**
+   * Persists whose batch changes more than one word in place (MutationBatch.isUndoLogged): before
+   * the redo log these were undo-logged (4 barriers) and the rest one atomic word; with it every
+   * persist is one redo record (region-format.md §7.3), and the count keeps the old meaning.
+   */
   public long undoLoggedPersists() {
     return undoLogged.sum();
   }

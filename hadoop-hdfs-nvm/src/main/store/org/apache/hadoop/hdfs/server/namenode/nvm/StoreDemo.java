@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code make store-demo}: builds a small namespace in an emulated region, renames through the undo
+ * {@code make store-demo}: builds a small namespace in an emulated region, renames through the redo
  * log, deletes a subtree, simulates a crash in the middle of a rename, recovers both crash images,
  * and finally reopens the region and shows that the listing is unchanged. Prints what it does so a
  * reader can follow along. Every change is one {@link Txn}, staged as the NameNode's write-through
@@ -176,8 +176,8 @@ public final class StoreDemo {
       long b0 = r.barrierCount();
       rename(s, victim, archive, "part-00007-moved-to-the-archive-with-a-name-over-48-bytes");
       say(
-          "3. rename /user/alice/data/part-00007 -> /user/alice/archive/part-00007-moved-...: one undo-logged batch,"
-              + " %d persist barriers (undo record, valid flag, new values, clear)",
+          "3. rename /user/alice/data/part-00007 -> /user/alice/archive/part-00007-moved-...: one redo record,"
+              + " %d persist barriers (the new name's extension pages, then the record)",
           r.barrierCount() - b0);
 
       List<Long> subtree = new ArrayList<Long>();
@@ -212,7 +212,7 @@ public final class StoreDemo {
     try (InodeStore s = InodeStore.open(Region.open(regionFile, PersistMode.EMULATED))) {
       RecoveryReport rep = s.region().recovery();
       say(
-          "   scanned %d pages in %.2f ms: %d live inodes, %d strings, undo rolled back: %s",
+          "   scanned %d pages in %.2f ms: %d live inodes, %d strings, log record applied: %s",
           rep.pagesScanned(),
           rep.elapsedNanos() / 1e6,
           rep.inodesLive(),
@@ -242,19 +242,19 @@ public final class StoreDemo {
   private void crashDemo(File regionFile, long data, long archive) throws Exception {
     File work = new File(dir, "crash.region");
     Files.copy(regionFile.toPath(), work.toPath(), StandardCopyOption.REPLACE_EXISTING);
-    String prefix = new File(dir, "crash-at-3").getPath();
+    String prefix = new File(dir, "crash-at-1").getPath();
     long victim;
     String oldName = "part-00011";
     try (InodeStore s = InodeStore.open(Region.open(work, PersistMode.EMULATED))) {
       victim = findChild(s, data, oldName);
-      s.region().debugCrashAt(3, prefix);
+      s.region().debugCrashAt(1, prefix);
       try {
         rename(s, victim, archive, "renamed-while-the-power-failed-with-a-long-name");
         throw new IllegalStateException("the crash hook did not fire");
       } catch (NvmException e) {
         say(
-            "5. crash in the middle of a rename: the test hook simulated a power failure at persist barrier 3 of 4"
-                + " (undo record valid, new name and parent written, not committed): %s",
+            "5. crash in the middle of a rename: the test hook simulated a power failure at persist barrier 1 of 2"
+                + " (the new name's extension pages written, the redo record not yet): %s",
             e.code());
       }
     }
@@ -271,8 +271,8 @@ public final class StoreDemo {
                 ? "every store reached media"
                 : "stores after the last barrier lost",
             rep.undoRolledBack()
-                ? "rolled back the undo record (" + rep.undoEntries() + " entries)"
-                : "found no undo record",
+                ? "replayed a log record (" + rep.undoEntries() + " entries)"
+                : "found no log record to replay",
             where,
             v.name());
         if (v.parentPage() != data || !v.name().equals(oldName)) {

@@ -156,6 +156,54 @@ public final class RegionDamage {
     }
   }
 
+  /**
+   * Makes {@code f} a region as the releases before the redo log wrote it (region-format.md §4,
+   * §11): SB_FEATURES without FEATURE_REDO_LOG. The log area is left as it is: a cleanly closed
+   * region's is zero, an empty undo record.
+   */
+  public static void withoutRedoLog(File f) throws IOException {
+    long bits = getLong(f, RegionLayout.SB_FEATURES) & 0xffffffffL & ~RegionLayout.FEATURE_REDO_LOG;
+    rawPutLong(f, RegionLayout.SB_FEATURES, (~bits & 0xffffffffL) << 32 | bits);
+  }
+
+  /**
+   * A region without the redo log ({@link #withoutRedoLog}) whose undo record is disarmed but keeps
+   * the payload of a last undo-logged batch, as those releases left it: one entry saving
+   * SB_COMMIT_SEQ, with a valid CRC, and UNDO_STATE 0.
+   */
+  public static void disarmedUndoRecord(File f) throws IOException {
+    withoutRedoLog(f);
+    ByteBuffer p = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    p.putLong(RegionLayout.SB_COMMIT_SEQ).putInt(8).putInt(Field.COUNTER.id());
+    p.putLong(getLong(f, RegionLayout.SB_COMMIT_SEQ));
+    int crc = Crc32c.update(0, p.array(), 0, 24);
+    ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+    h.putInt(1).putInt(24).putInt(crc);
+    rawWrite(f, RegionLayout.UNDO_ENTRY_COUNT, h.array());
+    rawWrite(f, RegionLayout.UNDO_PAYLOAD, p.array());
+    rawPutLong(f, RegionLayout.UNDO_STATE, 0);
+  }
+
+  /**
+   * A redo record that passes its CRC (region-format.md §4.1: HDR_CREATION_ID, header bytes [0,
+   * 20), payload) but that no library writes: in slot 1, seq SB_COMMIT_SEQ + 1, one entry that
+   * stores 8 bytes over the header's region size. The native open refuses it at that entry.
+   */
+  public static void badRedoRecord(File f) throws IOException {
+    long slot = RegionLayout.REDO_SLOT1;
+    ByteBuffer p = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    p.putLong(RegionLayout.HDR_REGION_SIZE).putInt(8).putInt(Field.NONE.id()).putLong(5);
+    ByteBuffer h = ByteBuffer.allocate(RegionLayout.REDO_PAYLOAD).order(ByteOrder.LITTLE_ENDIAN);
+    h.putLong(counter(f, RegionLayout.SB_COMMIT_SEQ) + 1).putInt(1).putInt(24).putInt(1);
+    byte[] id = read(f, RegionLayout.HDR_CREATION_ID, 8);
+    int crc = Crc32c.update(0, id, 0, 8);
+    crc = Crc32c.update(crc, h.array(), 0, RegionLayout.REDO_CRC);
+    crc = Crc32c.update(crc, p.array(), 0, 24);
+    h.putInt(crc);
+    rawWrite(f, slot, h.array());
+    rawWrite(f, slot + RegionLayout.REDO_PAYLOAD, p.array());
+  }
+
   /** Raw: flips bit {@code bit} (0 = least significant) of the byte at {@code off}. */
   public static void flipBit(File f, long off, int bit) throws IOException {
     rawXor(f, off, 1 << bit);

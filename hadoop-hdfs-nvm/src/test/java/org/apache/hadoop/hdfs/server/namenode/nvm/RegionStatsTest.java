@@ -20,9 +20,10 @@ public class RegionStatsTest {
 
   /**
    * Runs {@code op} (one store mutation) and checks: one persist, one more JNI call than the
-   * barrier read, a latency sample, and undo-logged ({@code undoLogged}) iff the native side used
-   * at least the undo log's four barriers (a single-word commit uses at most three: FRESH drain,
-   * word, FREE).
+   * barrier read, a latency sample, and counted undo-logged ({@code undoLogged}: more than one word
+   * changed, what the undo log used to take four barriers for) as the batch says; with the redo log
+   * the native side commits each of them with one record in one or two barriers (two when FRESH
+   * data is written LIVE, region-format.md §7.3).
    */
   private static void check(Region r, String what, boolean undoLogged, Op op) throws Exception {
     RegionStats s = r.stats();
@@ -44,7 +45,8 @@ public class RegionStatsTest {
     assertTrue(
         what + ": JNI calls (apply, barrier reads, maybe a page refill)", s.jniCalls() - jni >= 2);
     assertEquals(what + ": counted undo-logged", undoLogged ? 1 : 0, s.undoLoggedPersists() - undo);
-    assertEquals(what + ": undo-logged (" + dBarriers + " barriers)", undoLogged, dBarriers >= 4);
+    assertTrue(
+        what + ": one record (" + dBarriers + " barriers)", dBarriers >= 1 && dBarriers <= 2);
   }
 
   @Test

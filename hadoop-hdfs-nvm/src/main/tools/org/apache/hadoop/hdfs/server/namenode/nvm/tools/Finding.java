@@ -20,6 +20,7 @@ public final class Finding {
   public enum Kind {
     REFUSED(Severity.ERROR),
     UNDO_ARMED(Severity.RECOVERABLE),
+    REDO_PENDING(Severity.RECOVERABLE),
     STALE_UNDO_RECORD(Severity.ERROR),
     BAD_COUNTER(Severity.ERROR),
     BAD_STATE_WORD(Severity.ERROR),

@@ -8,14 +8,16 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
  * A read-only view of an open region as the next read-write open would see it after step 1 of
- * recovery: if the undo record is armed, every read returns the bytes the rollback would restore.
- * Nothing is written; the region stays as it is on media. The tools read the namespace only through
- * this view, so check, dump and stat agree on an interrupted batch.
+ * recovery: every read returns the bytes the replay of the redo records would store (a region with
+ * the redo log), or the bytes an armed undo record's rollback would restore (a region from before
+ * it). Nothing is written; the region stays as it is on media. The tools read the namespace only
+ * through this view, so check, dump and stat agree with recovery on an interrupted commit.
  */
 final class RegionImage {
   private final Region region;
   private final UndoRecord undo;
-  private final RollbackOverlay overlay;
+  private final RedoLog redo;
+  private final RecoveryOverlay overlay;
   private final long pageCount;
   private final long features;
 
@@ -24,8 +26,10 @@ final class RegionImage {
     // SB_FEATURES as the native open read it (before the rollback: no batch writes it), and
     // validated: halves that match, no unknown bit (region-format.md §11)
     this.features = region.getLong(SB_FEATURES) & 0xffffffffL;
-    this.undo = UndoRecord.read(region);
-    this.overlay = RollbackOverlay.of(undo);
+    boolean redoLog = (features & FEATURE_REDO_LOG) != 0;
+    this.undo = redoLog ? UndoRecord.NONE : UndoRecord.read(region);
+    this.redo = redoLog ? RedoLog.read(region) : RedoLog.NONE;
+    this.overlay = redoLog ? RecoveryOverlay.of(redo) : RecoveryOverlay.of(undo);
     this.pageCount = region.pageCount();
     if (pageCount > Integer.MAX_VALUE) {
       // Page indexes are ints in the tools' bit sets: regions up to 512 GiB.
@@ -38,8 +42,14 @@ final class RegionImage {
     return region;
   }
 
+  /** The armed undo record of a region without the redo log (never armed with it). */
   UndoRecord undo() {
     return undo;
+  }
+
+  /** The redo records recovery replays (none in a region without the redo log). */
+  RedoLog redo() {
+    return redo;
   }
 
   long size() {

@@ -9,10 +9,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Field;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * The undo record as a read-write open would find it (region-format.md §4). Only parsed after the
- * native read-only open accepted the region, which validates an armed record (CRC, entry targets
- * and lengths); the bounds checks here only keep a racing writer from sending the parser out of the
- * record.
+ * The undo record of a region from before the redo log (without FEATURE_REDO_LOG) as a read-write
+ * open would find it (region-format.md §4). Only parsed after the native read-only open accepted
+ * the region, which validates an armed record (CRC, entry targets and lengths); the bounds checks
+ * here only keep a racing writer from sending the parser out of the record.
  */
 final class UndoRecord {
   /** One entry: the old bytes recovery copies back to {@code target}. */
@@ -36,6 +36,9 @@ final class UndoRecord {
       return "field " + fieldId;
     }
   }
+
+  /** No record (a region with the redo log has none; region-format.md §4.1). */
+  static final UndoRecord NONE = new UndoRecord(0, 0, Collections.<Entry>emptyList());
 
   final long state;
   final int payloadBytes;

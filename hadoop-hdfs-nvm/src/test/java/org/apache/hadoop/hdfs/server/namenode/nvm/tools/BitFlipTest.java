@@ -35,7 +35,11 @@ import org.junit.Test;
  *   <li><b>reported</b>: the native open accepts it, the checker reports an ERROR;
  *   <li><b>harmless</b>: accepted, no ERROR, and the namespace the open serves (the dump lines and
  *       the counters of the recovered region) is identical to the one the unflipped region serves:
- *       padding, free pages' content, a disarmed undo record's payload.
+ *       padding, free pages' content, an emptied redo slot's leftovers;
+ *   <li><b>torn</b>: a flip in a redo record whose group's in-place bytes are not all on media: the
+ *       record's CRC fails, recovery (and the checker) take it for a record a crash tore and serve
+ *       the namespace before that group, exactly what a crash before its barrier leaves
+ *       (region-format.md §4.1: a torn record and a damaged one cannot be told apart).
  * </ul>
  *
  * A flip that is accepted, not reported, and changes the namespace fails the test; so does any
@@ -63,7 +67,12 @@ public class BitFlipTest {
     String path;
 
     List<String> served;
+
+    /** For a pending redo record: the namespace without its group (a torn record's). */
+    List<String> servedIfTorn;
+
     int flips;
+    int torn;
     int refused;
     int reported;
     int reportedServedDifferently;
@@ -92,7 +101,7 @@ public class BitFlipTest {
    * is 300 bytes (a chained string and its STRING_EXT pages), strings, a master key and a
    * delegation token whose renewer is that name too (a record and its RECORD_EXT page), a cache
    * pool, two cache directives (one chained) and the cache ids record, NameNode-style counters, a
-   * deleted file (an INVALID page); and a crash image from the middle of an undo-logged rename.
+   * deleted file (an INVALID page); and a crash image with a rename's redo record pending.
    */
   private void build() throws Exception {
     region = shm.file("r");
@@ -157,10 +166,6 @@ public class BitFlipTest {
       recordExt = s.record(token).extPages()[0];
       cache = CacheSample.add(s);
       delete(s, gone, new long[0], dir, 40);
-      // a last undo-logged batch for the disarmed record to keep. Its sequence number (20) and the
-      // armed rename's (21) must not be powers of two: one flipped bit of UNDO_STATE would then
-      // disarm the armed record or arm the disarmed one with a valid sequence, which both readers
-      // accept (a gap in the undo record's format, not in either reader)
       setTimes(s, dir, 10, 11);
     }
     byte[] clean = Files.readAllBytes(region.toPath());
@@ -189,7 +194,9 @@ public class BitFlipTest {
     samples.add(new Sample("header (CRC-covered, 252..255 padding)", clean, 0, 256));
     samples.add(
         new Sample("superblock (magic, counters, limit, features, padding)", clean, 4096, 160));
-    samples.add(new Sample("undo record, disarmed (state, sizes, CRC, payload)", clean, 8192, 256));
+    long seq = b.getLong(SB_COMMIT_SEQ) & ((1L << SB_COUNTER_BITS) - 1);
+    long last = seq % 2 == 1 ? REDO_SLOT1 : REDO_SLOT0;
+    samples.add(new Sample("redo slot, emptied at close (seq 0, the rest kept)", clean, last, 256));
     samples.add(new Sample("DIR page /d", clean, dir, PAGE_SIZE).live("/d"));
     samples.add(new Sample("FILE page /d/nnn...", clean, file, PAGE_SIZE).live("/d/" + longName));
     samples.add(
@@ -207,8 +214,14 @@ public class BitFlipTest {
             .live(null));
     samples.add(new Sample("INVALID page (deleted file)", clean, gone, PAGE_SIZE));
     samples.add(new Sample("never-used page below the high-water mark", clean, zero, PAGE_SIZE));
-    samples.add(
-        new Sample("undo record, armed (a rename at barrier 3)", armed(file, dir), 8192, 256));
+    Sample pending =
+        new Sample(
+            "redo record pending (a rename; the next barrier lost)",
+            pending(file),
+            seq % 2 == 1 ? REDO_SLOT0 : REDO_SLOT1,
+            256);
+    pending.servedIfTorn = served(clean);
+    samples.add(pending);
   }
 
   private static boolean isLive(long w, int kind) {
@@ -216,24 +229,31 @@ public class BitFlipTest {
   }
 
   /**
-   * The image of a crash at barrier 3 of an undo-logged rename: record armed, new values in place.
+   * The image of a crash at the barrier after a rename's: its redo record durable, none of its
+   * in-place bytes (region-format.md §7.3).
    */
-  private byte[] armed(long file, long dir) throws Exception {
+  private byte[] pending(long file) throws Exception {
     File work = RegionDamage.copy(region, shm.file("crash"));
     String prefix = shm.file("crash.img").getPath();
     try (InodeStore s = InodeStore.open(Region.open(work, PersistMode.EMULATED))) {
-      CrashHook.crashAt(s.region(), 3, prefix);
+      CrashHook.crashAt(s.region(), 2, prefix);
       try {
         rename(s, file, s.rootPage(), "moved", 50);
+        setLastTxId(s, 4242);
         fail("the crash hook did not fire");
       } catch (NvmException e) {
         assertEquals(NvmException.ErrorCode.ECRASHED, e.code());
       }
     }
-    byte[] image = Files.readAllBytes(new File(prefix + ".present").toPath());
-    // the armed rename's sequence, which must not be a power of two (see build())
-    assertEquals(21, ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).getLong(UNDO_STATE));
-    return image;
+    return Files.readAllBytes(new File(prefix + ".lost").toPath());
+  }
+
+  /** The namespace {@code image} serves after a read-write open (of a scratch copy). */
+  private List<String> served(byte[] image) throws Exception {
+    File f = shm.file("served-" + samples.size());
+    Files.write(f.toPath(), image);
+    Region.open(f, PersistMode.EMULATED).close();
+    return served(f);
   }
 
   /**
@@ -282,6 +302,8 @@ public class BitFlipTest {
             s.reportedServedDifferently += same ? 0 : 1;
           } else if (same) {
             s.harmless++;
+          } else if (s.servedIfTorn != null && served(mutant).equals(s.servedIfTorn)) {
+            s.torn++;
           } else {
             failures.add(what + ": accepted, not reported, and served differently:\n" + r.format());
           }
@@ -293,7 +315,7 @@ public class BitFlipTest {
     assertTrue(
         failures.size() + " flips served as different metadata:\n" + failures, failures.isEmpty());
     for (Sample s : samples) {
-      assertEquals(s.name, s.flips, s.refused + s.reported + s.harmless);
+      assertEquals(s.name, s.flips, s.refused + s.reported + s.harmless + s.torn);
     }
   }
 
@@ -340,12 +362,13 @@ public class BitFlipTest {
     StringBuilder b = new StringBuilder();
     b.append(
         String.format(
-            "bit flips (stride %d, %d ms):%n| %-56s | %5s | %7s | %8s | %8s |%n",
-            STRIDE, ms, "sample", "bits", "refused", "reported", "harmless"));
+            "bit flips (stride %d, %d ms):%n| %-56s | %5s | %7s | %8s | %8s | %5s |%n",
+            STRIDE, ms, "sample", "bits", "refused", "reported", "harmless", "torn"));
     b.append(
         String.format(
-            "|%s|%s|%s|%s|%s|%n", dashes(58), dashes(7), dashes(9), dashes(10), dashes(10)));
-    int[] total = new int[4];
+            "|%s|%s|%s|%s|%s|%s|%n",
+            dashes(58), dashes(7), dashes(9), dashes(10), dashes(10), dashes(7)));
+    int[] total = new int[5];
     for (Sample s : samples) {
       String reported =
           s.reportedServedDifferently == 0
@@ -353,17 +376,18 @@ public class BitFlipTest {
               : s.reported + " (" + s.reportedServedDifferently + "*)";
       b.append(
           String.format(
-              "| %-56s | %5d | %7d | %8s | %8d |%n",
-              s.name, s.flips, s.refused, reported, s.harmless));
+              "| %-56s | %5d | %7d | %8s | %8d | %5d |%n",
+              s.name, s.flips, s.refused, reported, s.harmless, s.torn));
       total[0] += s.flips;
       total[1] += s.refused;
       total[2] += s.reported;
       total[3] += s.harmless;
+      total[4] += s.torn;
     }
     b.append(
         String.format(
-            "| %-56s | %5d | %7d | %8d | %8d |%n",
-            "total", total[0], total[1], total[2], total[3]));
+            "| %-56s | %5d | %7d | %8d | %8d | %5d |%n",
+            "total", total[0], total[1], total[2], total[3], total[4]));
     b.append(
         "(*: of which the native open serves a different namespace; the checker reports them)");
     return b.toString();

@@ -220,13 +220,14 @@ public class RegionCheckChecksumTest extends SampleNamespaceFixture {
   }
 
   /**
-   * A disarmed undo record keeps its payload (with a valid CRC); a flipped bit in its state word
-   * arms it again. The native open refuses a record whose state is not the commit sequence it saved
-   * plus one (a real record always is), instead of rolling the last committed batch back; the
-   * checker reports that refusal at UNDO_STATE.
+   * In a region from before the redo log, a disarmed undo record keeps its payload (with a valid
+   * CRC); a flipped bit in its state word arms it again. The native open refuses a record whose
+   * state is not the commit sequence it saved plus one (a real record always is), instead of
+   * rolling the last committed batch back; the checker reports that refusal at UNDO_STATE.
    */
   @Test
   public void anUndoRecordArmedByADamagedStateIsRefused() throws Exception {
+    RegionDamage.disarmedUndoRecord(n.file);
     assertEquals(0, RegionDamage.getLong(n.file, UNDO_STATE));
     RegionDamage.flipBit(n.file, UNDO_STATE + 2, 5);
     CheckReport r = judge("a stale undo record armed");

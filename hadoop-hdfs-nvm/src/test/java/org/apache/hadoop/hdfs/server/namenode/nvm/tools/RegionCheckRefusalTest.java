@@ -111,6 +111,7 @@ public class RegionCheckRefusalTest {
   @Test
   public void armedUndoRecordWithABadChecksumIsRefusedAtTheCrc() throws Exception {
     File f = sample().file;
+    RegionDamage.withoutRedoLog(f); // a region from before the redo log (region-format.md §4)
     RegionDamage.putLong(f, UNDO_STATE, 7);
     RegionDamage.write(
         f, UNDO_PAYLOAD_BYTES, new byte[] {24, 0, 0, 0, 0, 0, 0, 0}); // 24 bytes, stored CRC 0
@@ -122,6 +123,7 @@ public class RegionCheckRefusalTest {
   @Test
   public void undoEntryPastThePayloadIsRefusedAtTheEntryCount() throws Exception {
     File f = sample().file;
+    RegionDamage.withoutRedoLog(f);
     RegionDamage.putLong(f, UNDO_STATE, 7); // an empty payload (its CRC is 0) that claims one entry
     RegionDamage.write(
         f, UNDO_ENTRY_COUNT, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // count, bytes, CRC

@@ -100,7 +100,9 @@ public class RegionCheckStringChainTest extends SampleNamespaceFixture {
     assertEquals(r.format(), 2, r.exitCode());
     assertEquals(r.format(), 1, CheckAssert.count(r, Finding.Kind.UNREFERENCED_STRING));
     assertEquals(r.format(), 3, CheckAssert.count(r, Finding.Kind.UNREFERENCED_EXTENSION));
-    assertEquals(r.format(), 4, r.findings().size());
+    // the last commit's record: its in-place bytes are not surely durable until the next barrier
+    assertEquals(r.format(), 1, CheckAssert.count(r, Finding.Kind.REDO_PENDING));
+    assertEquals(r.format(), 5, r.findings().size());
     assertTrue(r.format(), r.format().contains("\"CN=etl service,aaa"));
     assertEquals(check().format(), 0, check().exitCode()); // the clean close swept it
   }

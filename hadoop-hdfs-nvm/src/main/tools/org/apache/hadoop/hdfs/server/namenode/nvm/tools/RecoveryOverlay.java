@@ -4,17 +4,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The bytes an armed undo record would put back, applied in entry order as recovery's rollback does
- * (a later entry wins where two overlap). A record holds at most UNDO_PAYLOAD_MAX bytes, so a
- * sorted array of single-byte patches stays small.
+ * The bytes step 1 of recovery would write (region-format.md §7.6), applied in the order it writes
+ * them (a later entry wins where two overlap): in a region with the redo log the entries of the
+ * redo records it replays, in ascending seq; in a region from before it the old bytes an armed undo
+ * record puts back. The records hold at most UNDO_SIZE bytes, so a sorted array of single-byte
+ * patches stays small.
  */
-final class RollbackOverlay {
-  static final RollbackOverlay NONE = new RollbackOverlay(new TreeMap<Long, Byte>());
+final class RecoveryOverlay {
+  static final RecoveryOverlay NONE = new RecoveryOverlay(new TreeMap<Long, Byte>());
 
   private final long[] offsets;
   private final byte[] values;
 
-  private RollbackOverlay(TreeMap<Long, Byte> patches) {
+  private RecoveryOverlay(TreeMap<Long, Byte> patches) {
     offsets = new long[patches.size()];
     values = new byte[patches.size()];
     int i = 0;
@@ -24,7 +26,8 @@ final class RollbackOverlay {
     }
   }
 
-  static RollbackOverlay of(UndoRecord undo) {
+  /** The rollback of an armed undo record (a region without the redo log). */
+  static RecoveryOverlay of(UndoRecord undo) {
     if (!undo.isArmed()) {
       return NONE;
     }
@@ -34,7 +37,23 @@ final class RollbackOverlay {
         patches.put(e.target + i, e.oldBytes[i]);
       }
     }
-    return new RollbackOverlay(patches);
+    return new RecoveryOverlay(patches);
+  }
+
+  /** The replay of the redo records recovery replays (a region with the redo log). */
+  static RecoveryOverlay of(RedoLog redo) {
+    if (redo.isEmpty()) {
+      return NONE;
+    }
+    TreeMap<Long, Byte> patches = new TreeMap<Long, Byte>();
+    for (RedoLog.Record r : redo.replayed) {
+      for (RedoLog.Entry e : r.entries) {
+        for (int i = 0; i < e.bytes.length; i++) {
+          patches.put(e.target + i, e.bytes[i]);
+        }
+      }
+    }
+    return new RecoveryOverlay(patches);
   }
 
   boolean isEmpty() {

@@ -1,0 +1,183 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Crc32c;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+
+/**
+ * The redo records a read-write open would replay (region-format.md §4.1, §7.6), in a region with
+ * FEATURE_REDO_LOG: the valid records of the two slots (a record is valid when its CRC-32C over
+ * HDR_CREATION_ID, its header and its payload matches; a torn one is ignored), a valid big record
+ * (REDO_SPAN 2, in slot 0) alone, in ascending seq, without those below the media's SB_COMMIT_SEQ
+ * (their groups are in place), and without the newest if the seals it holds do not match the media
+ * with the records applied (its group's FRESH data did not all reach the media: it never passed its
+ * barrier). Only parsed after the native read-only open accepted the region, which refuses a valid
+ * record with bad entries; the bounds checks here only keep a racing writer from sending the parser
+ * out of the record.
+ */
+final class RedoLog {
+  static final RedoLog NONE = new RedoLog(Collections.<Record>emptyList());
+
+  /** One entry: the new bytes recovery stores at {@code target}. */
+  static final class Entry {
+    final long target;
+    final int fieldId;
+    final byte[] bytes;
+
+    Entry(long target, int fieldId, byte[] bytes) {
+      this.target = target;
+      this.fieldId = fieldId;
+      this.bytes = bytes;
+    }
+  }
+
+  /** One valid record: its slot offset, the group's seq, its entries in order. */
+  static final class Record {
+    final long offset;
+    final long seq;
+    final int span;
+    final int payloadBytes;
+    final List<Entry> entries;
+
+    Record(long offset, long seq, int span, int payloadBytes, List<Entry> entries) {
+      this.offset = offset;
+      this.seq = seq;
+      this.span = span;
+      this.payloadBytes = payloadBytes;
+      this.entries = entries;
+    }
+  }
+
+  /** The records recovery replays, ascending seq. */
+  final List<Record> replayed;
+
+  private RedoLog(List<Record> replayed) {
+    this.replayed = replayed;
+  }
+
+  boolean isEmpty() {
+    return replayed.isEmpty();
+  }
+
+  static RedoLog read(Region region) {
+    List<Record> valid = new ArrayList<Record>();
+    Record a = slot(region, REDO_SLOT0);
+    if (a != null) {
+      valid.add(a);
+    }
+    if (a == null || a.span != 2) {
+      Record b = slot(region, REDO_SLOT1);
+      if (b != null) {
+        valid.add(b);
+      }
+    }
+    if (valid.size() == 2 && Long.compareUnsigned(valid.get(0).seq, valid.get(1).seq) > 0) {
+      Collections.reverse(valid);
+    }
+    // a region with the redo log has page checksums: SB_COMMIT_SEQ is a checked counter
+    long committed = Seals.counterValue(region.getLong(SB_COMMIT_SEQ), true);
+    List<Record> replayed = new ArrayList<Record>();
+    for (int i = 0; i < valid.size(); i++) {
+      Record r = valid.get(i);
+      if (Long.compareUnsigned(r.seq, committed) < 0) {
+        continue;
+      }
+      if (i == valid.size() - 1 && !sealsHold(region, replayed, r)) {
+        continue;
+      }
+      replayed.add(r);
+    }
+    return new RedoLog(Collections.unmodifiableList(replayed));
+  }
+
+  /**
+   * Whether every page {@code r} leaves LIVE matches the seal {@code r} holds for it: the media
+   * page with the records replayed before it and {@code r}'s entries applied.
+   */
+  private static boolean sealsHold(Region region, List<Record> before, Record r) {
+    for (int i = 0; i < r.entries.size(); i++) {
+      Entry e = r.entries.get(i);
+      if (e.bytes.length != 8 || !isPageStart(region, e.target) || !lastWordAt(r, i)) {
+        continue;
+      }
+      byte[] page = region.getBytes(e.target, PAGE_SIZE);
+      for (Record b : before) {
+        apply(b, e.target, page);
+      }
+      apply(r, e.target, page);
+      long word = ByteBuffer.wrap(page, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+      if ((word & STATE_MASK) == STATE_LIVE && (word >>> 32) != Seals.pageChecksum(page)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isPageStart(Region region, long off) {
+    return off >= DATA_OFFSET && off < region.size() && (off - DATA_OFFSET) % PAGE_SIZE == 0;
+  }
+
+  /** Whether entry {@code i} is the last one of {@code r} that stores the word at its target. */
+  private static boolean lastWordAt(Record r, int i) {
+    long target = r.entries.get(i).target;
+    for (int j = i + 1; j < r.entries.size(); j++) {
+      if (r.entries.get(j).target == target && r.entries.get(j).bytes.length == 8) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Applies {@code r}'s entries inside the page at {@code page} to its image. */
+  private static void apply(Record r, long page, byte[] image) {
+    for (Entry e : r.entries) {
+      if (e.target >= page && e.target < page + PAGE_SIZE) {
+        System.arraycopy(e.bytes, 0, image, (int) (e.target - page), e.bytes.length);
+      }
+    }
+  }
+
+  /** The valid record at {@code off}, or null (an empty slot or a torn record). */
+  private static Record slot(Region region, long off) {
+    long seq = region.getLong(off + REDO_SEQ);
+    long count = region.getInt(off + REDO_ENTRY_COUNT) & 0xffffffffL;
+    long bytes = region.getInt(off + REDO_PAYLOAD_BYTES) & 0xffffffffL;
+    long span = region.getInt(off + REDO_SPAN) & 0xffffffffL;
+    long max = span == 2 ? REDO_BIG_PAYLOAD_MAX : REDO_SLOT_PAYLOAD_MAX;
+    if (seq == 0 || (span != 1 && span != 2) || (span == 2 && off != REDO_SLOT0) || bytes > max) {
+      return null;
+    }
+    byte[] id = region.getBytes(HDR_CREATION_ID, 8);
+    byte[] header = region.getBytes(off, REDO_CRC);
+    byte[] payload = region.getBytes(off + REDO_PAYLOAD, (int) bytes);
+    int crc = Crc32c.update(0, id, 0, id.length);
+    crc = Crc32c.update(crc, header, 0, header.length);
+    crc = Crc32c.update(crc, payload, 0, payload.length);
+    if (crc != region.getInt(off + REDO_CRC)) {
+      return null;
+    }
+    List<Entry> entries = new ArrayList<Entry>();
+    long pos = 0;
+    for (long i = 0; i < count && pos + UNDO_ENTRY_HEADER <= bytes; i++) {
+      long target = region.getLong(off + REDO_PAYLOAD + pos);
+      long len = region.getInt(off + REDO_PAYLOAD + pos + 8) & 0xffffffffL;
+      int field = region.getInt(off + REDO_PAYLOAD + pos + 12);
+      if (pos + UNDO_ENTRY_HEADER + len > bytes || target < 0 || target > region.size() - len) {
+        break;
+      }
+      entries.add(
+          new Entry(
+              target,
+              field,
+              region.getBytes(off + REDO_PAYLOAD + pos + UNDO_ENTRY_HEADER, (int) len)));
+      pos += UNDO_ENTRY_HEADER + ((len + 7) & ~7L);
+    }
+    return new Record(off, seq, (int) span, (int) bytes, Collections.unmodifiableList(entries));
+  }
+}

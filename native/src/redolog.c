@@ -1,0 +1,255 @@
+/*
+ * redolog.c — the redo slots as the format defines them (region-format.md §4.1): a record's
+ * CRC, which records are valid, the open-time check (read only), storing a record's entries
+ * in place, and recovery's replay (§7.6). redo.c writes the records.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "redo.h"
+
+/* Seeded with the region's creation id: a record is valid only in the region that wrote
+ * it, and bytes a client chose (a name inside a big record's payload, left where a slot
+ * header goes) cannot be made to look like one without that random id. */
+uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, uint32_t bytes) {
+  uint64_t id = nvm_ld64(r, NVM_HDR_CREATION_ID);
+  uint32_t c = nvm_crc32c(0, &id, 8);
+  c = nvm_crc32c(c, rec, NVM_REDO_CRC);
+  return nvm_crc32c(c, rec + NVM_REDO_PAYLOAD, bytes);
+}
+
+/* ------------------------------------------------------------- reading */
+
+struct rec {
+  uint64_t off, seq;
+  uint32_t count, bytes, span;
+};
+
+/* 1 = a valid record at off (CRC matches), 0 = an empty slot or a torn record, which is
+ * ignored: its group never reached its commit point, so none of its in-place bytes were
+ * stored. A header that cannot be checked (a span or length out of range) is torn too. */
+static int read_slot(const nvm_region *r, uint64_t off, struct rec *out) {
+  const uint8_t *p = r->base + off;
+  out->off = off;
+  out->seq = rd64(p + NVM_REDO_SEQ);
+  out->count = rd32(p + NVM_REDO_ENTRY_COUNT);
+  out->bytes = rd32(p + NVM_REDO_PAYLOAD_BYTES);
+  out->span = rd32(p + NVM_REDO_SPAN);
+  if (out->seq == 0) return 0;
+  uint32_t max = out->span == 2 ? NVM_REDO_BIG_PAYLOAD_MAX : NVM_REDO_SLOT_PAYLOAD_MAX;
+  if ((out->span != 1 && out->span != 2) || (out->span == 2 && off != NVM_REDO_SLOT0) ||
+      out->bytes > max)
+    return 0;
+  return rd32(p + NVM_REDO_CRC) == nvm_redo_crc(r, p, out->bytes);
+}
+
+/* A valid record's entries: in bounds, each to a range a batch may write (or SB_COMMIT_SEQ),
+ * the last one SB_COMMIT_SEQ := the record's seq. A record that passes its CRC and fails
+ * this was written by no library: the region is refused, untouched. */
+static int check_entries(const nvm_region *r, const struct rec *c) {
+  const uint8_t *p = r->base + c->off + NVM_REDO_PAYLOAD;
+  uint64_t pos = 0, last = 0;
+  for (uint32_t i = 0; i < c->count; i++) {
+    if (pos + NVM_UNDO_ENTRY_HEADER > c->bytes)
+      return nvm_fail_at(NVM_ECORRUPT, c->off + NVM_REDO_ENTRY_COUNT,
+                         "%s: redo entry %u runs past the payload (%u bytes)", r->path, i,
+                         c->bytes);
+    uint64_t target = rd64(p + pos);
+    uint32_t len = rd32(p + pos + 8);
+    last = pos;
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+    if (pos > c->bytes || !nvm_log_target_ok(r, target, len))
+      return nvm_fail_at(NVM_ECORRUPT, c->off + NVM_REDO_PAYLOAD + last,
+                         "%s: redo entry %u has a bad target %llu / length %u", r->path, i,
+                         (unsigned long long)target, len);
+  }
+  if (pos != c->bytes || c->count == 0)
+    return nvm_fail_at(NVM_ECORRUPT, c->off + NVM_REDO_ENTRY_COUNT,
+                       "%s: redo record has %u entries covering %llu of %u payload bytes", r->path,
+                       c->count, (unsigned long long)pos, c->bytes);
+  if (rd64(p + last) != NVM_SB_COMMIT_SEQ || rd32(p + last + 8) != 8 ||
+      nvm_counter_value(NVM_SB_COMMIT_SEQ, rd64(p + last + NVM_UNDO_ENTRY_HEADER)) != c->seq)
+    return nvm_fail_at(NVM_ECORRUPT, c->off + NVM_REDO_SEQ,
+                       "%s: redo record seq %llu does not end by setting SB_COMMIT_SEQ to it",
+                       r->path, (unsigned long long)c->seq);
+  return NVM_OK;
+}
+
+/* The valid records, ascending seq, checked; *n = 0, 1 or 2. A valid big record is the
+ * only one (its payload covers slot 1's header). Two valid records are consecutive groups:
+ * anything else is refused. */
+static int find_records(const nvm_region *r, struct rec out[2], int *n) {
+  struct rec a, b;
+  *n = 0;
+  if (read_slot(r, NVM_REDO_SLOT0, &a)) out[(*n)++] = a;
+  if (!(*n && a.span == 2) && read_slot(r, NVM_REDO_SLOT1, &b)) {
+    if (b.span != 1)
+      return nvm_fail_at(NVM_ECORRUPT, NVM_REDO_SLOT1 + NVM_REDO_SPAN,
+                         "%s: a big redo record in slot 1", r->path);
+    out[(*n)++] = b;
+  }
+  if (*n == 2 && out[0].seq > out[1].seq) {
+    struct rec t = out[0];
+    out[0] = out[1];
+    out[1] = t;
+  }
+  if (*n == 2 && out[1].seq != out[0].seq + 1)
+    return nvm_fail_at(NVM_ECORRUPT, out[1].off + NVM_REDO_SEQ,
+                       "%s: redo records %llu and %llu are not consecutive groups", r->path,
+                       (unsigned long long)out[0].seq, (unsigned long long)out[1].seq);
+  for (int i = 0; i < *n; i++) {
+    int rc = check_entries(r, &out[i]);
+    if (rc) return rc;
+  }
+  if (*n && !nvm_counter_ok(r, NVM_SB_COMMIT_SEQ))
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_COMMIT_SEQ,
+                       "%s: SB_COMMIT_SEQ fails its check: the redo records cannot be ordered "
+                       "against it",
+                       r->path);
+  return NVM_OK;
+}
+
+int nvm_redo_check(const nvm_region *r) {
+  struct rec recs[2];
+  int n;
+  return find_records(r, recs, &n);
+}
+
+uint64_t nvm_redo_put_entry(uint8_t *rec, uint64_t pos, uint64_t target, uint32_t len,
+                            uint32_t field, const void *data) {
+  uint8_t *p = rec + pos;
+  memcpy(p, &target, 8);
+  memcpy(p + 8, &len, 4);
+  memcpy(p + 12, &field, 4);
+  memcpy(p + NVM_UNDO_ENTRY_HEADER, data, len);
+  memset(p + NVM_UNDO_ENTRY_HEADER + len, 0, NVM_PAD8(len) - len);
+  return pos + NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+}
+
+/* Keeps the bytes at [target, target + len) before an in-place store (r->redo_pre): test-only
+ * bookkeeping for the crash hook, a copy of at most the record's size per commit. */
+static void keep_pre(nvm_region *r, uint64_t target, uint32_t len) {
+  size_t need = r->redo_pre_len + NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  if (need > r->redo_pre_cap) {
+    size_t cap = r->redo_pre_cap ? 2 * r->redo_pre_cap : 2 * NVM_UNDO_SIZE;
+    while (cap < need) cap *= 2;
+    uint8_t *p = realloc(r->redo_pre, cap);
+    if (!p) abort(); /* as the hook's own bookkeeping (persist.c): not recoverable here */
+    r->redo_pre = p;
+    r->redo_pre_cap = cap;
+  }
+  nvm_redo_put_entry(r->redo_pre, r->redo_pre_len, target, len, 0, r->base + target);
+  r->redo_pre_len = need;
+}
+
+void nvm_redo_keep(nvm_region *r, uint64_t target) { keep_pre(r, target, 8); }
+
+/* Store every entry of the record at off to the media and flush it (no drain); with `keep`,
+ * keep what each store replaces (keep_pre). */
+uint32_t nvm_redo_apply(nvm_region *r, uint64_t off, int keep) {
+  const uint8_t *rec = r->base + off;
+  uint32_t count = rd32(rec + NVM_REDO_ENTRY_COUNT);
+  uint64_t pos = NVM_REDO_PAYLOAD;
+  for (uint32_t i = 0; i < count; i++) {
+    uint64_t target = rd64(rec + pos);
+    uint32_t len = rd32(rec + pos + 8);
+    if (keep) keep_pre(r, target, len);
+    nvm_store(r, target, rec + pos + NVM_UNDO_ENTRY_HEADER, len);
+    nvm_flush(r, r->base + target, len);
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  }
+  return count;
+}
+
+/* Is this the last entry of the record at `c` that stores the state word at `target`? */
+static int last_state_entry(const struct rec *c, const uint8_t *p, uint64_t pos, uint32_t i,
+                            uint64_t target) {
+  pos += NVM_UNDO_ENTRY_HEADER + 8;
+  for (uint32_t j = i + 1; j < c->count; j++) {
+    uint32_t len = rd32(p + pos + 8);
+    if (len == 8 && rd64(p + pos) == target) return 0;
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  }
+  return 1;
+}
+
+/*
+ * Does the media vouch for the record's FRESH data? The group's FRESH data and its record
+ * reach the media at one barrier, in no order, so a record can be whole while a FRESH page
+ * is not, if the crash came before that barrier completed. Every page the group leaves LIVE
+ * in place has its final state word in the record, and that word holds the page's checksum
+ * (region-format.md §11): the record's group is committed only if each such word matches the
+ * media page with the record's entries applied. (A group that writes a page LIVE in its FRESH
+ * data drains that data before writing its record: nvm_batch_commit.) Between a record's
+ * barrier and the next record's nothing but the record's own entries and its FREE
+ * invalidations (state words) changes its pages, so a committed group always passes.
+ */
+static int seals_hold(const nvm_region *r, const struct rec *c) {
+  const uint8_t *p = r->base + c->off + NVM_REDO_PAYLOAD;
+  uint64_t pos = 0;
+  uint8_t page[NVM_PAGE_SIZE];
+  for (uint32_t i = 0; i < c->count; i++) {
+    uint64_t target = rd64(p + pos), idx;
+    uint32_t len = rd32(p + pos + 8);
+    if (len == 8 && nvm_is_page_off(r, target, &idx) && last_state_entry(c, p, pos, i, target)) {
+      memcpy(page, r->base + target, NVM_PAGE_SIZE);
+      uint64_t q = 0;
+      for (uint32_t j = 0; j < c->count; j++) { /* every entry on this page, in order */
+        uint64_t t = rd64(p + q);
+        uint32_t l = rd32(p + q + 8);
+        if (t >= target && t < target + NVM_PAGE_SIZE)
+          memcpy(page + (t - target), p + q + NVM_UNDO_ENTRY_HEADER, l);
+        q += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(l);
+      }
+      uint64_t word = rd64(page);
+      if (NVM_STATE_OF(word) == NVM_STATE_LIVE &&
+          word != nvm_sealed_word_of(r, page, (uint32_t)word))
+        return 0;
+    }
+    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
+  }
+  return 1;
+}
+
+/* Zero both slots' seq words (flush; the caller drains): no record is valid after. */
+void nvm_redo_empty_slots(nvm_region *r) {
+  static const uint64_t zero = 0;
+  nvm_store(r, NVM_REDO_SLOT0 + NVM_REDO_SEQ, &zero, 8);
+  nvm_store(r, NVM_REDO_SLOT1 + NVM_REDO_SEQ, &zero, 8);
+  nvm_flush(r, r->base + NVM_REDO_SLOT0 + NVM_REDO_SEQ, 8);
+  nvm_flush(r, r->base + NVM_REDO_SLOT1 + NVM_REDO_SEQ, 8);
+}
+
+/*
+ * Replay, in ascending seq, every valid record whose seq is not below the media's
+ * SB_COMMIT_SEQ (a group below it is in place: its successor's in-place stores, which
+ * set SB_COMMIT_SEQ, come after the successor's barrier, which drained it). The older of
+ * two is committed (the newer was written after its barrier); the newest is committed if
+ * the media vouches for its FRESH data (seals_hold, checked after the older one is
+ * replayed), else its group never passed its barrier and it is ignored as torn. Redo is
+ * idempotent, so a crash during replay replays again. Then drain, and empty the slots
+ * (drain): the region is left with no record. A record that stays valid because the crash
+ * came between the two drains is at most SB_COMMIT_SEQ by then, and is replayed (it equals
+ * it) or skipped (it is below).
+ */
+int nvm_redo_recover(nvm_region *r) {
+  struct rec recs[2];
+  int n, rc = find_records(r, recs, &n);
+  if (rc) return rc;
+  uint64_t committed = nvm_sb_get(r, NVM_SB_COMMIT_SEQ);
+  uint64_t entries = 0, replayed = 0;
+  for (int i = 0; i < n; i++) {
+    if (recs[i].seq < committed) continue;
+    if (i == n - 1 && !seals_hold(r, &recs[i])) continue; /* its FRESH data is not all there */
+    entries += nvm_redo_apply(r, recs[i].off, 0);
+    replayed++;
+  }
+  if (replayed && (rc = nvm_drain(r))) return rc;
+  r->rec.undo_rolled_back = replayed ? 1 : 0;
+  r->rec.undo_entries = entries;
+  if (nvm_ld64(r, NVM_REDO_SLOT0 + NVM_REDO_SEQ) == 0 &&
+      nvm_ld64(r, NVM_REDO_SLOT1 + NVM_REDO_SEQ) == 0)
+    return NVM_OK;
+  nvm_redo_empty_slots(r);
+  return nvm_drain(r);
+}
