@@ -98,6 +98,19 @@ public final class NameNodePatch {
   public static final String HOOK_INITIALIZE_SECONDARY_DESC =
       "(L" + SECONDARY_NAME_NODE + ";L" + CONFIGURATION + ";L" + COMMAND_LINE_OPTS + ";)V";
 
+  /**
+   * {@code private void NameNode.startHttpServer(Configuration)}; hook: {@code
+   * startHttpServer(NameNode, Configuration)}. The first thing {@code initialize} does that a
+   * refused start-up option must not get to: a Jetty 6 connector stopped while its acceptor is
+   * between its two locks in {@code doSelect} spins in {@code SelectSet.stop} for ever.
+   */
+  public static final String START_HTTP_SERVER = "startHttpServer";
+
+  public static final String START_HTTP_SERVER_DESC = "(L" + CONFIGURATION + ";)V";
+  public static final String STOCK_START_HTTP_SERVER = "stockStartHttpServer";
+  public static final String HOOK_START_HTTP_SERVER_DESC =
+      "(L" + NAME_NODE + ";L" + CONFIGURATION + ";)V";
+
   public static final RenameAndDelegate DO_ROLLBACK_PATCH =
       new RenameAndDelegate(
           NAME_NODE,
@@ -126,10 +139,21 @@ public final class NameNodePatch {
           HOOK_INITIALIZE_SECONDARY,
           HOOK_INITIALIZE_SECONDARY_DESC);
 
+  public static final RenameAndDelegate START_HTTP_SERVER_PATCH =
+      new RenameAndDelegate(
+          NAME_NODE,
+          START_HTTP_SERVER,
+          START_HTTP_SERVER_DESC,
+          ACC_PRIVATE,
+          STOCK_START_HTTP_SERVER,
+          START_HTTP_SERVER,
+          HOOK_START_HTTP_SERVER_DESC);
+
   /** Every rename-and-delegate patch point, in the order the splicer applies them. */
   public static final List<RenameAndDelegate> DELEGATIONS =
       Collections.unmodifiableList(
-          Arrays.asList(DO_ROLLBACK_PATCH, DO_RECOVERY_PATCH, INITIALIZE_PATCH));
+          Arrays.asList(
+              DO_ROLLBACK_PATCH, DO_RECOVERY_PATCH, START_HTTP_SERVER_PATCH, INITIALIZE_PATCH));
 
   /** The stock classes the patch rewrites, in the order the splicer reports them. */
   public static final List<String> PATCHED_CLASSES =

@@ -25,17 +25,17 @@ import java.util.zip.ZipFile;
  *       {@code NameNode.class} and {@code SecondaryNameNode.class};
  *   <li>in each of those two the constant pool only grew at the end; exactly the {@code Code}
  *       attributes of the patched methods differ ({@code NameNode}: loadNamesystem,
- *       createRpcServer, doRollback, doRecovery; {@code SecondaryNameNode}: initialize), every
- *       other attribute of those methods is byte-identical; exactly the stock copies were added
- *       after the last method ({@code NameNode}: stockDoRollback, stockDoRecovery; {@code
- *       SecondaryNameNode}: stockInitialize), each with the stock method's descriptor and
- *       attributes byte for byte, and the stock access flags made package-private and synthetic;
- *       every other method, every field and every class attribute is byte-identical ({@link
- *       ClassComparison});
+ *       createRpcServer, doRollback, doRecovery, startHttpServer; {@code SecondaryNameNode}:
+ *       initialize), every other attribute of those methods is byte-identical; exactly the stock
+ *       copies were added after the last method ({@code NameNode}: stockDoRollback,
+ *       stockDoRecovery, stockStartHttpServer; {@code SecondaryNameNode}: stockInitialize), each
+ *       with the stock method's descriptor and attributes byte for byte, and the stock access flags
+ *       made package-private and synthetic; every other method, every field and every class
+ *       attribute is byte-identical ({@link ClassComparison});
  *   <li>ASM, decoding independently, sees each new body call its {@code NvmHooks} method and
  *       nothing else, and each stock copy decode exactly as the stock method;
  *   <li>the added entries are listed; {@code NvmHooks.class} must be one of them and must declare
- *       the five static hooks.
+ *       the six static hooks.
  * </ol>
  *
  * Usable from tests of other modules ({@link #verify}) and from the command line ({@code
@@ -75,6 +75,14 @@ public final class PatchVerifier {
           "ALOAD 0",
           "ALOAD 1",
           "INVOKESTATIC " + HOOKS + "." + DO_RECOVERY + " " + DO_RECOVERY_DESC,
+          "RETURN");
+
+  /** The instructions ASM must see in the patched NameNode.startHttpServer. */
+  public static final List<String> EXPECTED_START_HTTP_SERVER =
+      list(
+          "ALOAD 0",
+          "ALOAD 1",
+          "INVOKESTATIC " + HOOKS + "." + START_HTTP_SERVER + " " + HOOK_START_HTTP_SERVER_DESC,
           "RETURN");
 
   /** The instructions ASM must see in the patched SecondaryNameNode.initialize. */
@@ -121,6 +129,13 @@ public final class PatchVerifier {
                   2),
               new NewBody(NAME_NODE, DO_ROLLBACK, DO_ROLLBACK_DESC, EXPECTED_DO_ROLLBACK, 2, 2),
               new NewBody(NAME_NODE, DO_RECOVERY, DO_RECOVERY_DESC, EXPECTED_DO_RECOVERY, 2, 2),
+              new NewBody(
+                  NAME_NODE,
+                  START_HTTP_SERVER,
+                  START_HTTP_SERVER_DESC,
+                  EXPECTED_START_HTTP_SERVER,
+                  2,
+                  2),
               new NewBody(
                   SECONDARY_NAME_NODE, INITIALIZE, INITIALIZE_DESC, EXPECTED_INITIALIZE, 3, 3)));
 

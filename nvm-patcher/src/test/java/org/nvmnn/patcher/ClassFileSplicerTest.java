@@ -50,8 +50,8 @@ public class ClassFileSplicerTest {
     ClassFileSplicer.Result nn = summary.splice(NAME_NODE);
     assertEquals(51, nn.majorVersion);
     assertEquals(1716, nn.oldConstantPoolCount); // constant_pool_count: #1..#1715
-    assertEquals(1730, nn.newConstantPoolCount); // #1716..#1729 appended
-    assertEquals(14, nn.appendedConstants.size());
+    assertEquals(1733, nn.newConstantPoolCount); // #1716..#1732 appended
+    assertEquals(17, nn.appendedConstants.size());
     // the entries of the replaced bodies come first, exactly as before the delegations existed
     assertEquals("#1716 Utf8 " + HOOKS, nn.appendedConstants.get(0));
     assertEquals("#1717 Class " + HOOKS, nn.appendedConstants.get(1));
@@ -64,16 +64,21 @@ public class ClassFileSplicerTest {
             "#1726 Utf8 " + STOCK_DO_ROLLBACK,
             "#1727 NameAndType " + DO_RECOVERY + ":" + DO_RECOVERY_DESC,
             "#1728 Methodref " + HOOKS + "." + DO_RECOVERY,
-            "#1729 Utf8 " + STOCK_DO_RECOVERY),
-        nn.appendedConstants.subList(8, 14));
+            "#1729 Utf8 " + STOCK_DO_RECOVERY,
+            "#1730 NameAndType " + START_HTTP_SERVER + ":" + HOOK_START_HTTP_SERVER_DESC,
+            "#1731 Methodref " + HOOKS + "." + START_HTTP_SERVER,
+            "#1732 Utf8 " + STOCK_START_HTTP_SERVER),
+        nn.appendedConstants.subList(8, 17));
     assertEquals(6 + 22, nn.codeChange(LOAD_NAMESYSTEM).newCodeLength); // 10 code bytes
     assertEquals(6 + 18, nn.codeChange(CREATE_RPC_SERVER).newCodeLength); // 6 code bytes
     assertEquals(6 + 18, nn.codeChange(DO_ROLLBACK).newCodeLength); // 6 code bytes
     assertEquals(6 + 18, nn.codeChange(DO_RECOVERY).newCodeLength); // 6 code bytes
+    assertEquals(6 + 18, nn.codeChange(START_HTTP_SERVER).newCodeLength); // 6 code bytes
+    assertEquals(STOCK_START_HTTP_SERVER, nn.codeChange(START_HTTP_SERVER).stockCopy);
     assertNull(nn.codeChange(LOAD_NAMESYSTEM).stockCopy);
     assertEquals(STOCK_DO_ROLLBACK, nn.codeChange(DO_ROLLBACK).stockCopy);
     assertEquals(94, nn.oldMethodCount);
-    assertEquals(96, nn.newMethodCount);
+    assertEquals(97, nn.newMethodCount);
 
     ClassFileSplicer.Result snn = summary.splice(SECONDARY_NAME_NODE);
     assertEquals(51, snn.majorVersion);
@@ -106,8 +111,9 @@ public class ClassFileSplicerTest {
       throws IOException {
     checkClass(
         NAME_NODE,
-        Arrays.asList(LOAD_NAMESYSTEM, CREATE_RPC_SERVER, DO_ROLLBACK, DO_RECOVERY),
-        Arrays.asList(STOCK_DO_ROLLBACK, STOCK_DO_RECOVERY));
+        Arrays.asList(
+            LOAD_NAMESYSTEM, CREATE_RPC_SERVER, DO_ROLLBACK, DO_RECOVERY, START_HTTP_SERVER),
+        Arrays.asList(STOCK_DO_ROLLBACK, STOCK_DO_RECOVERY, STOCK_START_HTTP_SERVER));
     checkClass(
         SECONDARY_NAME_NODE,
         Collections.singletonList(INITIALIZE),
@@ -165,22 +171,22 @@ public class ClassFileSplicerTest {
   }
 
   @Test
-  public void addedMethodCountIsTwoForNameNodeAndOneForSecondaryNameNode() throws IOException {
+  public void addedMethodCountIsThreeForNameNodeAndOneForSecondaryNameNode() throws IOException {
     assertEquals(
-        2,
+        3,
         TestSupport.classFile(patched, NAME_NODE).methods.size()
             - TestSupport.classFile(stock, NAME_NODE).methods.size());
     assertEquals(
         1,
         TestSupport.classFile(patched, SECONDARY_NAME_NODE).methods.size()
             - TestSupport.classFile(stock, SECONDARY_NAME_NODE).methods.size());
-    assertEquals(2, delegations(NAME_NODE).size());
+    assertEquals(3, delegations(NAME_NODE).size());
     assertEquals(1, delegations(SECONDARY_NAME_NODE).size());
   }
 
   @Test
   public void eachStockCopyKeepsTheStockMethodByteForByte() throws IOException {
-    int[] expectedFlags = {0x1008, 0x1008, 0x1000}; // DELEGATIONS order
+    int[] expectedFlags = {0x1008, 0x1008, 0x1000, 0x1000}; // DELEGATIONS order
     for (int i = 0; i < DELEGATIONS.size(); i++) {
       RenameAndDelegate d = DELEGATIONS.get(i);
       ClassFile s = TestSupport.classFile(stock, d.owner);

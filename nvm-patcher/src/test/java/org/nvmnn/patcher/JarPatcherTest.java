@@ -61,23 +61,30 @@ public class JarPatcherTest {
             "NameNode." + DO_RECOVERY,
             "NameNode." + DO_ROLLBACK,
             "NameNode." + LOAD_NAMESYSTEM,
+            "NameNode." + START_HTTP_SERVER,
             "SecondaryNameNode." + INITIALIZE),
         sorted(r.changedMethods));
     assertEquals(
         Arrays.asList(
             "NameNode." + STOCK_DO_ROLLBACK,
             "NameNode." + STOCK_DO_RECOVERY,
+            "NameNode." + STOCK_START_HTTP_SERVER,
             "SecondaryNameNode." + STOCK_INITIALIZE),
         r.addedMethods);
 
     PatchVerifier.ClassReport nn = r.classReport(NAME_NODE);
     assertEquals(94, nn.methods);
     assertEquals(
-        sorted(Arrays.asList(LOAD_NAMESYSTEM, CREATE_RPC_SERVER, DO_ROLLBACK, DO_RECOVERY)),
+        sorted(
+            Arrays.asList(
+                LOAD_NAMESYSTEM, CREATE_RPC_SERVER, DO_ROLLBACK, DO_RECOVERY, START_HTTP_SERVER)),
         sorted(nn.changedMethods));
-    assertEquals(Arrays.asList(STOCK_DO_ROLLBACK, STOCK_DO_RECOVERY), nn.addedMethods);
-    // 8 for the replaced bodies; per delegation NameAndType + Methodref + the copy's name
-    assertEquals(8 + 3 + 3, nn.constantPoolAdded);
+    assertEquals(
+        Arrays.asList(STOCK_DO_ROLLBACK, STOCK_DO_RECOVERY, STOCK_START_HTTP_SERVER),
+        nn.addedMethods);
+    // 8 for the replaced bodies; per delegation NameAndType + Methodref + the copy's name (the
+    // hook's name and descriptor are in the stock pool already)
+    assertEquals(8 + 3 + 3 + 3, nn.constantPoolAdded);
 
     PatchVerifier.ClassReport snn = r.classReport(SECONDARY_NAME_NODE);
     assertEquals(Collections.singletonList(INITIALIZE), snn.changedMethods);
@@ -93,7 +100,7 @@ public class JarPatcherTest {
             "native/Linux-amd64/",
             "native/Linux-amd64/libnvmnn.so"),
         r.addedEntries);
-    assertTrue(r.toString(), r.toString().contains("NameNode.class: 4 of 94 methods changed"));
+    assertTrue(r.toString(), r.toString().contains("NameNode.class: 5 of 94 methods changed"));
     assertTrue(r.toString(), r.toString().contains("SecondaryNameNode.class: 1 of "));
   }
 
@@ -289,7 +296,10 @@ public class JarPatcherTest {
             "NameNode.stockDoRollback"
                 + DO_ROLLBACK_DESC
                 + ": access flags 0x1009, expected 0x1008"));
-    assertTrue(all, r.addedMethods.equals(Collections.singletonList("NameNode.stockDoRecovery")));
+    assertEquals(
+        all,
+        Arrays.asList("NameNode.stockDoRecovery", "NameNode.stockStartHttpServer"),
+        r.addedMethods);
   }
 
   @Test

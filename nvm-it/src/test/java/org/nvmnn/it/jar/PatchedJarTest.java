@@ -29,8 +29,9 @@ import org.junit.Test;
 /**
  * The test class path really holds the drop-in jar instead of the stock one, and that jar is the
  * stock jar plus exactly the intended change: in NameNode.class the bodies of loadNamesystem,
- * createRpcServer, doRollback and doRecovery, plus the stock copies stockDoRollback and
- * stockDoRecovery; in SecondaryNameNode.class the body of initialize, plus stockInitialize.
+ * createRpcServer, doRollback, doRecovery and startHttpServer, plus the stock copies
+ * stockDoRollback, stockDoRecovery and stockStartHttpServer; in SecondaryNameNode.class the body of
+ * initialize, plus stockInitialize.
  */
 public class PatchedJarTest {
   private static final String STOCK_JAR_NAME = "hadoop-hdfs-2.7.3.jar";
@@ -110,6 +111,7 @@ public class PatchedJarTest {
               "NameNode.doRecovery",
               "NameNode.doRollback",
               "NameNode.loadNamesystem",
+              "NameNode.startHttpServer",
               "SecondaryNameNode.initialize"),
           changed);
       List<String> addedMethods = new ArrayList<>((List<String>) field(report, "addedMethods"));
@@ -118,6 +120,7 @@ public class PatchedJarTest {
           Arrays.asList(
               "NameNode.stockDoRecovery",
               "NameNode.stockDoRollback",
+              "NameNode.stockStartHttpServer",
               "SecondaryNameNode.stockInitialize"),
           addedMethods);
       List<?> added = (List<?>) field(report, "addedEntries");
@@ -149,6 +152,7 @@ public class PatchedJarTest {
     assertEquals(codeSource(NameNode.class), codeSource(snn));
     assertStockCopy(NameNode.class.getDeclaredMethod("stockDoRollback", conf, boolean.class), true);
     assertStockCopy(NameNode.class.getDeclaredMethod("stockDoRecovery", startupOption, conf), true);
+    assertStockCopy(NameNode.class.getDeclaredMethod("stockStartHttpServer", conf), false);
     assertStockCopy(snn.getDeclaredMethod("stockInitialize", conf, opts), false);
   }
 

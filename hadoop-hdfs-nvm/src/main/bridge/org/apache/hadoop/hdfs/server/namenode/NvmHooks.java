@@ -11,9 +11,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.NvmGenericKeys;
  * The static hooks the patched classes of {@code hadoop-hdfs-2.7.3-nvm.jar} call (see nvm-patcher;
  * descriptors in {@code NameNodePatch}): {@code NameNode.loadNamesystem} and {@code
  * NameNode.createRpcServer} are rewritten to delegate here; {@code NameNode.doRollback}, {@code
- * NameNode.doRecovery} and {@code SecondaryNameNode.initialize} delegate here too, and their stock
- * bodies are kept, unchanged, as the methods {@code stockDoRollback}, {@code stockDoRecovery} and
- * {@code stockInitialize} of the same classes, which these hooks call when NVM mode is off.
+ * NameNode.doRecovery}, {@code NameNode.startHttpServer} and {@code SecondaryNameNode.initialize}
+ * delegate here too, and their stock bodies are kept, unchanged, as the methods {@code
+ * stockDoRollback}, {@code stockDoRecovery}, {@code stockStartHttpServer} and {@code
+ * stockInitialize} of the same classes, which these hooks call (the HTTP server's in NVM mode too).
  *
  * <p>With {@code dfs.namenode.nvm.enabled=false} (the default) both hooks do exactly what the stock
  * 2.7.3 methods do ({@code FSNamesystem.loadFromDisk(conf)} and {@code new NameNodeRpcServer(conf,
@@ -84,6 +85,23 @@ public final class NvmHooks {
         null,
         startOpt,
         conf);
+  }
+
+  /**
+   * Replaces the body of {@code NameNode.startHttpServer(Configuration)}, which {@code
+   * NameNode.initialize} calls before {@code loadNamesystem}. In NVM mode a start-up option the
+   * region refuses is refused here, before the HTTP server exists: a NameNode that fails after it
+   * started stops it at once, and 2.7.3's Jetty 6 can spin for ever in that stop when its acceptor
+   * thread is between its two locks in {@code SelectSet.doSelect}, so the refused NameNode would
+   * hang instead of exiting with the refusal.
+   */
+  public static void startHttpServer(NameNode nn, Configuration conf) throws IOException {
+    NvmGenericKeys.initialize(conf);
+    if (isNvmEnabled(conf)) {
+      NvmStartupOptions.refuseUnlessRegular(NameNode.getStartupOption(conf));
+    }
+    StockMethod.call(
+        NameNode.class, "stockStartHttpServer", new Class<?>[] {Configuration.class}, nn, conf);
   }
 
   /**

@@ -27,9 +27,8 @@ final class NvmNamesystemLoader {
 
   static FSNamesystem load(NameNode nn, Configuration conf) throws IOException {
     StartupOption opt = NameNode.getStartupOption(conf);
-    if (opt != StartupOption.REGULAR) {
-      throw new IOException(NvmStartupOptions.optionRefused(opt));
-    }
+    // NvmHooks.startHttpServer refused it already where the NameNode has an HTTP server
+    NvmStartupOptions.refuseUnlessRegular(opt);
     if (HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf))) {
       haRegion(conf);
     }

@@ -47,6 +47,13 @@ final class NvmStartupOptions {
    * The refusal of a start-up option that reaches the namesystem loader (every one but a regular
    * start; -rollback and -recover are handled before it), with the procedure that does the job.
    */
+  /** Throws the refusal of any start-up option but REGULAR (the NameNode then stops). */
+  static void refuseUnlessRegular(StartupOption opt) throws IOException {
+    if (opt != StartupOption.REGULAR) {
+      throw new IOException(optionRefused(opt));
+    }
+  }
+
   static String optionRefused(StartupOption opt) {
     String what;
     switch (opt) {

@@ -6,9 +6,9 @@ import java.lang.reflect.Method;
 
 /**
  * Calls a stock 2.7.3 method body that the patched jar keeps under a new name (nvm-patcher adds
- * {@code stockDoRollback}, {@code stockDoRecovery} and {@code stockInitialize}); by reflection,
- * because this module compiles against the unpatched jar, which does not have them. The calls are
- * one-off start-up paths.
+ * {@code stockDoRollback}, {@code stockDoRecovery}, {@code stockStartHttpServer} and {@code
+ * stockInitialize}); by reflection, because this module compiles against the unpatched jar, which
+ * does not have them. The calls are one-off start-up paths.
  */
 final class StockMethod {
   private StockMethod() {}
