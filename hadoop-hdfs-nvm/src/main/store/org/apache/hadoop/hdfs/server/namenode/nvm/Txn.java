@@ -190,7 +190,8 @@ public final class Txn implements AutoCloseable {
     InodeAttrs a =
         InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
     long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
-    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0), Field.PAGE);
+    int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
+    PageCodec.inode(batch.pageView(), at, a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
     batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
@@ -220,11 +221,11 @@ public final class Txn implements AutoCloseable {
     long firstExt = stageNameExt(id, a.name);
     long attrs = stageAttrExt(id, a.attributes);
     long target = a.symlinkTarget == null ? 0 : stageTargetExt(id, a.symlinkTarget);
-    // The image is PENDING: a crash before the commit below leaves a page recovery discards.
-    batch.fresh(
-        page,
-        PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt, attrs, target),
-        Field.PAGE);
+    // The image is PENDING: a crash before the commit below leaves a page recovery discards. It is
+    // encoded straight into the batch, the buffer the native call reads.
+    int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
+    PageCodec.inode(
+        batch.pageView(), at, a, id, parentPage, parent.id(), perm, uc, firstExt, attrs, target);
     batch.putLong(page + PG_STATE, stateWord(a.kind(), STATE_LIVE), Field.STATE);
     lastInodeId = Math.max(lastInodeId, id);
     inodeDelta++;
