@@ -221,7 +221,7 @@ final class NvmWriteThrough {
   private long stageCreate(Txn t, INode n) throws IOException {
     INodeDirectory parent = n.getParent();
     long parentPage = pageOf(parent);
-    long page = t.create(parentPage, InodeEncoder.attrs(n));
+    long page = t.create(parentPage, InodeEncoder.attrs(t, n));
     stageMtime(t, parent);
     return page;
   }
