@@ -7,12 +7,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,7 +48,7 @@ public final class StringTable {
   private final LongLongMap refs = new LongLongMap();
 
   /** Committed ids without references, oldest first. */
-  private final Set<Long> idle = new LinkedHashSet<Long>();
+  private final IdleStrings idle = new IdleStrings();
 
   /** Ids of live strings, committed or staged (a new string takes the lowest clear bit). */
   private final BitSet usedIds = new BitSet();
@@ -283,8 +280,7 @@ public final class StringTable {
     }
     int excess = sweep ? Integer.MAX_VALUE : idle.size() + newlyIdle - IDLE_MAX;
     if (excess > 0) { // the common case frees nothing and walks no set
-      for (Iterator<Long> it = idle.iterator(); excess > 0 && it.hasNext(); ) {
-        long id = it.next();
+      for (long id = idle.oldest(); excess > 0 && id != 0; id = idle.after(id)) {
         long d = delta.get(id);
         if (d == LongLongMap.MISSING || d == 0) {
           free(batch, id);
