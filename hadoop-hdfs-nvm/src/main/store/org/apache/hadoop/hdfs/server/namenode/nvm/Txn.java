@@ -498,14 +498,18 @@ public final class Txn implements AutoCloseable {
    */
   public void removeAll(long[] pages, int n) throws NvmException {
     check();
-    LongLongMap set = new LongLongMap(Math.max(16, n * 2));
+    // one page (a file's delete, an overwrite) needs no set: its parent is in it only if it is it
+    LongLongMap set = n == 1 ? null : new LongLongMap(Math.max(16, n * 2));
     for (int i = 0; i < n; i++) {
       store.requireInode(pages[i]);
-      set.put(pages[i], 1);
+      if (set != null) {
+        set.put(pages[i], 1);
+      }
     }
     for (int i = 0; i < n; i++) {
       InodeView v = store.inode(pages[i]);
-      if (!set.containsKey(v.parentPage())) {
+      long parent = v.parentPage();
+      if (set == null ? parent != pages[0] : !set.containsKey(parent)) {
         store.requireNotRoot(pages[i]);
         invalidate(v);
       } else {
