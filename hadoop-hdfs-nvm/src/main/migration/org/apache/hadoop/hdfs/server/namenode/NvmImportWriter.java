@@ -67,7 +67,7 @@ final class NvmImportWriter {
         long[] created = new long[to - from];
         try (Txn t = store.begin()) {
           for (int i = from; i < to; i++) {
-            created[i - from] = t.create(page, InodeEncoder.attrs(children.get(i)));
+            created[i - from] = t.create(page, InodeEncoder.attrs(t, children.get(i)));
           }
           t.commit();
         }

@@ -147,7 +147,7 @@ class NvmRpcServer extends NameNodeRpcServer {
 
   /** The user a new inode gets as its owner: the caller's short name. */
   private static String remoteUser() throws IOException {
-    return NameNode.getRemoteUser().getShortUserName();
+    return RemoteUserName.of(NameNode.getRemoteUser());
   }
 
   /** The client machine the namesystem records for a lease (as the stock RPC server finds it). */

@@ -19,12 +19,27 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 final class InodeEncoder {
   private InodeEncoder() {}
 
-  /** Every page field of {@code n} (its attributes too) except its parent and blocks. */
+  /**
+   * Every page field of {@code n} (its attributes too) except its parent and blocks, in a new
+   * object (the import's scan keeps them).
+   */
   static InodeAttrs attrs(INode n) {
     InodeAttrs a =
         n.isDirectory()
             ? InodeAttrs.directory("")
             : n.isSymlink() ? InodeAttrs.symlink(n.asSymlink().getSymlink()) : InodeAttrs.file("");
+    return fill(a, n);
+  }
+
+  /**
+   * As {@link #attrs(INode)}, in {@code t}'s own attributes object ({@link Txn#newAttrs}): for a
+   * {@link Txn#create} of {@code n} right after, which allocates nothing for them.
+   */
+  static InodeAttrs attrs(Txn t, INode n) {
+    return fill(t.newAttrs(n.isDirectory(), n.isSymlink() ? n.asSymlink().getSymlink() : null), n);
+  }
+
+  private static InodeAttrs fill(InodeAttrs a, INode n) {
     a.name(n.getLocalNameBytes())
         .id(n.getId())
         .times(n.getModificationTime(), n.getAccessTime())
@@ -45,33 +60,49 @@ final class InodeEncoder {
       }
     } else {
       INodeDirectory d = n.asDirectory();
-      long[] q = quotas(d);
-      a.quota(q[0], q[1]);
-      for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
-        a.typeQuota(i, q[2 + i]);
+      if (d.getDirectoryWithQuotaFeature() != null) { // otherwise every quota is -1 already
+        long[] q = quotas(d);
+        a.quota(q[0], q[1]);
+        for (int i = 0; i < RegionLayout.DI_TYPE_QUOTA_COUNT; i++) {
+          a.typeQuota(i, q[2 + i]);
+        }
       }
       a.storagePolicy(d.getLocalStoragePolicyID() & 0xff);
     }
     return a;
   }
 
-  /** ns, ds, then one per storage type (RegionLayout order = StorageType ordinal). */
-  static long[] quotas(INodeDirectory d) {
+  /** No quota: ns, ds and every type quota -1. Shared, so never changed. */
+  private static final long[] NO_QUOTA = noQuota();
+
+  private static long[] noQuota() {
     long[] q = new long[2 + RegionLayout.DI_TYPE_QUOTA_COUNT];
     Arrays.fill(q, -1);
+    return q;
+  }
+
+  /**
+   * ns, ds, then one per storage type (RegionLayout order = StorageType ordinal). Read-only: a
+   * directory without a quota gets a shared array.
+   */
+  static long[] quotas(INodeDirectory d) {
     DirectoryWithQuotaFeature f = d.getDirectoryWithQuotaFeature();
-    if (f != null) {
-      QuotaCounts c = f.getQuota();
-      q[0] = c.getNameSpace();
-      q[1] = c.getStorageSpace();
-      for (StorageType t : StorageType.values()) {
-        if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
-          q[2 + t.ordinal()] = c.getTypeSpaces().get(t);
-        }
+    if (f == null) {
+      return NO_QUOTA;
+    }
+    long[] q = noQuota();
+    QuotaCounts c = f.getQuota();
+    q[0] = c.getNameSpace();
+    q[1] = c.getStorageSpace();
+    for (StorageType t : StorageType.values()) {
+      if (t.ordinal() < RegionLayout.DI_TYPE_QUOTA_COUNT) {
+        q[2 + t.ordinal()] = c.getTypeSpaces().get(t);
       }
     }
     return q;
   }
+
+  private static final long[] NO_BLOCKS = new long[0];
 
   /**
    * The blocks of {@code f} as triples (id, numBytes, generation stamp), the form {@link
@@ -80,6 +111,9 @@ final class InodeEncoder {
   static long[] blockTriples(INodeFile f) {
     BlockInfoContiguous[] blocks = f.getBlocks();
     int n = blocks == null ? 0 : blocks.length;
+    if (n == 0) {
+      return NO_BLOCKS;
+    }
     long[] b = new long[3 * n];
     for (int i = 0; i < n; i++) {
       b[3 * i] = blocks[i].getBlockId();

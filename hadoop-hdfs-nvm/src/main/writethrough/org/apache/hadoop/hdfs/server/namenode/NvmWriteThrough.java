@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 
@@ -34,8 +35,11 @@ final class NvmWriteThrough {
   private long[] removedIds = new long[16];
   private int removedCount;
 
-  /** Set by logDelete: the parent of the deleted subtree; committed with the removal list. */
-  private INodeDirectory deleteParent;
+  /**
+   * Set by logDelete: the deleted path; the parent of the deleted subtree, whose mtime is committed
+   * with the removal list, is found when that list arrives ({@link #deletedParent}).
+   */
+  private String deleteSrc;
 
   private boolean deletePending;
 
@@ -221,7 +225,7 @@ final class NvmWriteThrough {
   private long stageCreate(Txn t, INode n) throws IOException {
     INodeDirectory parent = n.getParent();
     long parentPage = pageOf(parent);
-    long page = t.create(parentPage, InodeEncoder.attrs(n));
+    long page = t.create(parentPage, InodeEncoder.attrs(t, n));
     stageMtime(t, parent);
     return page;
   }
@@ -320,11 +324,7 @@ final class NvmWriteThrough {
     if (deletePending) {
       WriteThroughFailure.stop("delete " + src + " (the previous delete never completed)", null);
     }
-    try {
-      deleteParent = resolve(parentPath(src)).asDirectory();
-    } catch (IOException | RuntimeException e) {
-      WriteThroughFailure.stop("delete " + src, e);
-    }
+    deleteSrc = src;
     deletePending = true;
     deferredDeleteEdit = edit;
   }
@@ -401,10 +401,10 @@ final class NvmWriteThrough {
       }
     }
     if (deletePending) {
-      final INodeDirectory parent = deleteParent;
+      final INodeDirectory parent = deletedParent();
       final Runnable edit = deferredDeleteEdit;
       deletePending = false;
-      deleteParent = null;
+      deleteSrc = null;
       deferredDeleteEdit = null;
       Object j = journal;
       if (j == null || edit == null) {
@@ -418,6 +418,50 @@ final class NvmWriteThrough {
     } else if (removedCount > 0 && removalParent == null) {
       removalParent = parentOf(src);
     }
+  }
+
+  /**
+   * The directory the pending delete removed its subtree from. The subtree's root is the removed
+   * inode whose page's parent is not among the removed pages (for a file, the one removed inode);
+   * its page names its parent by id, which the inode map resolves without walking the path again.
+   * Only if the delete removed nothing persisted is the parent path resolved (as logDelete did
+   * before).
+   */
+  private INodeDirectory deletedParent() {
+    try {
+      long root = removedRootPage();
+      if (root != 0) {
+        INode p = fsn.getFSDirectory().getInode(store.inode(root).parentId());
+        if (p != null && p.isDirectory()) {
+          return p.asDirectory();
+        }
+      }
+      return resolve(parentPath(deleteSrc)).asDirectory();
+    } catch (IOException | RuntimeException e) {
+      WriteThroughFailure.stop("delete " + deleteSrc, e);
+      return null; // not reached
+    }
+  }
+
+  /** The page of the removed subtree's root, 0 if none (nothing removed, or no single root). */
+  private long removedRootPage() {
+    if (removedCount == 1) {
+      return removed[0];
+    }
+    LongLongMap set = new LongLongMap(Math.max(16, removedCount * 2));
+    for (int i = 0; i < removedCount; i++) {
+      set.put(removed[i], 1);
+    }
+    long root = 0;
+    for (int i = 0; i < removedCount; i++) {
+      if (!set.containsKey(store.inode(removed[i]).parentPage())) {
+        if (root != 0) {
+          return 0; // two roots: not one subtree
+        }
+        root = removed[i];
+      }
+    }
+    return root;
   }
 
   /**

@@ -8,9 +8,13 @@ import java.util.Arrays;
  * anything is staged. Quotas default to -1 (not set), as in HDFS.
  */
 public final class InodeAttrs {
-  final boolean directory;
+  private static final byte[] NONE = new byte[0];
+
+  /** Final but for {@link #reset}, the one way a transaction's scratch attributes change kind. */
+  boolean directory;
+
   long id;
-  byte[] name = new byte[0];
+  byte[] name = NONE;
   long mtime;
   long atime;
   int mode;
@@ -31,11 +35,34 @@ public final class InodeAttrs {
   byte[] symlinkTarget;
 
   /** The inode's attribute encoding (ACL entries, xattrs; region-format.md §5.6), empty = none. */
-  byte[] attributes = new byte[0];
+  byte[] attributes = NONE;
 
   private InodeAttrs(boolean directory) {
     this.directory = directory;
     Arrays.fill(typeQuotas, -1);
+  }
+
+  /** Back to what a new object of this kind holds ({@link Txn#newAttrs}). */
+  InodeAttrs reset(boolean directory, byte[] symlinkTarget) {
+    this.directory = directory;
+    this.symlinkTarget = symlinkTarget;
+    id = 0;
+    name = NONE;
+    mtime = 0;
+    atime = 0;
+    mode = 0;
+    owner = null;
+    group = null;
+    preferredBlockSize = 0;
+    replication = 0;
+    storagePolicy = 0;
+    clientName = null;
+    clientMachine = null;
+    nsQuota = -1;
+    dsQuota = -1;
+    Arrays.fill(typeQuotas, -1);
+    attributes = NONE;
+    return this;
   }
 
   public static InodeAttrs directory(String name) {
@@ -145,7 +172,7 @@ public final class InodeAttrs {
   }
 
   public InodeAttrs attributes(byte[] encoded) {
-    attributes = encoded == null ? new byte[0] : encoded;
+    attributes = encoded == null ? NONE : encoded;
     return this;
   }
 }

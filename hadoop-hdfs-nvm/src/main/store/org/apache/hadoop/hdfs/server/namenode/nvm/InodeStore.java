@@ -28,6 +28,9 @@ public final class InodeStore implements AutoCloseable {
   private final MutationBatch batch = new MutationBatch();
   private final PagePool pool;
 
+  /** The one transaction object, handed out by every {@link #begin()} (see {@link Txn}). */
+  private final Txn txn;
+
   /**
    * Live inodes (the root included): what recovery attached at open, then every committed create
    * and removal. Written under the caller's write exclusion, read by the metrics thread.
@@ -66,6 +69,7 @@ public final class InodeStore implements AutoCloseable {
     this.region = region;
     this.strings = StringTable.load(region);
     this.pool = new PagePool(region);
+    this.txn = new Txn(this, region, strings, batch, pool);
     this.liveInodes = region.isReadOnly() ? 0 : region.recovery().inodesLive();
   }
 
@@ -301,12 +305,18 @@ public final class InodeStore implements AutoCloseable {
       throw new IllegalStateException("a transaction is already open on " + region.file());
     }
     try {
-      current = new Txn(this, region, strings, batch, pool);
+      txn.start();
+      current = txn;
     } catch (RuntimeException e) {
       txnLock.unlock();
       throw e;
     }
     return current;
+  }
+
+  /** Whether this thread holds the open transaction. */
+  boolean holdsTxn() {
+    return txnLock.isHeldByCurrentThread();
   }
 
   /** The open transaction ended; {@code inodeDelta} live inodes were committed (0 if abandoned). */

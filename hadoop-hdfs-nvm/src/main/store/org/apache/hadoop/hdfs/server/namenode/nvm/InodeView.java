@@ -177,7 +177,12 @@ public final class InodeView {
     return chain(firstNameExt(), PageCodec.nameExtPages(nameLength()));
   }
 
+  private static final long[] NO_PAGES = new long[0];
+
   private long[] chain(long first, int expected) {
+    if (expected == 0) {
+      return NO_PAGES; // the common case; an empty array has nothing a caller could change
+    }
     long[] out = new long[expected];
     long p = first;
     for (int i = 0; i < expected; i++) {

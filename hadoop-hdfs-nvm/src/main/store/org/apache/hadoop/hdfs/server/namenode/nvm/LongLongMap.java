@@ -138,6 +138,9 @@ public final class LongLongMap {
   }
 
   public void clear() {
+    if (size == 0) {
+      return; // every key is 0 already (removals shift back and zero the slot they empty)
+    }
     java.util.Arrays.fill(keys, 0);
     java.util.Arrays.fill(values, 0);
     size = 0;

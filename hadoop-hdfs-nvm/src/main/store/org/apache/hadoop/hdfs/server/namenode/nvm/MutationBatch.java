@@ -35,6 +35,16 @@ public final class MutationBatch {
   static final int ENTRY_HEADER = 24;
 
   private ByteBuffer buf;
+
+  /**
+   * The same memory as {@link #buf} in the region's byte order (little-endian), with its own
+   * position: the view page images are encoded into in place ({@link #freshInPlace}).
+   */
+  private ByteBuffer pages;
+
+  /** Zeros for the data of an entry filled in place (a page image starts zeroed). */
+  private static final byte[] ZEROS = new byte[RegionLayout.PAGE_SIZE];
+
   private int entries;
   private int inplaceEntries;
 
@@ -53,11 +63,16 @@ public final class MutationBatch {
 
   public MutationBatch(int initialCapacity) {
     buf = allocate(Math.max(initialCapacity, 64));
+    pages = view(buf);
     clear();
   }
 
   private static ByteBuffer allocate(int cap) {
     return ByteBuffer.allocateDirect(cap).order(ByteOrder.nativeOrder());
+  }
+
+  private static ByteBuffer view(ByteBuffer b) {
+    return b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** Empties the batch, keeping its buffer. */
@@ -127,6 +142,32 @@ public final class MutationBatch {
     buf.put(d);
     pad();
     return this;
+  }
+
+  /**
+   * Appends a FRESH entry of {@code len} zero bytes for a reserved, not live page at {@code
+   * target}, and returns the index in {@link #pageView()} where its data starts: the caller encodes
+   * the page image there, so the image is written once, straight into the buffer the native call
+   * reads. The bytes belong to this batch's last entry until the next one is appended.
+   */
+  int freshInPlace(long target, int len, Field field) {
+    entry(Op.FRESH, field, target, len);
+    int at = buf.position();
+    int padded = (len + 7) & ~7;
+    for (int done = 0; done < padded; ) {
+      int k = Math.min(ZEROS.length, padded - done);
+      buf.put(ZEROS, 0, k);
+      done += k;
+    }
+    return at;
+  }
+
+  /**
+   * The batch's memory in the region's byte order, for filling an entry {@link #freshInPlace}
+   * returned: valid until the next entry is appended (the buffer may be replaced when it grows).
+   */
+  ByteBuffer pageView() {
+    return pages;
   }
 
   /** Overwrites one aligned live 8-byte word (a page field or a superblock counter). */
@@ -201,5 +242,6 @@ public final class MutationBatch {
     buf.flip();
     n.put(buf);
     buf = n;
+    pages = view(n);
   }
 }

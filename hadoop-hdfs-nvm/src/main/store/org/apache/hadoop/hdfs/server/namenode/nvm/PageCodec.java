@@ -124,8 +124,15 @@ public final class PageCodec {
     return b.array();
   }
 
-  /** A fresh inode page image in state PENDING. */
-  static byte[] inode(
+  /**
+   * A fresh inode page image in state PENDING, encoded in place into {@code b} (little-endian) at
+   * {@code at}, whose {@link RegionLayout#PAGE_SIZE} bytes must be zero: fields a kind does not
+   * have, the name's and the target's unused inline bytes stay zero. {@code b}'s position is left
+   * as it was.
+   */
+  static void inode(
+      ByteBuffer b,
+      int at,
       InodeAttrs a,
       long id,
       long parentPage,
@@ -135,36 +142,48 @@ public final class PageCodec {
       long firstNameExt,
       long attrsWord,
       long firstTargetExt) {
-    ByteBuffer b = page();
-    b.putLong(PG_STATE, stateWord(a.kind(), STATE_PENDING));
-    b.putLong(IN_ID, id);
-    b.putLong(IN_PARENT_PAGE, parentPage);
-    b.putLong(IN_PARENT_ID, parentId);
-    b.putLong(IN_MTIME, a.mtime);
-    b.putLong(IN_ATIME, a.atime);
-    b.putLong(IN_PERM, perm);
-    b.position(IN_NAME_LEN);
-    b.put(nameArea(a.name, firstNameExt));
-    b.putLong(IN_ATTRS, attrsWord);
+    b.putLong(at + PG_STATE, stateWord(a.kind(), STATE_PENDING));
+    b.putLong(at + IN_ID, id);
+    b.putLong(at + IN_PARENT_PAGE, parentPage);
+    b.putLong(at + IN_PARENT_ID, parentId);
+    b.putLong(at + IN_MTIME, a.mtime);
+    b.putLong(at + IN_ATIME, a.atime);
+    b.putLong(at + IN_PERM, perm);
+    b.putLong(at + IN_NAME_LEN, a.name.length);
+    b.putLong(at + IN_NAME_EXT, firstNameExt);
+    putBytes(b, at + IN_NAME_INLINE, a.name, Math.min(a.name.length, NAME_INLINE_MAX));
+    b.putLong(at + IN_ATTRS, attrsWord);
     if (a.symlinkTarget != null) {
-      b.putLong(SL_TARGET_LEN, a.symlinkTarget.length);
-      b.putLong(SL_TARGET_EXT, firstTargetExt);
-      b.position(SL_TARGET_INLINE);
-      b.put(a.symlinkTarget, 0, Math.min(a.symlinkTarget.length, SYMLINK_TARGET_INLINE_MAX));
+      b.putLong(at + SL_TARGET_LEN, a.symlinkTarget.length);
+      b.putLong(at + SL_TARGET_EXT, firstTargetExt);
+      putBytes(
+          b,
+          at + SL_TARGET_INLINE,
+          a.symlinkTarget,
+          Math.min(a.symlinkTarget.length, SYMLINK_TARGET_INLINE_MAX));
     } else if (a.directory) {
-      b.putLong(DI_NS_QUOTA, a.nsQuota);
-      b.putLong(DI_DS_QUOTA, a.dsQuota);
+      b.putLong(at + DI_NS_QUOTA, a.nsQuota);
+      b.putLong(at + DI_DS_QUOTA, a.dsQuota);
       for (int i = 0; i < DI_TYPE_QUOTA_COUNT; i++) {
-        b.putLong(DI_TYPE_QUOTA + 8 * i, a.typeQuotas[i]);
+        b.putLong(at + DI_TYPE_QUOTA + 8 * i, a.typeQuotas[i]);
       }
-      b.putLong(DI_STORAGE_POLICY, a.storagePolicy);
+      b.putLong(at + DI_STORAGE_POLICY, a.storagePolicy);
     } else {
-      b.putLong(FI_HEADER, fileHeader(a.preferredBlockSize, a.replication, a.storagePolicy));
-      b.putLong(FI_UC, uc);
-      b.putLong(FI_BLOCK_COUNT, 0);
-      b.putLong(FI_BLOCK_EXT, 0);
+      b.putLong(at + FI_HEADER, fileHeader(a.preferredBlockSize, a.replication, a.storagePolicy));
+      b.putLong(at + FI_UC, uc);
+      // FI_BLOCK_COUNT and FI_BLOCK_EXT: 0, as the zeroed image has them
     }
-    return b.array();
+  }
+
+  /** {@code src[0, len)} into {@code b} at {@code index}; {@code b}'s position is kept. */
+  private static void putBytes(ByteBuffer b, int index, byte[] src, int len) {
+    if (len == 0) {
+      return;
+    }
+    int p = b.position();
+    b.position(index);
+    b.put(src, 0, len);
+    b.position(p);
   }
 
   /**

@@ -7,12 +7,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,7 +48,7 @@ public final class StringTable {
   private final LongLongMap refs = new LongLongMap();
 
   /** Committed ids without references, oldest first. */
-  private final Set<Long> idle = new LinkedHashSet<Long>();
+  private final IdleStrings idle = new IdleStrings();
 
   /** Ids of live strings, committed or staged (a new string takes the lowest clear bit). */
   private final BitSet usedIds = new BitSet();
@@ -276,27 +273,34 @@ public final class StringTable {
    */
   void stageFrees(MutationBatch batch) {
     int newlyIdle = 0;
-    for (long id : deltaIds) {
-      if (pages.containsKey(id) && !idle.contains(id) && count(id) + delta.get(id) == 0) {
+    for (int i = 0; i < deltaIds.size(); i++) {
+      if (becomesIdle(deltaIds.get(i))) {
         newlyIdle++;
       }
     }
     int excess = sweep ? Integer.MAX_VALUE : idle.size() + newlyIdle - IDLE_MAX;
-    for (Iterator<Long> it = idle.iterator(); excess > 0 && it.hasNext(); ) {
-      long id = it.next();
-      long d = delta.get(id);
-      if (d == LongLongMap.MISSING || d == 0) {
-        free(batch, id);
-        excess--;
+    if (excess > 0) { // the common case frees nothing and walks no set
+      for (long id = idle.oldest(); excess > 0 && id != 0; id = idle.after(id)) {
+        long d = delta.get(id);
+        if (d == LongLongMap.MISSING || d == 0) {
+          free(batch, id);
+          excess--;
+        }
       }
     }
     if (sweep) {
-      for (long id : deltaIds) {
-        if (pages.containsKey(id) && !idle.contains(id) && count(id) + delta.get(id) == 0) {
+      for (int i = 0; i < deltaIds.size(); i++) {
+        long id = deltaIds.get(i);
+        if (becomesIdle(id)) {
           free(batch, id);
         }
       }
     }
+  }
+
+  /** Whether committed string {@code id}, not idle now, has no references after this batch. */
+  private boolean becomesIdle(long id) {
+    return pages.containsKey(id) && count(id) + delta.get(id) == 0 && !idle.contains(id);
   }
 
   private void free(MutationBatch batch, long id) {
@@ -322,12 +326,15 @@ public final class StringTable {
 
   /** The staged changes were applied. */
   void commitStaged() {
-    for (Map.Entry<String, Long> e : staged.entrySet()) {
-      ids.put(e.getKey(), e.getValue());
-      strings.put(e.getValue(), e.getKey());
-      pages.put(e.getValue(), stagedPages.get(e.getValue()));
+    if (!staged.isEmpty()) {
+      for (Map.Entry<String, Long> e : staged.entrySet()) {
+        ids.put(e.getKey(), e.getValue());
+        strings.put(e.getValue(), e.getKey());
+        pages.put(e.getValue(), stagedPages.get(e.getValue()));
+      }
     }
-    for (long id : deltaIds) {
+    for (int i = 0; i < deltaIds.size(); i++) {
+      long id = deltaIds.get(i);
       long c = count(id) + delta.get(id);
       if (c > 0) {
         refs.put(id, c);
@@ -337,7 +344,8 @@ public final class StringTable {
         idle.add(id);
       }
     }
-    for (long id : freedIds) {
+    for (int i = 0; i < freedIds.size(); i++) {
+      long id = freedIds.get(i);
       ids.remove(strings.remove(id));
       pages.remove(id);
       idle.remove(id);
@@ -349,8 +357,8 @@ public final class StringTable {
 
   /** The staged changes were not applied. */
   void abortStaged() {
-    for (long id : stagedIds) {
-      markUsed(id, false);
+    for (int i = 0; i < stagedIds.size(); i++) {
+      markUsed(stagedIds.get(i), false);
     }
     stagedLastId = lastId;
     clearStaged();

@@ -25,6 +25,10 @@ public final class Txn implements AutoCloseable {
   private final StringTable strings;
   private final MutationBatch batch;
   private final Reservation res;
+
+  /** What {@link #newAttrs} hands out; read by {@link #create} and not kept. */
+  private final InodeAttrs scratch = InodeAttrs.file("");
+
   private long lastInodeId;
 
   /** The last record id this transaction handed out; -1 until it creates a record. */
@@ -33,17 +37,36 @@ public final class Txn implements AutoCloseable {
   /** Inodes this transaction creates minus those it removes. */
   private long inodeDelta;
 
-  private boolean done;
+  private boolean done = true;
 
+  /** The store's one transaction object; {@link #start} opens it. */
   Txn(InodeStore store, Region region, StringTable strings, MutationBatch batch, PagePool pool) {
     this.store = store;
     this.region = region;
     this.strings = strings;
     this.batch = batch;
     this.res = new Reservation(pool);
+  }
+
+  /** Opens the transaction afresh (from {@link InodeStore#begin()}, holding its lock). */
+  void start() {
     batch.clear();
     strings.abortStaged();
     lastInodeId = region.lastInodeId();
+    lastRecordId = -1;
+    inodeDelta = 0;
+    done = false;
+  }
+
+  /**
+   * This transaction's attributes object for a new inode, cleared (quotas -1, everything else
+   * empty): a directory, a file, or with {@code symlinkTarget} a symlink. It is reused by the next
+   * call, so fill it and {@link #create} it before asking for another; {@code create} does not keep
+   * it.
+   */
+  public InodeAttrs newAttrs(boolean directory, byte[] symlinkTarget) {
+    check();
+    return scratch.reset(directory && symlinkTarget == null, symlinkTarget);
   }
 
   /** Entries staged so far. */
@@ -80,10 +103,13 @@ public final class Txn implements AutoCloseable {
     }
   }
 
-  /** Abandons an uncommitted transaction (no-op after commit). */
+  /**
+   * Abandons an uncommitted transaction (no-op after commit, and in a thread that does not hold
+   * it).
+   */
   @Override
   public void close() {
-    if (!done) {
+    if (!done && store.holdsTxn()) {
       end(false);
     }
   }
@@ -104,6 +130,9 @@ public final class Txn implements AutoCloseable {
   private void check() {
     if (done) {
       throw new IllegalStateException("transaction already finished");
+    }
+    if (!store.holdsTxn()) {
+      throw new IllegalStateException("transaction used by a thread that did not begin it");
     }
   }
 
@@ -190,7 +219,8 @@ public final class Txn implements AutoCloseable {
     InodeAttrs a =
         InodeAttrs.directory("").times(mtime, mtime).mode(mode).quota(InodeStore.ROOT_NS_QUOTA, -1);
     long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
-    batch.fresh(page, PageCodec.inode(a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0), Field.PAGE);
+    int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
+    PageCodec.inode(batch.pageView(), at, a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0);
     // Commit: the root becomes LIVE and reachable in one undo-logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
     batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
@@ -220,11 +250,11 @@ public final class Txn implements AutoCloseable {
     long firstExt = stageNameExt(id, a.name);
     long attrs = stageAttrExt(id, a.attributes);
     long target = a.symlinkTarget == null ? 0 : stageTargetExt(id, a.symlinkTarget);
-    // The image is PENDING: a crash before the commit below leaves a page recovery discards.
-    batch.fresh(
-        page,
-        PageCodec.inode(a, id, parentPage, parent.id(), perm, uc, firstExt, attrs, target),
-        Field.PAGE);
+    // The image is PENDING: a crash before the commit below leaves a page recovery discards. It is
+    // encoded straight into the batch, the buffer the native call reads.
+    int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
+    PageCodec.inode(
+        batch.pageView(), at, a, id, parentPage, parent.id(), perm, uc, firstExt, attrs, target);
     batch.putLong(page + PG_STATE, stateWord(a.kind(), STATE_LIVE), Field.STATE);
     lastInodeId = Math.max(lastInodeId, id);
     inodeDelta++;
@@ -246,15 +276,21 @@ public final class Txn implements AutoCloseable {
     InodeLimits.checkMode(mode);
     long perm = v.permWord();
     long o = PageCodec.permOwner(perm), g = PageCodec.permGroup(perm);
-    if (owner != null) {
+    // the same string again (the usual case: a close) changes no reference count
+    if (owner != null && !holds(o, owner)) {
       strings.unref(o);
       o = permRef(owner);
     }
-    if (group != null) {
+    if (group != null && !holds(g, group)) {
       strings.unref(g);
       g = permRef(group);
     }
     stageIfChanged(page + IN_PERM, PageCodec.perm(mode, g, o), Field.PERM);
+  }
+
+  /** Whether string id {@code id} (0: none) is {@code s}. */
+  private boolean holds(long id, String s) {
+    return id != 0 && strings.lookup(s) == id;
   }
 
   public void setFileHeader(long page, long blockSize, int replication, int policy)
@@ -278,11 +314,11 @@ public final class Txn implements AutoCloseable {
   public void setUnderConstruction(
       long page, String client, String machine, boolean lastBlockComplete) throws NvmException {
     check();
-    store.requireFile(page);
+    InodeView v = store.requireFile(page);
     if ((client == null) != (machine == null)) {
       throw invalid("an under-construction file needs both client name and client machine");
     }
-    long old = store.inode(page).ucWord();
+    long old = v.ucWord();
     strings.unref(PageCodec.ucClient(old));
     strings.unref(PageCodec.ucMachine(old));
     long uc = client == null ? 0 : PageCodec.uc(ref(client), ref(machine), lastBlockComplete);
@@ -462,14 +498,18 @@ public final class Txn implements AutoCloseable {
    */
   public void removeAll(long[] pages, int n) throws NvmException {
     check();
-    LongLongMap set = new LongLongMap(Math.max(16, n * 2));
+    // one page (a file's delete, an overwrite) needs no set: its parent is in it only if it is it
+    LongLongMap set = n == 1 ? null : new LongLongMap(Math.max(16, n * 2));
     for (int i = 0; i < n; i++) {
       store.requireInode(pages[i]);
-      set.put(pages[i], 1);
+      if (set != null) {
+        set.put(pages[i], 1);
+      }
     }
     for (int i = 0; i < n; i++) {
       InodeView v = store.inode(pages[i]);
-      if (!set.containsKey(v.parentPage())) {
+      long parent = v.parentPage();
+      if (set == null ? parent != pages[0] : !set.containsKey(parent)) {
         store.requireNotRoot(pages[i]);
         invalidate(v);
       } else {
@@ -576,6 +616,9 @@ public final class Txn implements AutoCloseable {
    */
   private long stageNameExt(long ownerId, byte[] name) throws NvmException {
     int n = PageCodec.nameExtPages(name.length);
+    if (n == 0) {
+      return 0;
+    }
     long[] pages = new long[n];
     for (int i = 0; i < n; i++) {
       pages[i] = res.next();
@@ -594,6 +637,9 @@ public final class Txn implements AutoCloseable {
   /** Stages FRESH NAME_EXT pages for a symlink target past its inline part; the first or 0. */
   private long stageTargetExt(long ownerId, byte[] target) throws NvmException {
     int n = PageCodec.symlinkTargetExtPages(target.length);
+    if (n == 0) {
+      return 0;
+    }
     long[] pages = new long[n];
     for (int i = 0; i < n; i++) {
       pages[i] = res.next();
@@ -615,6 +661,9 @@ public final class Txn implements AutoCloseable {
    */
   private long stageAttrExt(long ownerId, byte[] attrs) throws NvmException {
     int n = PageCodec.byteExtPages(attrs.length);
+    if (n == 0) {
+      return 0;
+    }
     long[] pages = new long[n];
     for (int i = 0; i < n; i++) {
       pages[i] = res.next();

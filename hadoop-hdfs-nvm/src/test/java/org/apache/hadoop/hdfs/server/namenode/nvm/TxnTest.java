@@ -145,6 +145,36 @@ public class TxnTest {
   }
 
   @Test
+  public void removeAllOfOnePageInvalidatesItAndRefusesTheRoot() throws Exception {
+    long x;
+    long keep;
+    try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
+      x = createInode(s, s.rootPage(), InodeAttrs.file("x").owner("u", "g"));
+      keep = createInode(s, s.rootPage(), InodeAttrs.file("keep").owner("u", "g"));
+      long used = s.region().usage().pagesUsed();
+      try (Txn t = s.begin()) {
+        t.removeAll(new long[] {s.rootPage()}, 1);
+        fail("removed the root");
+      } catch (NvmException e) {
+        assertEquals(NvmException.ErrorCode.EINVAL, e.code());
+      }
+      try (Txn t = s.begin()) {
+        t.removeAll(new long[] {x, 0}, 1); // only the first n pages count
+        assertEquals("its state word, then its FREE", 2, t.size());
+        t.commit();
+      }
+      assertEquals(used - 1, s.region().usage().pagesUsed());
+      assertFalse(s.inode(x).isLive());
+      assertTrue(s.inode(keep).isLive());
+    }
+    try (InodeStore s = shm.reopen("t")) {
+      assertEquals(2, s.region().recovery().inodesLive());
+      assertEquals(0, s.region().recovery().orphansReclaimed());
+      assertEquals(1, s.strings().references(s.strings().lookup("u")));
+    }
+  }
+
+  @Test
   public void directoryStoragePolicySurvivesReopen() throws Exception {
     long d;
     try (InodeStore s = shm.createStore("t", ShmDir.SMALL)) {
