@@ -3,6 +3,7 @@
 
 #include "nvm_internal.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,14 +12,26 @@
 static char *paths[MAX_PATHS];
 static int npaths;
 
+/* Every file a test made from one of its paths: the path itself and whatever it derived by
+ * appending to it (crash images, states, prefixes), so nothing is left in TMPDIR. */
 static void cleanup(void) {
-  char buf[4200];
   for (int i = 0; i < npaths; i++) {
-    unlink(paths[i]);
-    snprintf(buf, sizeof buf, "%s.lost", paths[i]);
-    unlink(buf);
-    snprintf(buf, sizeof buf, "%s.present", paths[i]);
-    unlink(buf);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", paths[i]);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+      const char *base = slash + 1;
+      *slash = 0;
+      size_t n = strlen(base);
+      DIR *d = opendir(dir);
+      for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, base, n) != 0) continue;
+        char f[8200];
+        snprintf(f, sizeof f, "%s/%s", dir, e->d_name);
+        unlink(f);
+      }
+      if (d) closedir(d);
+    }
     free(paths[i]);
   }
 }
