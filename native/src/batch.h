@@ -19,11 +19,11 @@ void nvm_batch_free(struct batch *b);
  * reserved fields only. */
 int nvm_batch_parse(struct batch *b, const uint8_t *buf, size_t len);
 /* Checks entries [from, b->n) against the region's allocation state and against the
- * page image `img` (state words), and adds their INPLACE undo to b's accounting;
+ * page image `img` (state words), and adds their INPLACE log bytes to b's accounting;
  * nothing is written. */
 int nvm_batch_validate(nvm_region *r, struct batch *b, uint32_t from, const uint8_t *img);
 /* Sets e->page of entries [from, b->n) (already validated when staged) and adds their
- * INPLACE undo to b's accounting, without checking them again. */
+ * INPLACE log bytes to b's accounting, without checking them again. */
 int nvm_batch_account(nvm_region *r, struct batch *b, uint32_t from);
 /* The log record payload a batch (or a group) needs: every group writes one redo record. */
 uint64_t nvm_batch_redo_need(const struct batch *b);

@@ -5,7 +5,7 @@
  * read it, staging writes it, and the region's own mapping (r->base, the media) is
  * written only by commits (group.c), holding persist_lock. Invariant: the working
  * copy equals the media with every staged batch applied in staging order (apart from
- * the undo record, which only the media has). So a batch staged under the caller's
+ * the redo slots, which only the media has). So a batch staged under the caller's
  * lock is visible at once, and the media only ever moves from one committed group to
  * the next: a store to the working copy never reaches the region file, whatever the
  * page cache or the CPU caches do, so no flush or barrier is needed to stage.

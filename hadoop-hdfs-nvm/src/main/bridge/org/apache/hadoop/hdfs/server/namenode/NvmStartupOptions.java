@@ -115,10 +115,10 @@ final class NvmStartupOptions {
 
   /**
    * {@code hdfs namenode -recover} in NVM mode: opens the region read-write, which is the region's
-   * own recovery (an interrupted batch is rolled back or completed, the undo log is applied, space
-   * is reclaimed; region-format.md section 7.6), then checks it offline as {@code NvmRegionTool
-   * check} does. The name directory is not touched. Fails, naming what is wrong, if the region
-   * cannot be opened or the check finds errors.
+   * own recovery (a committed group's redo record is replayed, an uncommitted one ignored, space is
+   * reclaimed; region-format.md section 7.6), then checks it offline as {@code NvmRegionTool check}
+   * does. The name directory is not touched. Fails, naming what is wrong, if the region cannot be
+   * opened or the check finds errors.
    */
   static void recover(Configuration conf) throws IOException {
     File file = NvmExport.regionFile(conf);

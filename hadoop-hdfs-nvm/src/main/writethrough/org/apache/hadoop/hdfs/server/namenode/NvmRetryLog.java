@@ -88,7 +88,7 @@ final class NvmRetryLog {
   /** The ring takes at most one page in this many of the region. */
   static final int REGION_SHARE = 64;
 
-  /** Ring pages created per batch at start-up (each page's commit is one undo entry). */
+  /** Ring pages created per batch at start-up (each page's commit is one log entry). */
   static final int PAGES_PER_BATCH = 128;
 
   private final long[] pages; // ring page index -> record page; the ring is pages[0, ring)

@@ -13,7 +13,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
 final class RecordBatches {
   private RecordBatches() {}
 
-  /** Records per batch of an import: each record's commit is one undo entry. */
+  /** Records per batch of an import: each record's commit is one log entry. */
   static final int RECORDS_PER_BATCH = 64;
 
   /** One step staged into a batch. */

@@ -1,10 +1,11 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
- * CRC-32C (Castagnoli), the checksum of the header, the undo record, every LIVE page and (its low
- * 16 bits) every superblock counter (region-format.md §2, §4, §11). The library's own
- * implementation, reached through JNI, is the only one in the project: the offline tools compose
- * the page and counter checks from the format's definition and call this for the CRC itself.
+ * CRC-32C (Castagnoli), the checksum of the header, the redo records (and the undo record of older
+ * regions), every LIVE page and (its low 16 bits) every superblock counter (region-format.md §2,
+ * §4, §11). The library's own implementation, reached through JNI, is the only one in the project:
+ * the offline tools compose the page and counter checks from the format's definition and call this
+ * for the CRC itself.
  */
 public final class Crc32c {
   private Crc32c() {}

@@ -2,7 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 
 /**
  * The logical field a batch entry writes (NVM_FIELDS in nvmns.h; FormatFactsTest checks the ids
- * both ways). It labels the undo record and the checker's view; it does not change how bytes are
+ * both ways). It labels the log records and the checker's view; it does not change how bytes are
  * written.
  */
 public enum Field {

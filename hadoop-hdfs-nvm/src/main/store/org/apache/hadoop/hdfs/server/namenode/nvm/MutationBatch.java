@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * A batch is applied atomically by {@link Region#apply}; the native side decides the persist order
- * (FRESH data first, then the undo-logged or single-word INPLACE part, FREE last). Not thread-safe.
+ * (FRESH data and the redo record of the INPLACE part at one barrier, FREE last). Not thread-safe.
  */
 public final class MutationBatch {
   /** The op of an entry: NVM_OPS in nvmns.h (FormatFactsTest checks the codes). */

@@ -85,10 +85,10 @@ public class NvmException extends IOException {
 
   /**
    * Where in the region file the error points (nvm_erroroffset): the first byte of the field the
-   * native open or recovery found bad (a header or superblock field, the undo record, a page's
-   * state word, a parent link, a chain link, a name length, a string reference, ...), of the page
-   * when the page as a whole is bad, or for a truncated file its length (the first missing byte);
-   * {@link #NO_OFFSET} when the error has no place in the file (I/O, a lock, a bad argument, a full
+   * native open or recovery found bad (a header or superblock field, a log record, a page's state
+   * word, a parent link, a chain link, a name length, a string reference, ...), of the page when
+   * the page as a whole is bad, or for a truncated file its length (the first missing byte); {@link
+   * #NO_OFFSET} when the error has no place in the file (I/O, a lock, a bad argument, a full
    * region, errors detected on the Java side).
    */
   public long offset() {

@@ -258,8 +258,9 @@ public final class Region implements AutoCloseable {
 
   /**
    * Commits the staged batches up to sequence number {@code upTo} (all of them for {@code
-   * Long.MAX_VALUE}) in groups, one undo-logged commit each, and returns the last sequence number
-   * in the region. A failure (an I/O error, the test crash hook) leaves the handle failed for good.
+   * Long.MAX_VALUE}) in groups, one redo record and one barrier each, and returns the last sequence
+   * number in the region. A failure (an I/O error, the test crash hook) leaves the handle failed
+   * for good.
    */
   public long sync(long upTo) throws NvmException {
     long h = h();

@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
  * changes, applied by {@link #commit()} with one native call and one commit point. Each staging
  * method validates its arguments and reserves the pages it needs before it stages anything, so a
  * refusal leaves the batch as it was; if anything fails before or during the apply, the reserved
- * pages go back and nothing is written. The native side orders the persists (FRESH pages first,
- * then the undo-logged or single-word commit, then FREEs).
+ * pages go back and nothing is written. The native side orders the persists (FRESH pages and the
+ * group's redo record, one barrier, then the in-place bytes and FREEs: region-format.md §7.3).
  *
  * <p>Staging methods read the committed state of the region (not what earlier calls of the same
  * transaction staged), so a transaction must not stage two changes of the same field, nor refer to
@@ -168,7 +168,7 @@ public final class Txn implements AutoCloseable {
     }
   }
 
-  /** Stages a store of several adjacent fields inside one page (undo-logged as one range). */
+  /** Stages a store of several adjacent fields inside one page (logged as one range). */
   void putBytes(long target, byte[] data, Field field) {
     check();
     notAStringReference(field);
@@ -221,7 +221,7 @@ public final class Txn implements AutoCloseable {
     long perm = PageCodec.perm(mode, permRef(group), permRef(owner));
     int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
     PageCodec.inode(batch.pageView(), at, a, ROOT_INODE_ID, 0, 0, perm, 0, 0, 0, 0);
-    // Commit: the root becomes LIVE and reachable in one undo-logged step.
+    // Commit: the root becomes LIVE and reachable in one logged step.
     batch.putLong(page + PG_STATE, stateWord(KIND_DIR, STATE_LIVE), Field.STATE);
     batch.putLong(SB_ROOT_PAGE, page, Field.COUNTER);
     raiseCounter(SB_LAST_INODE_ID, ROOT_INODE_ID);
@@ -462,7 +462,7 @@ public final class Txn implements AutoCloseable {
     }
     if (!Arrays.equals(v.nameBytes(), newName)) {
       // A new chain is written out of place; the inode switches to it inside the
-      // undo-logged commit and the old chain is freed only after that commit.
+      // batch's commit and the old chain is freed only after that commit.
       long firstExt = stageNameExt(v.id(), newName);
       batch.putBytes(page + IN_NAME_LEN, PageCodec.nameArea(newName, firstExt), Field.NAME);
       for (long p : v.nameExtPages()) {
@@ -566,7 +566,7 @@ public final class Txn implements AutoCloseable {
 
   /**
    * Stages {@code bytes} into a record's inline payload at {@code offset} (a record whose payload
-   * is a set of slots rewritten in place, such as the retry log; undo-logged with the batch).
+   * is a set of slots rewritten in place, such as the retry log; logged with the batch).
    */
   public void setRecordPayload(long page, int offset, byte[] bytes) throws NvmException {
     check();
