@@ -111,8 +111,9 @@ def steps(profile, workloads, env, suite_dir=HERE):
             # the workload's configurations; empty (the script's default) when the profile sets none
             delta["CONFIGS"] = env.get(spec["configs"]) or ""
         out.append((w, cmd, delta))
-        if w == "nnthroughput" and env.get("NNT_MSYNC_N"):
-            # the same ops at the msync series' size, against stock-disk at that size
+        if w == "nnthroughput" and env.get("NNT_MSYNC_N", "0") not in ("", "0"):
+            # the same ops at the msync series' size, against stock-disk at that size (0: none, so
+            # a segment of a profile that sizes the series can leave it out)
             out.append((w, cmd, {"NNT_N": env["NNT_MSYNC_N"], "CONFIGS": MSYNC_SERIES}))
     return out
 

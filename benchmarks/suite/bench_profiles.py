@@ -67,6 +67,8 @@ PROFILES = {
             "NNT_N": 100000, "NNT_THREADS": [2, 8], "NNT_OPS": ["create", "mkdirs", "rename", "delete", "open",
                                                                 "fileStatus"],
             "NNT_RUNS": 3, "NNT_CONFIGS": NNT_ANCHORED + H35_CFGS,
+            # the nvm-msync target (>= 1.0x stock-disk for create and mkdirs): its own series
+            "NNT_MSYNC_N": 10000,
             "REC_SIZES": [100000, 1000000], "REC_RUNS": 3, "REC_CONFIGS": ["stock-disk", "nvm-emulated"],
         },
     },

@@ -86,7 +86,10 @@ class StepsTest(unittest.TestCase):
         self.assertEqual("100000", delta["HEAP_N"])
 
     def test_the_msync_series_follows_nnthroughput_when_sized(self):
-        self.assertEqual(1, len(drv.steps("targets", ["nnthroughput"], env_of("targets"))))
+        self.assertEqual(1, len(drv.steps("nnthroughput", ["nnthroughput"], env_of("nnthroughput"))))
+        self.assertEqual(1, len(drv.steps("targets", ["nnthroughput"], env_of("targets", NNT_MSYNC_N="0"))))
+        st = drv.steps("targets", ["nnthroughput"], env_of("targets"))
+        self.assertEqual({"NNT_N": "10000", "CONFIGS": "stock-disk nvm-msync"}, st[1][2])
         st = drv.steps("full", ["nnthroughput"], env_of("full"))
         self.assertEqual({"NNT_N": "10000", "CONFIGS": "stock-disk nvm-msync"}, st[1][2])
         st = drv.steps("quick", ["nnthroughput"], env_of("quick", NNT_MSYNC_N="500"))
@@ -94,7 +97,7 @@ class StepsTest(unittest.TestCase):
 
     def test_the_plan_shows_each_nnthroughput_measurement_with_its_command_line(self):
         env = env_of("targets", NNT_OPS="create", NNT_THREADS="2", NNT_RUNS="1",
-                     NNT_CONFIGS="nvm-emulated h35-fgl-tmpfs")
+                     NNT_CONFIGS="nvm-emulated h35-fgl-tmpfs", NNT_MSYNC_N="0")
         text = drv.plan_text("targets", ["nnthroughput"], env, "/results/x", 1, root="/r")
         lines = [ln for ln in text.splitlines() if re.match(r"^    \d+ run", ln)]
         self.assertEqual(2, len(lines))
@@ -227,8 +230,9 @@ class RunTest(unittest.TestCase):
         self.assertEqual(0, rc)
         self.assertFalse(os.path.exists(os.path.join(self.root, "benchmarks")))
         self.assertIn("plan: profile targets; workloads: nnthroughput recovery", out)
-        # 3 runs x 2 thread counts x 6 ops x 8 configurations, each on a line of its own
-        self.assertEqual(3 * 2 * 6 * 8, len(re.findall(r"(?m)^    \d+ run", out)))
+        # 3 runs x 2 thread counts x 6 ops x 8 configurations, each on a line of its own, then the
+        # msync series' 2 configurations
+        self.assertEqual(3 * 2 * 6 * (8 + 2), len(re.findall(r"(?m)^    \d+ run", out)))
 
     def test_a_failed_measurement_makes_the_exit_status_1(self):
         rc, out, _ = self.run_driver("quick", "heap", STUB_FAIL="1")
