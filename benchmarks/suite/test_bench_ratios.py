@@ -170,6 +170,34 @@ class TargetsTest(unittest.TestCase):
         writes = t[("write ops: nvm-emulated >= 5x stock-disk", "create threads=2 n=1000000")]
         self.assertEqual(("6.00", "PASS"), (writes["median"], writes["verdict"]))
 
+    def test_a_target_by_thread_count_judges_only_that_count(self):
+        rows = [nnt_op("create", c, 1, v, threads) for c, v, threads in (
+            ("stock-nojournal", 100, 8), ("nvm-emulated", 95, 8), ("stock-nojournal", 100, 2), ("nvm-emulated", 95, 2))]
+        t = self.targets(rows)
+        eight = t[("write ops, 8 threads: nvm-emulated >= 1.0x stock-nojournal", "create threads=8 n=1000000")]
+        two = t[("write ops, 2 threads: nvm-emulated >= 0.9x stock-nojournal", "create threads=2 n=1000000")]
+        self.assertEqual(("0.95", "MISS"), (eight["median"], eight["verdict"]))
+        self.assertEqual(("0.95", "PASS"), (two["median"], two["verdict"]))
+        self.assertFalse([k for k in t if k[0].startswith("write ops, 8 threads") and "threads=2" in k[1]])
+
+    def test_the_msync_target_is_create_and_mkdirs_at_8_threads(self):
+        rows = [nnt_op(op, c, 1, v, 8) for op, c, v in (
+            ("create", "stock-disk", 100, ), ("create", "nvm-msync", 120), ("delete", "stock-disk", 100),
+            ("delete", "nvm-msync", 50))]
+        t = self.targets(rows)
+        create = t[("create, mkdirs, 8 threads: nvm-msync >= 1.0x stock-disk", "create threads=8 n=1000000")]
+        self.assertEqual(("1.20", "PASS"), (create["median"], create["verdict"]))
+        self.assertFalse([k for k in t if k[0].startswith("create, mkdirs") and k[1].startswith("delete")])
+
+    def test_the_cold_read_target_is_judged_at_1m_files_only(self):
+        rows = [nnt_op("open", c, 1, v, 2, size) for c, v, size in (
+            ("stock-tmpfs", 100, 100000), ("nvm-emulated", 50, 100000),
+            ("stock-tmpfs", 100, 1000000), ("nvm-emulated", 96, 1000000))]
+        t = self.targets(rows)
+        cold = "read ops, 1M files, default cache: nvm-emulated >= 0.95x stock-tmpfs"
+        self.assertEqual("PASS", t[(cold, "open threads=2 n=1000000")]["verdict"])
+        self.assertNotIn((cold, "open threads=2 n=100000"), t)
+
     def test_ha_comparisons_are_listed_with_the_targets_as_information(self):
         rows = [hat(op, cfg, 1, v) for op, cfg, v in (
             ("failover", "stock-ha-disk", 3.0), ("failover", "nvm-ha-disk", 2.0),
