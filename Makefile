@@ -118,10 +118,10 @@ bench: bench-build
 bench-quick: bench-build
 	./benchmarks/suite/bench.sh quick
 
-# The measurements behind every performance target (write/read ops at 2 and 8 threads, restart
-# at 100k and 1M files), with Hadoop 3.5.0's NNThroughputBenchmark (the four h35-* configurations)
-# interleaved as an anchor; about an hour on the project's 2-core machine when it was quiet,
-# before the 3.5.0 configurations doubled its NNThroughputBenchmark measurements.
+# The measurements behind every performance target (write/read ops at 2 and 8 threads, the nvm-msync
+# series against stock-disk, restart at 100k and 1M files), with Hadoop 3.5.0's NNThroughputBenchmark
+# (the four h35-* configurations) interleaved as an anchor; 78 minutes on the project's 2-core
+# machine when it was quiet (run 20261127-140255).
 bench-targets: bench-build
 	./benchmarks/suite/bench.sh targets
 
