@@ -2,10 +2,16 @@ package org.nvmnn.it.core;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.util.EnumSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -15,8 +21,12 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -144,5 +154,112 @@ public class RetryCacheRestartTest {
   @Test(timeout = 120_000)
   public void stock() throws Exception {
     retriedCallsGetTheirAnswerAfterARestart(false);
+  }
+
+  private NamenodeProtocols startNvm() throws Exception {
+    Configuration conf = NvmCluster.nvmConf();
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ENABLE_RETRY_CACHE_KEY, true);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
+    cluster.waitActive();
+    return cluster.getNameNodeRpc();
+  }
+
+  private static HdfsFileStatus create(NamenodeProtocols rpc, String path) throws Exception {
+    return rpc.create(
+        path, PERM, "holder", flags(CreateFlag.CREATE), true, (short) 1, 1 << 20, null);
+  }
+
+  /**
+   * A restart puts the create entries of its retry log into the retry cache in progress and
+   * computes their answers after the load, under the read lock (so holding the write lock keeps
+   * them from being computed). A create retried before its answer exists waits for it and gets the
+   * original status; an entry whose file is gone by then completes as failed, and its retry is
+   * executed again.
+   */
+  @Test(timeout = 120_000)
+  public void aRetryArrivingBeforeItsAnswerWaitsForIt() throws Exception {
+    NamenodeProtocols rpc = startNvm();
+    NameNode nn = cluster.getNameNode();
+    FSNamesystem fsn = nn.getNamesystem();
+    HdfsFileStatus made = create(rpc, "/w/f");
+    HdfsFileStatus gone = create(rpc, "/w/gone");
+    assertTrue(rpc.delete("/w/gone", false));
+    byte[] client = ClientId.getClientId();
+    ExecutorService retrier = Executors.newSingleThreadExecutor();
+    try {
+      Object answers;
+      Future<HdfsFileStatus> retried;
+      fsn.writeLock();
+      try {
+        answers =
+            NvmTestAccess.answerCreatesInBackground(
+                nn, client, new int[] {11, 12}, new long[] {made.getFileId(), gone.getFileId()});
+        retried =
+            retrier.submit(
+                () -> {
+                  call(client, 11);
+                  try {
+                    return create(rpc, "/w/f");
+                  } finally {
+                    noCall();
+                  }
+                });
+        Thread.sleep(500);
+        assertFalse(
+            "no answer is computed under the write lock", NvmTestAccess.answersDone(answers));
+        assertFalse("the retry waits", retried.isDone());
+      } finally {
+        fsn.writeUnlock();
+      }
+      assertEquals(
+          "the retried create's original answer",
+          made.getFileId(),
+          retried.get(60, TimeUnit.SECONDS).getFileId());
+      call(client, 12);
+      HdfsFileStatus again = create(rpc, "/w/gone");
+      noCall();
+      assertNotEquals("executed again: a new file", gone.getFileId(), again.getFileId());
+      assertTrue(NvmTestAccess.answersDone(answers));
+    } finally {
+      retrier.shutdownNow();
+    }
+  }
+
+  /**
+   * Stopping the answers (the NameNode closing its region) is safe under the write lock, and every
+   * entry not answered by then completes as failed: its retry is executed again (refused here: the
+   * holder already has the file open) instead of waiting forever.
+   */
+  @Test(timeout = 120_000)
+  public void stoppingTheAnswersFailsTheUnanswered() throws Exception {
+    NamenodeProtocols rpc = startNvm();
+    NameNode nn = cluster.getNameNode();
+    FSNamesystem fsn = nn.getNamesystem();
+    HdfsFileStatus made = create(rpc, "/s/f");
+    byte[] client = ClientId.getClientId();
+    Object answers;
+    fsn.writeLock();
+    try {
+      answers =
+          NvmTestAccess.answerCreatesInBackground(
+              nn, client, new int[] {21}, new long[] {made.getFileId()});
+      NvmTestAccess.stopAnswering(answers);
+    } finally {
+      fsn.writeUnlock();
+    }
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!NvmTestAccess.answersDone(answers) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(10);
+    }
+    assertTrue("the answers thread ended", NvmTestAccess.answersDone(answers));
+    call(client, 21);
+    try {
+      create(rpc, "/s/f");
+      fail("the retry of an unanswered entry is executed again, and the file is being created");
+    } catch (AlreadyBeingCreatedException expected) {
+      // executed again
+    } finally {
+      noCall();
+    }
   }
 }

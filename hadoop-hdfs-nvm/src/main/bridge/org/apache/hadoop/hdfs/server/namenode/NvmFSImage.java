@@ -268,8 +268,8 @@ class NvmFSImage extends FSImage {
             + ", pmem_is_pmem="
             + region.isPmem());
     LastRecovery recovered = null;
+    NvmWriteThrough ns = null;
     try {
-      NvmWriteThrough ns;
       NvmTokenWriteThrough tokens;
       NvmCacheWriteThrough cache;
       int cacheCapacity =
@@ -348,6 +348,9 @@ class NvmFSImage extends FSImage {
       }
       editLog.setNextTxId(last + 1);
     } catch (IOException | RuntimeException e) {
+      if (ns != null && ns.retryLog() != null) {
+        ns.retryLog().stopAnswering(); // before the region closes
+      }
       store.close();
       throw e;
     }
@@ -595,6 +598,10 @@ class NvmFSImage extends FSImage {
                 + " evictions; "
                 + ns.slim().materialized()
                 + " files materialized from pages");
+        NvmRetryLog retry = ns.retryLog();
+        if (retry != null) {
+          retry.stopAnswering(); // no thread reads the region once it is closed
+        }
         ns.store().close();
       }
     }

@@ -10,18 +10,10 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionUsage;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.ipc.Server;
 
 /**
@@ -95,6 +87,9 @@ final class NvmRetryLog {
   private int ring;
   private long nextSeq = 1;
 
+  /** The thread answering the restored create and append entries; null if there were none. */
+  private NvmRetryAnswers answers;
+
   private NvmRetryLog(int capacityPages) {
     this.pages = new long[capacityPages];
   }
@@ -153,9 +148,10 @@ final class NvmRetryLog {
   /**
    * The retry log of a region at start-up: the ring's recovered pages ({@code recordPages}; null
    * for a new region), every entry younger than {@code expiryMs} back into {@code fsn}'s retry
-   * cache, oldest first, pages past a smaller ring removed (their entries restored first), and the
-   * missing pages of a ring of {@code capacityPages} created while the region has more than {@code
-   * reservePages} free.
+   * cache, oldest first (a create's or an append's in progress, answered by {@link NvmRetryAnswers}
+   * once the load releases the write lock), pages past a smaller ring removed (their entries
+   * restored first), and the missing pages of a ring of {@code capacityPages} created while the
+   * region has more than {@code reservePages} free.
    */
   static NvmRetryLog open(
       FSNamesystem fsn,
@@ -256,10 +252,17 @@ final class NvmRetryLog {
       }
     }
     live.sort(Comparator.comparingLong(e -> e.seq)); // oldest first, as a replay adds them
-    int restored = 0;
+    List<Entry> toAnswer = new ArrayList<>();
     for (Entry e : live) {
-      restored += addToRetryCache(fsn, e) ? 1 : 0;
+      if (e.kind == RETRY_SUCCESS) {
+        fsn.addCacheEntry(e.clientId, e.callId);
+      } else if (e.kind == RETRY_CACHE_DIRECTIVE) { // the id addCacheDirective answered
+        fsn.addCacheEntryWithPayload(e.clientId, e.callId, e.inodeId);
+      } else {
+        toAnswer.add(e); // a create's or an append's: answered after the load
+      }
     }
+    log.answers = NvmRetryAnswers.start(fsn, fsn.getRetryCache(), toAnswer, expiryMs * 1_000_000L);
     for (int from = 0; from < stale.size(); from += PAGES_PER_BATCH) {
       try (Txn t = store.begin()) {
         for (long p : stale.subList(from, Math.min(stale.size(), from + PAGES_PER_BATCH))) {
@@ -270,12 +273,12 @@ final class NvmRetryLog {
     }
     LOG.info(
         "NVM region: "
-            + restored
-            + " retry cache entries restored ("
             + live.size()
-            + " younger than "
+            + " retry cache entries younger than "
             + expiryMs
-            + " ms); retry log of "
+            + " ms restored ("
+            + toAnswer.size()
+            + " create/append calls answered after the load); retry log of "
             + log.pages.length
             + " pages, next entry "
             + log.nextSeq);
@@ -283,58 +286,19 @@ final class NvmRetryLog {
   }
 
   /**
-   * One entry into the retry cache, as 2.7.3's edit-log replay adds it: a create with the file's
-   * status, an append with its last block and status, an addCacheDirective with the directive id,
-   * anything else as a success. A create or append whose file is gone by now is left out: its
-   * status cannot be given any more.
+   * Stops answering the restored create and append entries ({@link NvmRetryAnswers}); called before
+   * the region closes.
    */
-  private static boolean addToRetryCache(FSNamesystem fsn, Entry e) throws IOException {
-    if (e.kind == RETRY_SUCCESS) {
-      fsn.addCacheEntry(e.clientId, e.callId);
-      return true;
+  void stopAnswering() {
+    NvmRetryAnswers a = answers;
+    if (a != null) {
+      a.stop();
     }
-    if (e.kind == RETRY_CACHE_DIRECTIVE) { // the id addCacheDirective answered
-      fsn.addCacheEntryWithPayload(e.clientId, e.callId, e.inodeId);
-      return true;
-    }
-    FSDirectory fsd = fsn.getFSDirectory();
-    INode n = fsd.getInode(e.inodeId);
-    if (n == null || !n.isFile()) {
-      return false;
-    }
-    String path = n.getFullPathName();
-    INodesInPath iip = fsd.getINodesInPath(path, true);
-    HdfsFileStatus stat =
-        FSDirStatAndListingOp.createFileStatus(
-            fsd,
-            path,
-            HdfsFileStatus.EMPTY_NAME,
-            n,
-            BlockStoragePolicySuite.ID_UNSPECIFIED,
-            Snapshot.CURRENT_STATE_ID,
-            false,
-            iip);
-    if (e.kind == RETRY_CREATE) {
-      fsn.addCacheEntryWithPayload(e.clientId, e.callId, stat);
-    } else {
-      fsn.addCacheEntryWithPayload(
-          e.clientId, e.callId, new LastBlockWithStatus(lastBlock(fsn, n.asFile()), stat));
-    }
-    return true;
   }
 
-  /**
-   * The last block as an append answers it after a replay: the block under construction with no
-   * locations yet (no DataNode has reported), or null if the last block is complete.
-   */
-  private static LocatedBlock lastBlock(FSNamesystem fsn, INodeFile f) {
-    BlockInfoContiguous last = f.getLastBlock();
-    if (last == null || last.isComplete()) {
-      return null;
-    }
-    long offset = f.computeFileSize() - last.getNumBytes();
-    return new LocatedBlock(
-        new ExtendedBlock(fsn.getBlockPoolId(), last), new DatanodeInfo[0], offset, false);
+  /** The restored entries' answers (null when none were restored), for tests. */
+  NvmRetryAnswers answers() {
+    return answers;
   }
 
   /** Pages in the ring (for tests and the log). */

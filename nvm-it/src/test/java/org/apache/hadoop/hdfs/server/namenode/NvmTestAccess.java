@@ -94,4 +94,42 @@ public final class NvmTestAccess {
   public static void beforeImportVerifies(Consumer<File> hook) {
     NvmImport.beforeVerify = hook;
   }
+
+  /**
+   * Puts retry cache entries for create calls ({@code clientId}, {@code callIds[i]}) that made
+   * inode {@code inodeIds[i]} in progress and starts answering them, as a restart does with the
+   * create entries of its retry log (NvmRetryAnswers). Returns the handle for {@link
+   * #stopAnswering} and {@link #answersDone}.
+   */
+  public static Object answerCreatesInBackground(
+      NameNode nn, byte[] clientId, int[] callIds, long[] inodeIds) {
+    FSNamesystem fsn = nn.getNamesystem();
+    java.util.List<NvmRetryLog.Entry> entries = new java.util.ArrayList<>();
+    for (int i = 0; i < callIds.length; i++) {
+      entries.add(
+          new NvmRetryLog.Entry(
+              i + 1,
+              clientId,
+              callIds[i],
+              org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.RETRY_CREATE,
+              inodeIds[i],
+              System.currentTimeMillis()));
+    }
+    return NvmRetryAnswers.start(fsn, fsn.getRetryCache(), entries, 600_000_000_000L);
+  }
+
+  public static void stopAnswering(Object answers) {
+    ((NvmRetryAnswers) answers).stop();
+  }
+
+  /** Whether every entry of {@code answers} is complete (answered or failed). */
+  public static boolean answersDone(Object answers) {
+    return ((NvmRetryAnswers) answers).isDone();
+  }
+
+  /** Whether the answers of the retry log's restored create/append entries are all computed. */
+  public static boolean restoredAnswersDone(NameNode nn) {
+    NvmRetryAnswers a = writeThrough(nn).retryLog().answers();
+    return a == null || a.isDone();
+  }
 }
