@@ -227,27 +227,26 @@ final class NvmRetryLog {
       } else {
         stale.add(page);
       }
-      ByteBuffer b = ByteBuffer.wrap(r.payload()).order(ByteOrder.LITTLE_ENDIAN);
-      for (int s = 0; s + RETRY_ENTRY_SIZE <= b.capacity(); s += RETRY_ENTRY_SIZE) {
-        long seq = b.getLong(s + RE_SEQ);
+      int slots = (int) Math.min(RETRY_SLOTS, r.payloadLength() / RETRY_ENTRY_SIZE);
+      for (int s = 0; s < slots * RETRY_ENTRY_SIZE; s += RETRY_ENTRY_SIZE) {
+        long seq = r.inlineLong(s + RE_SEQ);
         if (seq == 0) {
           continue;
         }
         log.nextSeq = Math.max(log.nextSeq, seq + 1);
-        long time = b.getLong(s + RE_TIME);
+        long time = r.inlineLong(s + RE_TIME);
         if (time + expiryMs <= now) {
           continue; // expired: the stock cache would have dropped it too
         }
         byte[] id = new byte[RETRY_CLIENT_ID_LEN];
-        b.position(s + RE_CLIENT_ID);
-        b.get(id);
+        r.inlineBytes(s + RE_CLIENT_ID, id);
         live.add(
             new Entry(
                 seq,
                 id,
-                b.getInt(s + RE_CALL_ID),
-                b.getInt(s + RE_KIND),
-                b.getLong(s + RE_INODE),
+                r.inlineInt(s + RE_CALL_ID),
+                r.inlineInt(s + RE_KIND),
+                r.inlineLong(s + RE_INODE),
                 time));
       }
     }

@@ -86,6 +86,30 @@ public final class RecordView {
     return out;
   }
 
+  /**
+   * A u64 of the payload's inline part at {@code offset}, read in place (a payload of fixed-size
+   * slots, like the retry log's, read without copying it).
+   */
+  public long inlineLong(int offset) {
+    return region.getLong(inline(offset, 8));
+  }
+
+  public int inlineInt(int offset) {
+    return region.getInt(inline(offset, 4));
+  }
+
+  public void inlineBytes(int offset, byte[] dst) {
+    region.getBytes(inline(offset, dst.length), dst, 0, dst.length);
+  }
+
+  private long inline(int offset, int len) {
+    if (offset < 0 || offset + len > Math.min(RECORD_INLINE_MAX, payloadLength())) {
+      throw new IndexOutOfBoundsException(
+          "record page " + page + ": " + len + " bytes at " + offset + " of the inline payload");
+    }
+    return page + RC_PAYLOAD + offset;
+  }
+
   /** The payload, inline part and chain joined. */
   public byte[] payload() {
     long len = payloadLength();
