@@ -174,7 +174,7 @@ public class RetryCacheRestartTest {
    * computes their answers after the load, under the read lock (so holding the write lock keeps
    * them from being computed). A create retried before its answer exists waits for it and gets the
    * original status; an entry whose file is gone by then completes as failed, and its retry is
-   * executed again.
+   * executed again. The entries count in the retry cache's CacheUpdated metric, as a replay's do.
    */
   @Test(timeout = 120_000)
   public void aRetryArrivingBeforeItsAnswerWaitsForIt() throws Exception {
@@ -189,11 +189,16 @@ public class RetryCacheRestartTest {
     try {
       Object answers;
       Future<HdfsFileStatus> retried;
+      long updated = fsn.getRetryCache().getMetricsForTests().getCacheUpdated();
       fsn.writeLock();
       try {
         answers =
             NvmTestAccess.answerCreatesInBackground(
                 nn, client, new int[] {11, 12}, new long[] {made.getFileId(), gone.getFileId()});
+        assertEquals(
+            "counted as a replay's entries are (CacheUpdated)",
+            updated + 2,
+            fsn.getRetryCache().getMetricsForTests().getCacheUpdated());
         retried =
             retrier.submit(
                 () -> {
