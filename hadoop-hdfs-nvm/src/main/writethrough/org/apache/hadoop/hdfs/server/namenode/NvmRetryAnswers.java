@@ -57,7 +57,9 @@ final class NvmRetryAnswers implements Runnable {
 
   /**
    * Puts {@code entries} (create and append entries, oldest first) into {@code cache} in progress
-   * and starts the thread that answers them; null if there are none.
+   * and starts the thread that answers them; null if there are none. Called under the namesystem
+   * write lock (the load's: FSNamesystem.loadFSImage holds it around the region's recovery), so the
+   * thread's first batch waits until the namespace is complete.
    */
   static NvmRetryAnswers start(
       FSNamesystem fsn, RetryCache cache, List<NvmRetryLog.Entry> entries, long expiryNanos) {

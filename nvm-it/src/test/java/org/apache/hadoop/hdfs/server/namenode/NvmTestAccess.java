@@ -115,7 +115,8 @@ public final class NvmTestAccess {
               inodeIds[i],
               System.currentTimeMillis()));
     }
-    return NvmRetryAnswers.start(fsn, fsn.getRetryCache(), entries, 600_000_000_000L);
+    return NvmRetryAnswers.start(
+        fsn, fsn.getRetryCache(), entries, java.util.concurrent.TimeUnit.MINUTES.toNanos(10));
   }
 
   public static void stopAnswering(Object answers) {

@@ -102,8 +102,14 @@ public final class RecordView {
     region.getBytes(inline(offset, dst.length), dst, 0, dst.length);
   }
 
+  /** The inline payload's length, read from the page once (-1 until then). */
+  private long inlineLength = -1;
+
   private long inline(int offset, int len) {
-    if (offset < 0 || offset + len > Math.min(RECORD_INLINE_MAX, payloadLength())) {
+    if (inlineLength < 0) {
+      inlineLength = Math.min(RECORD_INLINE_MAX, payloadLength());
+    }
+    if (offset < 0 || offset + len > inlineLength) {
       throw new IndexOutOfBoundsException(
           "record page " + page + ": " + len + " bytes at " + offset + " of the inline payload");
     }
