@@ -1,6 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.File;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
@@ -115,8 +116,7 @@ public final class NvmTestAccess {
               inodeIds[i],
               System.currentTimeMillis()));
     }
-    return NvmRetryAnswers.start(
-        fsn, fsn.getRetryCache(), entries, java.util.concurrent.TimeUnit.MINUTES.toNanos(10));
+    return NvmRetryAnswers.start(fsn, fsn.getRetryCache(), entries, TimeUnit.MINUTES.toNanos(10));
   }
 
   public static void stopAnswering(Object answers) {

@@ -12,6 +12,12 @@ public final class RecordView {
   private final Region region;
   private final long page;
 
+  /**
+   * The inline payload's length, read from the page at the first inline read (-1 until then): a
+   * record's payload length is set when its page is written and never changes while it is LIVE.
+   */
+  private long inlineLength = -1;
+
   public RecordView(Region region, long page) {
     this.region = region;
     this.page = page;
@@ -101,9 +107,6 @@ public final class RecordView {
   public void inlineBytes(int offset, byte[] dst) {
     region.getBytes(inline(offset, dst.length), dst, 0, dst.length);
   }
-
-  /** The inline payload's length, read from the page once (-1 until then). */
-  private long inlineLength = -1;
 
   private long inline(int offset, int len) {
     if (inlineLength < 0) {
