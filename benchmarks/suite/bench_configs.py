@@ -77,6 +77,8 @@ CONFIGS = {
                            nvm=True, region="tmpfs", conf=EMULATED, default=True),
     "nvm-msync": config("NVM NameNode; region on the local disk, persist.mode=msync", nvm=True, region="disk",
                         pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "msync"}, default=True),
+    "nvm-disk": config("NVM NameNode; region and its write-ahead log on the local disk, persist.mode=disk",
+                       nvm=True, region="disk", pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "disk"}),
     "nvm-cold": config("nvm-emulated with a 1,000-file inode cache (reads miss the cache)", nvm=True,
                        region="tmpfs", conf=dict(EMULATED, **{"dfs.namenode.nvm.cache.inodes": "1000"}),
                        default=True),

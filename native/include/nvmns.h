@@ -50,7 +50,9 @@ extern "C" {
   X(EMODE, 9, "the requested persistence mode is not available for this file")              \
   X(ECRASHED, 10, "test hook: the simulated crash point was reached; the handle is dead")   \
   X(ETOOLONG, 11, "a name or string over the format's limit")                               \
-  X(EBUSY, 12, "another process holds the region open (flock)")
+  X(EBUSY, 12, "another process holds the region open (flock)")                             \
+  X(ELOG, 13,                                                                               \
+    "the write-ahead log the region needs is missing, of another region or epoch, or damaged")
 
 #define NVM_X_ENUM(name, value, meaning) NVM_##name = (value),
 enum nvm_error { NVM_ERRORS(NVM_X_ENUM) };
@@ -78,22 +80,25 @@ const char *nvm_strerror(int code);
  * configuration value (dfs.namenode.nvm.persist.mode) is the config name;
  * nvm_mode_name() returns it; nvm_layout_table() exports "MODE_<name>=value
  * config name" and FormatFactsTest checks PersistMode against it both ways.
- *  AUTO      pmem if pmem_is_pmem(), emulated if that was forced, msync otherwise
+ *  AUTO      pmem if pmem_is_pmem(), emulated if that was forced, disk otherwise
  *  PMEM      cache-line flush + fence; requires pmem_is_pmem()
  *  EMULATED  cache-line flush + fence on a non-DAX file (e.g. tmpfs): survives a
  *            process crash, not a power loss
- *  MSYNC     pmem_msync() per flushed range: durable on an ordinary file system
+ *  DISK      an ordinary file system: a group commit is one append to the write-ahead
+ *            log and one fdatasync; the region file is written lazily, after the log,
+ *            and made durable by checkpoints (region-format.md §12). Survives a power
+ *            loss. (Value 3 was "msync", which this mode replaced.)
  */
 #define NVM_MODES(X)         \
   X(AUTO, 0, "auto")         \
   X(PMEM, 1, "pmem")         \
   X(EMULATED, 2, "emulated") \
-  X(MSYNC, 3, "msync")
+  X(DISK, 3, "disk")
 
 #define NVM_X_ENUM(name, value, config) NVM_MODE_##name = (value),
 enum nvm_mode { NVM_MODES(NVM_X_ENUM) };
 #undef NVM_X_ENUM
-const char *nvm_mode_name(int mode); /* the config name: "auto", "pmem", "emulated", "msync" */
+const char *nvm_mode_name(int mode); /* the config name: "auto", "pmem", "emulated", "disk" */
 
 /* ---- region lifetime ---- */
 typedef struct nvm_region nvm_region;
@@ -125,6 +130,56 @@ int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, i
  * Nothing is written unless every check passes.
  */
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out);
+
+/*
+ * Options of a read-write open or a create; NULL, or a zero field, takes the default.
+ * Only the disk mode reads them (region-format.md §12). A read-write open of a region
+ * whose write-ahead log holds records the region lacks (a disk-mode region that was not
+ * closed) replays that log in any mode, from log_path.
+ */
+typedef struct nvm_options {
+  const char *log_path;      /* the write-ahead log file; NULL: "<region path>.wal" */
+  uint64_t log_capacity;     /* bytes of its record area (0: NVM_DEFAULT_LOG_CAPACITY); rounded
+                                down to 4 KiB, at least WAL_MIN_CAPACITY */
+  uint64_t checkpoint_bytes; /* checkpoint once this much log was written since the last
+                                checkpoint (0: a quarter of the capacity) */
+  uint64_t checkpoint_ms;    /* and once the oldest record not in a checkpoint is this old
+                                (0: NVM_DEFAULT_CHECKPOINT_MS) */
+  uint32_t flags;            /* NVM_OPT_* */
+} nvm_options;
+#define NVM_DEFAULT_LOG_CAPACITY (128ull << 20)
+#define NVM_DEFAULT_CHECKPOINT_MS 60000ull
+/* No checkpoint thread: checkpoints only when the log is short of room, at close and by
+ * nvm_checkpoint (tests that need every write in one thread). */
+#define NVM_OPT_NO_CHECKPOINTER 1u
+
+int nvm_region_create_with(const char *path, uint64_t size, const nvm_identity *id, int mode,
+                           const nvm_options *opt, nvm_region **out);
+int nvm_region_open_with(const char *path, int mode, unsigned flags, const nvm_options *opt,
+                         nvm_region **out);
+
+/* Disk mode: a checkpoint now (region-format.md §12): the region file made durable up to
+ * everything committed, then SB_WAL_CHECKPOINT moved there. NVM_EINVAL in other modes. */
+int nvm_checkpoint(nvm_region *r);
+
+/* Disk mode: the write-ahead log's state and counters since the open. */
+typedef struct nvm_log_stats {
+  uint64_t capacity;       /* bytes of the record area */
+  uint64_t used;           /* bytes between the checkpoint and the end of the log */
+  uint64_t head;           /* LSN of the next record */
+  uint64_t checkpoint;     /* LSN replay would start at */
+  uint64_t records;        /* group records written */
+  uint64_t syncs;          /* fdatasync calls of the log: one per group commit */
+  uint64_t bytes;          /* bytes written to the log (records and pads) */
+  uint64_t sync_ns;        /* time in those fdatasync calls */
+  uint64_t checkpoints;    /* checkpoints taken */
+  uint64_t checkpoint_ns;  /* time they took */
+  uint64_t replayed;       /* records replayed at the open */
+  uint64_t replayed_bytes; /* their bytes */
+} nvm_log_stats;
+int nvm_log_stats_get(const nvm_region *r, nvm_log_stats *out);
+/* The write-ahead log's path in disk mode, else NULL. */
+const char *nvm_region_log_path(const nvm_region *r);
 
 /* Unmap and free. Returns NVM_OK or NVM_EIO. `r` is invalid afterwards. Batches still
  * staged (nvm_stage) are discarded, as a crash would: nvm_sync first to keep them. */
@@ -278,6 +333,9 @@ typedef struct nvm_recovery {
   uint64_t orphans_reclaimed; /* live inode pages not reachable from the root */
   uint64_t ext_reclaimed;     /* extension pages not reachable from a live inode */
   uint64_t strings_reclaimed; /* string pages no live inode refers to */
+  uint64_t log_records;       /* write-ahead log records replayed (region-format.md §12.5) */
+  uint64_t log_bytes;         /* their bytes */
+  uint64_t log_entries;       /* the entries stored from them */
 } nvm_recovery;
 void nvm_recovery_report(const nvm_region *r, nvm_recovery *out);
 
@@ -326,6 +384,19 @@ int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix);
  */
 int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *captured);
 int nvm_debug_crashed(const nvm_region *r);
+/*
+ * Test only, disk mode: the power-loss model (region-format.md §12.6). From now on, at every
+ * sync point (an fdatasync of the write-ahead log, an msync or fdatasync of the region file)
+ * write the states a power loss during it could leave, as image pairs <prefix>.<k>.<variant>
+ * (the region) and <prefix>.<k>.<variant>.wal (its log), k = 1, 2, ... counted from arming,
+ * then let the sync complete; after every group commit <prefix>.<k>.applied, the region as
+ * the commit left it (needing no log): a consistent state. Arming takes a checkpoint. A NULL
+ * prefix disarms. *captured (may be NULL): sync points captured since the arming, read before
+ * this call changes anything. NVM_EIO if writing an image failed since the arming.
+ */
+int nvm_debug_powerloss(nvm_region *r, const char *prefix, uint64_t *captured);
+/* Test only: the sync points captured since the power-loss model was armed (0 if it is not). */
+uint64_t nvm_debug_powerloss_points(nvm_region *r);
 
 /* ---- layout export ---- */
 /* One line per format fact, static storage: "NAME=value\n" for every layout

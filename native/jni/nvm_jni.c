@@ -91,9 +91,19 @@ static jlongArray long_array(JNIEnv *env, const uint64_t *v, jsize n) {
 
 /* ------------------------------------------------------------------ lifetime */
 
+/* The options of an open or a create (nvm_options); log_path as chars the caller releases. */
+static nvm_options options_of(const char *log_path, jlong log_capacity, jlong ckpt_bytes,
+                              jlong ckpt_ms, jint flags) {
+  nvm_options o = {log_path, log_capacity > 0 ? (uint64_t)log_capacity : 0,
+                   ckpt_bytes > 0 ? (uint64_t)ckpt_bytes : 0, ckpt_ms > 0 ? (uint64_t)ckpt_ms : 0,
+                   (uint32_t)flags};
+  return o;
+}
+
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_create(
     JNIEnv *env, jclass cls, jstring path, jlong size, jint namespace_id, jstring cluster_id,
-    jstring blockpool_id, jint mode) {
+    jstring blockpool_id, jint mode, jstring log_path, jlong log_capacity, jlong ckpt_bytes,
+    jlong ckpt_ms, jint opt_flags) {
   (void)cls;
   if (!path) {
     throw_error(env, NVM_EINVAL, "create: null path");
@@ -106,15 +116,18 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNativ
   const char *p = chars(env, path);
   const char *cid = chars(env, cluster_id);
   const char *bid = chars(env, blockpool_id);
+  const char *lp = chars(env, log_path);
   nvm_region *r = NULL;
-  if (p && (cid || !cluster_id) && (bid || !blockpool_id)) {
+  if (p && (cid || !cluster_id) && (bid || !blockpool_id) && (lp || !log_path)) {
     nvm_identity id = {namespace_id, cid, bid};
+    nvm_options o = options_of(lp, log_capacity, ckpt_bytes, ckpt_ms, opt_flags);
     /* a failing create may still hand back a (dead) handle: never leak it to Java */
-    if (check(env, nvm_region_create(p, (uint64_t)size, &id, mode, &r)) != NVM_OK && r) {
+    if (check(env, nvm_region_create_with(p, (uint64_t)size, &id, mode, &o, &r)) != NVM_OK && r) {
       nvm_region_close(r);
       r = NULL;
     }
   }
+  release_chars(env, log_path, lp);
   release_chars(env, blockpool_id, bid);
   release_chars(env, cluster_id, cid);
   release_chars(env, path, p);
@@ -122,18 +135,23 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNativ
 }
 
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_open(
-    JNIEnv *env, jclass cls, jstring path, jint mode, jint flags) {
+    JNIEnv *env, jclass cls, jstring path, jint mode, jint flags, jstring log_path,
+    jlong log_capacity, jlong ckpt_bytes, jlong ckpt_ms, jint opt_flags) {
   (void)cls;
   if (!path) {
     throw_error(env, NVM_EINVAL, "open: null path");
     return 0;
   }
   const char *p = chars(env, path);
+  const char *lp = chars(env, log_path);
   nvm_region *r = NULL;
-  if (p && check(env, nvm_region_open(p, mode, (unsigned)flags, &r)) != NVM_OK && r) {
+  nvm_options o = options_of(lp, log_capacity, ckpt_bytes, ckpt_ms, opt_flags);
+  if (p && (lp || !log_path) &&
+      check(env, nvm_region_open_with(p, mode, (unsigned)flags, &o, &r)) != NVM_OK && r) {
     nvm_region_close(r);
     r = NULL;
   }
+  release_chars(env, log_path, lp);
   release_chars(env, path, p);
   return (jlong)(intptr_t)r;
 }
@@ -321,11 +339,12 @@ Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveryReport(JNIEnv 
   nvm_recovery rec;
   nvm_recovery_report(r, &rec);
   /* order: the fields of struct nvm_recovery (RecoveryReport reads them so) */
-  uint64_t v[10] = {rec.elapsed_ns,        rec.pages_scanned,     rec.inodes_live,
+  uint64_t v[13] = {rec.elapsed_ns,        rec.pages_scanned,     rec.inodes_live,
                     rec.strings_live,      rec.undo_rolled_back,  rec.undo_entries,
                     rec.pending_discarded, rec.orphans_reclaimed, rec.ext_reclaimed,
-                    rec.strings_reclaimed};
-  return long_array(env, v, 10);
+                    rec.strings_reclaimed, rec.log_records,       rec.log_bytes,
+                    rec.log_entries};
+  return long_array(env, v, 13);
 }
 
 JNIEXPORT jlongArray JNICALL
@@ -370,6 +389,59 @@ Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_recoveredRecords(JNIEn
   uint64_t n = 0;
   const uint64_t *v = nvm_recovered_records(r, &n);
   return long_array(env, v, (jsize)n);
+}
+
+/* ------------------------------------------------------------------ disk mode */
+
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_checkpoint(
+    JNIEnv *env, jclass cls, jlong h) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  if (r) check(env, nvm_checkpoint(r));
+}
+
+/* The fields of struct nvm_log_stats, in order (LogStats reads them so); null if not the disk
+ * mode. */
+JNIEXPORT jlongArray JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_logStats(
+    JNIEnv *env, jclass cls, jlong h) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  nvm_log_stats st;
+  if (!r || !nvm_region_log_path(r) || nvm_log_stats_get(r, &st) != NVM_OK) return NULL;
+  uint64_t v[12] = {st.capacity,    st.used,          st.head,     st.checkpoint,
+                    st.records,     st.syncs,         st.bytes,    st.sync_ns,
+                    st.checkpoints, st.checkpoint_ns, st.replayed, st.replayed_bytes};
+  return long_array(env, v, 12);
+}
+
+JNIEXPORT jstring JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_logPath(
+    JNIEnv *env, jclass cls, jlong h) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  const char *p = r ? nvm_region_log_path(r) : NULL;
+  return p ? (*env)->NewStringUTF(env, p) : NULL;
+}
+
+JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_debugPowerloss(
+    JNIEnv *env, jclass cls, jlong h, jstring prefix) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  if (!r) return 0;
+  const char *p = chars(env, prefix);
+  if (prefix && !p) return 0;
+  uint64_t captured = 0;
+  check(env, nvm_debug_powerloss(r, p, &captured));
+  release_chars(env, prefix, p);
+  return (jlong)captured;
+}
+
+JNIEXPORT jlong JNICALL
+Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_debugPowerlossPoints(JNIEnv *env,
+                                                                               jclass cls,
+                                                                               jlong h) {
+  (void)cls;
+  nvm_region *r = region_of(env, h);
+  return r ? (jlong)nvm_debug_powerloss_points(r) : 0;
 }
 
 /* ------------------------------------------------------------------ barriers, test hook */

@@ -106,6 +106,31 @@ int nvm_check_counters(const nvm_region *r) {
   return NVM_OK;
 }
 
+void nvm_wal_sb_words(uint32_t epoch, uint64_t checkpoint, uint64_t out[3]) {
+  out[0] = epoch ? (uint64_t)(~epoch & LOW32) << 32 | epoch : 0;
+  out[1] = checkpoint;
+  out[2] = nvm_crc32c(0, out, 2 * sizeof *out);
+}
+
+int nvm_wal_sb_read(const nvm_region *r, uint32_t *epoch, uint64_t *checkpoint) {
+  uint64_t w[3] = {nvm_ld64(r, NVM_SB_WAL_EPOCH), nvm_ld64(r, NVM_SB_WAL_CHECKPOINT),
+                   nvm_ld64(r, NVM_SB_WAL_CHECK)},
+           want[3];
+  *epoch = 0;
+  *checkpoint = 0;
+  if (!r->wal_feature || (w[0] == 0 && w[1] == 0 && w[2] == 0)) return NVM_OK; /* never used */
+  nvm_wal_sb_words((uint32_t)(w[0] & LOW32), w[1], want);
+  if (w[0] != want[0] || w[2] != want[2] || (w[0] == 0 && w[1] != 0))
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_WAL_EPOCH,
+                       "%s: the write-ahead log words of the superblock (0x%016llx, %llu, "
+                       "0x%016llx) fail their check",
+                       r->path, (unsigned long long)w[0], (unsigned long long)w[1],
+                       (unsigned long long)w[2]);
+  *epoch = (uint32_t)(w[0] & LOW32);
+  *checkpoint = w[1];
+  return NVM_OK;
+}
+
 uint64_t nvm_features_word(uint32_t features) {
   return features ? (uint64_t)(~features & LOW32) << 32 | features : 0;
 }
@@ -118,7 +143,7 @@ int nvm_read_features(nvm_region *r) {
                        r->path, (unsigned long long)w);
   uint32_t f = (uint32_t)(w & LOW32);
   if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                      NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG))
+                      NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL))
     return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
                        "%s: region uses features 0x%x this library does not know", r->path, f);
   r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
@@ -126,6 +151,7 @@ int nvm_read_features(nvm_region *r) {
   r->attrs = (f & NVM_FEATURE_INODE_ATTRS) != 0;
   r->symlinks = (f & NVM_FEATURE_SYMLINKS) != 0;
   r->redo = (f & NVM_FEATURE_REDO_LOG) != 0;
+  r->wal_feature = (f & NVM_FEATURE_WAL) != 0;
   if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: records without page checksums", r->path, f);
@@ -140,13 +166,18 @@ int nvm_read_features(nvm_region *r) {
   if (r->redo && !r->symlinks) /* and the redo log after symlinks */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: the redo log without symlinks", r->path, f);
+  if (r->wal_feature && !r->redo) /* and the write-ahead log after the redo log */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: the write-ahead log without the redo log",
+                       r->path, f);
   return NVM_OK;
 }
 
 static int set_features(nvm_region *r) {
   uint32_t f = (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) |
                (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0) |
-               (r->symlinks ? NVM_FEATURE_SYMLINKS : 0) | (r->redo ? NVM_FEATURE_REDO_LOG : 0);
+               (r->symlinks ? NVM_FEATURE_SYMLINKS : 0) | (r->redo ? NVM_FEATURE_REDO_LOG : 0) |
+               (r->wal_feature ? NVM_FEATURE_WAL : 0);
   uint64_t w = nvm_features_word(f);
   nvm_store(r, NVM_SB_FEATURES, &w, 8);
   nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
@@ -227,10 +258,21 @@ static int upgrade_redo(nvm_region *r) {
   return rc;
 }
 
+/* Before the feature the three SB_WAL_* words were unused zeros, which mean "no log": setting
+ * the bit is the whole upgrade (region-format.md §12.2). */
+static int upgrade_wal(nvm_region *r) {
+  if (r->wal_feature) return NVM_OK;
+  r->wal_feature = 1;
+  int rc = set_features(r);
+  if (rc) r->wal_feature = 0;
+  return rc;
+}
+
 int nvm_upgrade_features(nvm_region *r) {
   int rc = upgrade_checksums(r);
   if (rc == NVM_OK) rc = upgrade_records(r);
   if (rc == NVM_OK) rc = upgrade_attrs(r);
   if (rc == NVM_OK) rc = upgrade_symlinks(r);
-  return rc ? rc : upgrade_redo(r);
+  if (rc == NVM_OK) rc = upgrade_redo(r);
+  return rc ? rc : upgrade_wal(r);
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdio.h>
 
 #include "batch.h"
 
@@ -199,13 +200,15 @@ int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable) {
     if (rc == NVM_OK) rc = take_staged(r, up_to, &upto);
     pthread_mutex_unlock(&r->lock);
   }
-  if (rc == NVM_OK) rc = commit_queue(r, &r->persisting);
+  if (rc == NVM_OK)
+    rc = r->wal ? nvm_disk_commit(r, &r->persisting) : commit_queue(r, &r->persisting);
   r->persisting.len = 0;
   r->persisting.nbatches = 0;
   if (rc == NVM_OK) {
     __atomic_store_n(&r->durable_seq, upto, __ATOMIC_RELEASE);
-    if (r->work) maybe_drop_work(r);
+    if (r->work && !r->wal) maybe_drop_work(r);
   } else if (!r->failed) {
+    snprintf(r->fail_msg, sizeof r->fail_msg, "%s", nvm_errormsg());
     r->failed = rc == NVM_ECRASHED ? NVM_ECRASHED : NVM_EIO;
   }
   if (durable) *durable = nvm_durable_seq(r);

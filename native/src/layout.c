@@ -10,7 +10,7 @@
 #define NVM_PMEM_VERSION "unknown"
 #endif
 
-static char table_buf[8192];
+static char table_buf[16384];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 /* Appends one line. A line that does not fit ends the table there (never a
@@ -38,6 +38,8 @@ static void build_table(void) {
   at = put_line(at, "SUPER_MAGIC=%llu\n", NVM_SUPER_MAGIC);
   at = put_line(at, "PAGE_MAGIC=%llu\n", NVM_PAGE_MAGIC);
   at = put_line(at, "MAX_PAGE_COUNT=%llu\n", NVM_MAX_PAGE_COUNT);
+  at = put_line(at, "WAL_MAGIC=%llu\n", NVM_WAL_MAGIC);
+  at = put_line(at, "WAL_RECORD_MAGIC=%u\n", NVM_WAL_RECORD_MAGIC);
   at = put_line(at, "BATCH_HEADER=%d\n", NVM_BATCH_HEADER);
   at = put_line(at, "BATCH_ENTRY_HEADER=%d\n", NVM_BATCH_ENTRY_HEADER);
 #define NVM_X_PUT(prefix, name, value, meaning) \

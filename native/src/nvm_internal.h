@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "nvmns.h"
 
@@ -79,13 +80,15 @@ struct nvm_region {
   uint8_t *cow_bits;    /* 1 bit per OS page: written in the working copy since the last drop */
   uint64_t cow_pages;   /* bits set in cow_bits */
   struct batch stage_scratch, group; /* reused: the batch being staged, the group being committed */
-  int failed; /* sticky: a group's commit failed; its batches are not in the region */
+  int failed;         /* sticky: a group's commit failed; its batches are not in the region */
+  char fail_msg[512]; /* what that commit reported (the threads that waited for it read it) */
 
-  int checksums; /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
-  int records;   /* FEATURE_RECORDS: record pages and their counters (§5.5) */
-  int attrs;     /* FEATURE_INODE_ATTRS: IN_ATTRS words and ATTR_EXT pages (§5.6) */
-  int symlinks;  /* FEATURE_SYMLINKS: symlink inode pages (§5.2) */
-  int redo;      /* FEATURE_REDO_LOG: the undo area holds two redo slots (§4.1) */
+  int checksums;   /* FEATURE_PAGE_CHECKSUMS: LIVE pages and counters checked (§11) */
+  int records;     /* FEATURE_RECORDS: record pages and their counters (§5.5) */
+  int attrs;       /* FEATURE_INODE_ATTRS: IN_ATTRS words and ATTR_EXT pages (§5.6) */
+  int symlinks;    /* FEATURE_SYMLINKS: symlink inode pages (§5.2) */
+  int redo;        /* FEATURE_REDO_LOG: the undo area holds two redo slots (§4.1) */
+  int wal_feature; /* FEATURE_WAL: the SB_WAL_* words (§12.2) */
 
   /* redo log (redo.c, region-format.md §7.3); written under persist_lock */
   int redo_undrained; /* the last record's in-place bytes are flushed, not yet drained */
@@ -103,6 +106,33 @@ struct nvm_region {
   int redo_settled;            /* nvm_redo_settle emptied the slots since the last release */
   struct nvm_pageset freed[2]; /* FREE pages of the last record ([0]) and the one before ([1]):
                                   back to the allocator once two more records committed */
+
+  /* disk mode (commit_disk.c, checkpoint.c, walreplay.c; region-format.md §12) */
+  struct nvm_wal *wal; /* the write-ahead log; NULL in the memory modes */
+  char *log_path;
+  uint64_t log_capacity, ckpt_bytes, ckpt_ms;
+  uint32_t opt_flags;
+  uint64_t applied_lsn;      /* every record below it is stored in the media mapping (atomic) */
+  uint64_t ckpt_lsn;         /* SB_WAL_CHECKPOINT as last made durable */
+  uint64_t first_unckpt_ns;  /* when the oldest record not in a checkpoint was written; 0: none */
+  pthread_mutex_t ckpt_lock; /* one checkpoint at a time; taken after persist_lock, never before */
+  pthread_mutex_t ckpt_mu;   /* the checkpointer's stop flag and wake-ups; never held across I/O */
+  pthread_cond_t ckpt_cond;  /* the checkpointer sleeps here (on ckpt_mu) */
+  pthread_t ckpt_thread;
+  int ckpt_running, ckpt_stop, ckpt_failed;
+  uint64_t checkpoints, checkpoint_ns, replayed, replayed_bytes;
+  struct iovec *disk_iov; /* reused by each commit: the records' pieces */
+  uint8_t *disk_seq;      /* the commit-sequence entries of one commit's records */
+  size_t disk_iov_cap, disk_seq_cap;
+
+  /* test only (powerloss.c): told of every sync of the region file before it is issued */
+  struct nvm_media_watch {
+    void *ctx;
+    /* [off, off + len) of the region file is about to be made durable (len 0: all of it);
+     * nonzero: fail it (a simulated power loss) */
+    int (*on_sync)(void *ctx, uint64_t off, uint64_t len);
+  } * media_watch;
+  struct nvm_powerloss *powerloss; /* powerloss.c, while armed */
 
   /* persistence */
   uint64_t barriers;
@@ -145,6 +175,9 @@ void nvm_clear_error(void);
 int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved);
 void nvm_flush(nvm_region *r, const void *addr, size_t len);
 int nvm_drain(nvm_region *r);
+/* The region file made durable: [off, off + len) by msync, all of it (len 0) by fdatasync.
+ * The disk mode's checkpoints and the library's own writes in that mode. */
+int nvm_media_sync(nvm_region *r, uint64_t off, uint64_t len);
 void nvm_hook_free(nvm_region *r);
 void nvm_pending_free(nvm_region *r);
 /* capture mode: the state after a whole batch, <prefix>.<k>.applied (k = barriers captured) */
@@ -153,6 +186,7 @@ int nvm_hook_capture_applied(nvm_region *r);
 /* stage.c / group.c */
 int nvm_work_map(nvm_region *r);
 int nvm_check_not_failed(const nvm_region *r);
+
 void nvm_work_unmap(nvm_region *r);
 /* Stores an 8-byte word into the working copy as well (a word written to the media by
  * the library itself, not by a batch: SB_COMMIT_SEQ, SB_SCAN_LIMIT). */
@@ -189,6 +223,14 @@ int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *id
 /* A log entry's target: a writable superblock counter (or SB_COMMIT_SEQ) or inside a page. */
 int nvm_log_target_ok(const nvm_region *r, uint64_t target, uint32_t len);
 void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len);
+/* powerloss.c (test only): the state after a commit, and the model's end */
+void nvm_powerloss_applied(nvm_region *r);
+void nvm_powerloss_disarm(nvm_region *r);
+/* walreplay.c: replay the disk mode's write-ahead log from the checkpoint (§12.5) */
+int nvm_wal_recover(nvm_region *r);
+/* commit_disk.c: a group commit in the disk mode (§12.3); persist_lock held */
+struct nvm_queue;
+int nvm_disk_commit(nvm_region *r, const struct nvm_queue *q);
 int nvm_undo_check(const nvm_region *r);
 int nvm_undo_rollback(nvm_region *r, uint64_t *entries);
 int nvm_recover(nvm_region *r);
@@ -218,6 +260,11 @@ int nvm_check_counters(const nvm_region *r);
 uint64_t nvm_next_counter(const nvm_region *r, uint64_t off);
 uint64_t nvm_features_word(uint32_t features);
 int nvm_read_features(nvm_region *r);
+/* The disk mode's superblock words for an epoch and a checkpoint LSN (epoch 0: no log). */
+void nvm_wal_sb_words(uint32_t epoch, uint64_t checkpoint, uint64_t out[3]);
+/* Reads and checks them (NVM_ECORRUPT at SB_WAL_EPOCH if they fail); zeros if the region
+ * never had a log. */
+int nvm_wal_sb_read(const nvm_region *r, uint32_t *epoch, uint64_t *checkpoint);
 /* Brings a region from before a feature up to every feature this library writes (§11, §5.5). */
 int nvm_upgrade_features(nvm_region *r);
 /* A LIVE page of this kind? (The top half is its checksum, verified by recovery's scan.) */
@@ -270,6 +317,20 @@ static inline void nvm_store_into(uint8_t *img, uint64_t off, const void *src, u
   } else {
     memcpy(img + off, src, len);
   }
+}
+
+/* A log entry (a redo record's, a write-ahead log record's, a staged batch's payload; the
+ * undo record's shape, region-format.md §4): u64 target, u32 len, u32 field, data padded to 8.
+ * Writes it at rec + pos and returns the position after it. */
+static inline uint64_t nvm_put_entry(uint8_t *rec, uint64_t pos, uint64_t target, uint32_t len,
+                                     uint32_t field, const void *data) {
+  uint8_t *p = rec + pos;
+  memcpy(p, &target, 8);
+  memcpy(p + 8, &len, 4);
+  memcpy(p + 12, &field, 4);
+  memcpy(p + NVM_UNDO_ENTRY_HEADER, data, len);
+  memset(p + NVM_UNDO_ENTRY_HEADER + len, 0, NVM_PAD8(len) - len);
+  return pos + NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
 }
 
 /* little helpers over the mapping */

@@ -25,20 +25,20 @@ const char *nvm_mode_name(int mode) {
 
 int nvm_resolve_mode(const char *path, int requested, int is_pmem, int *resolved) {
   switch (requested) {
-    case NVM_MODE_MSYNC:
+    case NVM_MODE_DISK:
     case NVM_MODE_EMULATED: *resolved = requested; return NVM_OK;
     case NVM_MODE_PMEM:
       if (!is_pmem)
         return nvm_fail(NVM_EMODE,
                         "%s is not persistent memory (pmem_is_pmem=0); use persist mode "
-                        "'emulated' or 'msync'",
+                        "'emulated' or 'disk'",
                         path);
       *resolved = NVM_MODE_PMEM;
       return NVM_OK;
     case NVM_MODE_AUTO: {
       const char *force = getenv("PMEM_IS_PMEM_FORCE");
       if (!is_pmem)
-        *resolved = NVM_MODE_MSYNC;
+        *resolved = NVM_MODE_DISK;
       else if (force && strcmp(force, "1") == 0)
         *resolved = NVM_MODE_EMULATED;
       else
@@ -63,7 +63,9 @@ static void hook_record(nvm_region *r, const void *addr, size_t len) {
   h->nranges++;
 }
 
-/* msync mode: a range to write back at the next drain (the drain merges them). */
+/* Disk mode: a range to write back at the next drain (the drain merges them). These are the
+ * library's own writes to the region file (creation, recovery, upgrades); a group commit in
+ * the disk mode goes through the write-ahead log instead (commit_disk.c). */
 static void msync_later(nvm_region *r, const void *addr, size_t len) {
   if (r->npending == r->pending_cap) {
     size_t cap = r->pending_cap ? r->pending_cap * 2 : 64;
@@ -83,13 +85,24 @@ static void msync_later(nvm_region *r, const void *addr, size_t len) {
 void nvm_flush(nvm_region *r, const void *addr, size_t len) {
   if (r->crashed || len == 0) return;
   if (r->hook.countdown || r->hook.capture) hook_record(r, addr, len);
-  if (r->mode == NVM_MODE_MSYNC)
+  if (r->mode == NVM_MODE_DISK)
     msync_later(r, addr, len);
   else
     pmem_flush(addr, len);
 }
 
-/* msync mode's barrier: ONE msync (MS_SYNC: written back and waited for) over the span of
+int nvm_media_sync(nvm_region *r, uint64_t off, uint64_t len) {
+  if (r->media_watch && r->media_watch->on_sync(r->media_watch->ctx, off, len)) {
+    r->crashed = 1;
+    return nvm_fail(NVM_ECRASHED, "region %s: simulated power loss at a sync of the region file",
+                    r->path);
+  }
+  int bad = len == 0 ? fdatasync(r->fd) : pmem_msync(r->base + off, len);
+  if (bad) return nvm_fail(NVM_EIO, "region %s: %s failed", r->path, len ? "msync" : "fdatasync");
+  return NVM_OK;
+}
+
+/* Disk mode's barrier: ONE msync (MS_SYNC: written back and waited for) over the span of
  * the ranges flushed since the last barrier. Every msync of a file on disk may cost a
  * journal commit and a cache flush of the device, while the pages in the span that no
  * range dirtied are clean and skipped cheaply, so one call beats one per range. */
@@ -100,9 +113,9 @@ static void msync_pending(nvm_region *r) {
     if (r->pending[i].off < start) start = r->pending[i].off;
     if (r->pending[i].off + r->pending[i].len > end) end = r->pending[i].off + r->pending[i].len;
   }
-  if (pmem_msync(r->base + start, end - start) != 0 && !r->flush_errno)
-    r->flush_errno = errno ? errno : EIO;
   r->npending = 0;
+  if (nvm_media_sync(r, start, end - start) != NVM_OK && !r->flush_errno)
+    r->flush_errno = r->crashed ? ECANCELED : errno ? errno : EIO;
 }
 
 void nvm_pending_free(nvm_region *r) {
@@ -238,13 +251,14 @@ int nvm_drain(nvm_region *r) {
       memcpy(h->shadow + h->ranges[i].off, r->base + h->ranges[i].off, h->ranges[i].len);
     h->nranges = 0;
   }
-  if (r->mode == NVM_MODE_MSYNC)
+  if (r->mode == NVM_MODE_DISK)
     msync_pending(r);
   else
     pmem_drain();
   if (r->flush_errno) {
     errno = r->flush_errno;
     r->flush_errno = 0;
+    if (r->crashed) return nvm_fail(NVM_ECRASHED, "region %s: simulated power loss", r->path);
     return nvm_fail(NVM_EIO, "region %s: pmem_msync failed", r->path);
   }
   r->redo_undrained = 0; /* every store flushed so far is durable */

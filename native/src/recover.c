@@ -1,7 +1,8 @@
 /*
  * recover.c — recovery at a read-write open. Order matters for crash safety:
- *   1. replay the valid redo records (redo.c), or in a region without the redo log roll
- *      back an armed undo record (the only writes before validation);
+ *   1. replay the valid redo records (redo.c) and the write-ahead log of the disk mode
+ *      (walreplay.c), or in a region without the redo log roll back an armed undo record
+ *      (the only writes before validation);
  *   2. one sequential scan of the page state words below SB_SCAN_LIMIT;
  *   3-5. attach the tree, check that every unattached inode is a delete's
  *        leftover (orphans.c), check extension chains, string references and
@@ -157,7 +158,7 @@ static void scan_free(struct nvm_scan *s) {
 static int recover_steps(nvm_region *r, struct nvm_scan *s) {
   int rc = NVM_OK;
   if (r->redo) {
-    if ((rc = nvm_redo_recover(r))) return rc;
+    if ((rc = nvm_redo_recover(r)) || (rc = nvm_wal_recover(r))) return rc;
   } else if (nvm_ld64(r, NVM_UNDO_STATE) != 0) {
     rc = nvm_undo_rollback(r, &r->rec.undo_entries);
     if (rc) return rc;

@@ -121,15 +121,15 @@ static int write_record(nvm_region *r, const struct batch *b, uint64_t off, uint
       src = &w;
     }
     if (page) memcpy(page + (e->target - nvm_page_off(e->page)), src, e->len);
-    pos = nvm_redo_put_entry(rec, pos, e->target, e->len, e->field, src);
+    pos = nvm_put_entry(rec, pos, e->target, e->len, e->field, src);
   }
   for (uint32_t k = 0; r->checksums && k < b->ntouched; k++) { /* after every field */
     uint8_t *page = r->redo_scratch + (size_t)k * NVM_PAGE_SIZE;
     uint64_t w = nvm_sealed_word_of(r, page, (uint32_t)rd64(page));
-    pos = nvm_redo_put_entry(rec, pos, b->touched[k], 8, NVM_F_STATE, &w);
+    pos = nvm_put_entry(rec, pos, b->touched[k], 8, NVM_F_STATE, &w);
   }
   uint64_t seq_word = r->checksums ? nvm_counter_word(NVM_SB_COMMIT_SEQ, seq) : seq;
-  pos = nvm_redo_put_entry(rec, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER, &seq_word);
+  pos = nvm_put_entry(rec, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER, &seq_word);
   uint32_t count = b->n_inplace + (r->checksums ? b->ntouched : 0) + 1;
   uint32_t bytes = (uint32_t)(pos - NVM_REDO_PAYLOAD);
   memcpy(rec + NVM_REDO_SEQ, &seq, 8);

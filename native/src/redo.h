@@ -24,10 +24,6 @@ static inline uint64_t rd64(const uint8_t *p) {
 /* Record N lives in slot N % 2 (a big record in slot 0, region-format.md §4.1). */
 static inline uint64_t slot_of(uint64_t seq) { return seq % 2 ? NVM_REDO_SLOT1 : NVM_REDO_SLOT0; }
 
-/* Writes one entry (u64 target, u32 len, u32 field, data padded to 8) at rec + pos; returns the
- * position after it. */
-uint64_t nvm_redo_put_entry(uint8_t *rec, uint64_t pos, uint64_t target, uint32_t len,
-                            uint32_t field, const void *data);
 /* Stores every entry of the record at `off` in place and flushes it (no drain); with `keep`,
  * keeps what each store replaces (r->redo_pre, for the crash hook). Returns the entry count. */
 uint32_t nvm_redo_apply(nvm_region *r, uint64_t off, int keep);

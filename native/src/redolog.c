@@ -115,17 +115,6 @@ int nvm_redo_check(const nvm_region *r) {
   return find_records(r, recs, &n);
 }
 
-uint64_t nvm_redo_put_entry(uint8_t *rec, uint64_t pos, uint64_t target, uint32_t len,
-                            uint32_t field, const void *data) {
-  uint8_t *p = rec + pos;
-  memcpy(p, &target, 8);
-  memcpy(p + 8, &len, 4);
-  memcpy(p + 12, &field, 4);
-  memcpy(p + NVM_UNDO_ENTRY_HEADER, data, len);
-  memset(p + NVM_UNDO_ENTRY_HEADER + len, 0, NVM_PAD8(len) - len);
-  return pos + NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
-}
-
 /* Keeps the bytes at [target, target + len) before an in-place store (r->redo_pre): test-only
  * bookkeeping for the crash hook, a copy of at most the record's size per commit. */
 static void keep_pre(nvm_region *r, uint64_t target, uint32_t len) {
@@ -138,7 +127,7 @@ static void keep_pre(nvm_region *r, uint64_t target, uint32_t len) {
     r->redo_pre = p;
     r->redo_pre_cap = cap;
   }
-  nvm_redo_put_entry(r->redo_pre, r->redo_pre_len, target, len, 0, r->base + target);
+  nvm_put_entry(r->redo_pre, r->redo_pre_len, target, len, 0, r->base + target);
   r->redo_pre_len = need;
 }
 

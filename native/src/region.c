@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "nvm_internal.h"
+#include "wal.h"
 
 static nvm_region *region_new(const char *path) {
   nvm_region *r = calloc(1, sizeof *r);
@@ -28,13 +30,49 @@ static nvm_region *region_new(const char *path) {
   r->fd = -1;
   pthread_mutex_init(&r->lock, NULL);
   pthread_mutex_init(&r->persist_lock, NULL);
+  pthread_mutex_init(&r->ckpt_lock, NULL);
+  pthread_mutex_init(&r->ckpt_mu, NULL);
+  pthread_cond_init(&r->ckpt_cond, NULL);
   return r;
+}
+
+/* The options a read-write handle keeps (nvmns.h: nvm_options; region-format.md §12). */
+static int apply_options(nvm_region *r, const nvm_options *opt) {
+  static const nvm_options none;
+  if (!opt) opt = &none;
+  size_t n = strlen(r->path);
+  r->log_path = opt->log_path ? strdup(opt->log_path) : malloc(n + 5);
+  if (!r->log_path) return nvm_fail(NVM_EIO, "region %s: out of memory", r->path);
+  if (!opt->log_path) {
+    memcpy(r->log_path, r->path, n);
+    memcpy(r->log_path + n, ".wal", 5);
+  }
+  uint64_t cap = opt->log_capacity ? opt->log_capacity : NVM_DEFAULT_LOG_CAPACITY;
+  cap -= cap % 4096;
+  if (cap < NVM_WAL_MIN_CAPACITY)
+    return nvm_fail(NVM_EINVAL,
+                    "region %s: a write-ahead log of %llu bytes is below the minimum "
+                    "of %d",
+                    r->path, (unsigned long long)cap, NVM_WAL_MIN_CAPACITY);
+  r->log_capacity = cap;
+  r->ckpt_bytes = opt->checkpoint_bytes ? opt->checkpoint_bytes : cap / 4;
+  if (r->ckpt_bytes > cap / 2) r->ckpt_bytes = cap / 2; /* room for commits during a checkpoint */
+  r->ckpt_ms = opt->checkpoint_ms ? opt->checkpoint_ms : NVM_DEFAULT_CHECKPOINT_MS;
+  r->opt_flags = opt->flags;
+  return NVM_OK;
 }
 
 /* Unmap, unlock (by closing our fd) and free; never writes to the region. */
 static int region_destroy(nvm_region *r) {
   int rc = NVM_OK;
+  nvm_ckpt_stop(r);
+  nvm_powerloss_disarm(r);
   nvm_work_unmap(r);
+  nvm_wal_close(r->wal);
+  r->wal = NULL;
+  free(r->log_path);
+  free(r->disk_iov);
+  free(r->disk_seq);
   if (r->base) {
     int bad = r->pmem_mapped ? pmem_unmap(r->base, r->size) : munmap(r->base, r->size);
     if (bad) rc = nvm_fail(NVM_EIO, "region %s: unmap failed", r->path);
@@ -50,6 +88,9 @@ static int region_destroy(nvm_region *r) {
   free(r->record_offs);
   pthread_mutex_destroy(&r->lock);
   pthread_mutex_destroy(&r->persist_lock);
+  pthread_mutex_destroy(&r->ckpt_lock);
+  pthread_mutex_destroy(&r->ckpt_mu);
+  pthread_cond_destroy(&r->ckpt_cond);
   free(r->path);
   free(r);
   return rc;
@@ -144,9 +185,10 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   r->attrs = 1;
   r->symlinks = 1;
   r->redo = 1;
+  r->wal_feature = 1;
   *(uint64_t *)(r->base + NVM_SB_FEATURES) =
       nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                        NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG);
+                        NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL);
   for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);
@@ -176,9 +218,18 @@ static int check_create_args(const char *path, uint64_t size, const nvm_identity
   return NVM_OK;
 }
 
-static int create_steps(nvm_region *r, const nvm_identity *id, int mode) {
+/* The disk mode, once the region needs no log: a new epoch of the log, the working copy, the
+ * checkpointer (region-format.md §12.4). The memory modes: the working copy. */
+static int start_writing(nvm_region *r) {
+  int rc = r->mode == NVM_MODE_DISK ? nvm_ckpt_begin_epoch(r) : NVM_OK;
+  if (rc == NVM_OK) rc = nvm_work_map(r); /* after every write of the open: the copy starts equal */
+  if (rc == NVM_OK && r->mode == NVM_MODE_DISK) rc = nvm_ckpt_start(r);
+  return rc;
+}
+
+static int create_steps(nvm_region *r, const nvm_identity *id, int mode, const nvm_options *opt) {
   int rc = lock_file(r, 0);
-  if (rc) return rc;
+  if (rc || (rc = apply_options(r, opt))) return rc;
   int e = posix_fallocate(r->fd, 0, (off_t)r->size);
   if (e) {
     errno = e;
@@ -186,11 +237,16 @@ static int create_steps(nvm_region *r, const nvm_identity *id, int mode) {
                     (unsigned long long)r->size);
   }
   if ((rc = map_rw(r, mode)) || (rc = nvm_alloc_init(r)) || (rc = format_region(r, id))) return rc;
-  return nvm_work_map(r);
+  return start_writing(r);
 }
 
 int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, int mode,
                       nvm_region **out) {
+  return nvm_region_create_with(path, size, id, mode, NULL, out);
+}
+
+int nvm_region_create_with(const char *path, uint64_t size, const nvm_identity *id, int mode,
+                           const nvm_options *opt, nvm_region **out) {
   *out = NULL;
   size -= size % NVM_PAGE_SIZE;
   int rc = check_create_args(path, size, id);
@@ -206,7 +262,7 @@ int nvm_region_create(const char *path, uint64_t size, const nvm_identity *id, i
   }
   r->size = size;
   r->page_count = (size - NVM_DATA_OFFSET) / NVM_PAGE_SIZE;
-  rc = create_steps(r, id, mode);
+  rc = create_steps(r, id, mode, opt);
   if (rc && rc != NVM_ECRASHED) {
     unlink(path); /* we created it: a half-made file must not stay behind */
     region_destroy(r);
@@ -300,27 +356,41 @@ static int check_header(nvm_region *r) {
   return rc;
 }
 
-static int open_steps(nvm_region *r, int mode, unsigned flags) {
+static int open_steps(nvm_region *r, int mode, unsigned flags, const nvm_options *opt) {
   int rc = lock_file(r, r->readonly);
-  if (rc || (rc = check_header(r))) return rc;
+  if (rc || (!r->readonly && (rc = apply_options(r, opt))) || (rc = check_header(r))) return rc;
   rc = r->readonly ? map_ro(r, mode) : map_rw(r, mode);
   if (rc) return rc;
   uint64_t sb = nvm_ld64(r, NVM_SB_MAGIC);
   if (sb != NVM_SUPER_MAGIC)
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_MAGIC, "%s: bad superblock magic 0x%016llx", r->path,
                        (unsigned long long)sb);
+  uint32_t wal_epoch;
+  uint64_t wal_checkpoint;
   if ((rc = nvm_scan_limit_load(r)) || (rc = nvm_read_features(r)) ||
-      (rc = r->redo ? nvm_redo_check(r) : nvm_undo_check(r)))
+      (rc = r->redo ? nvm_redo_check(r) : nvm_undo_check(r)) ||
+      (rc = nvm_wal_sb_read(r, &wal_epoch, &wal_checkpoint)))
     return rc;
   (void)flags;
   if (r->readonly) return NVM_OK;
   if ((rc = nvm_alloc_init(r)) || (rc = nvm_recover(r))) return rc;
   /* a region from before a feature (§11, §5.5) */
   if ((rc = nvm_upgrade_features(r))) return rc;
-  return nvm_work_map(r); /* after every write of the open: the copy starts equal */
+  /* a replayed log (walreplay.c) stays the region's until the region is durable without it */
+  if (r->wal && (rc = nvm_ckpt_clean(r))) return rc;
+  if (r->wal && r->mode != NVM_MODE_DISK) {
+    nvm_wal_close(r->wal);
+    r->wal = NULL;
+  }
+  return start_writing(r);
 }
 
 int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out) {
+  return nvm_region_open_with(path, mode, flags, NULL, out);
+}
+
+int nvm_region_open_with(const char *path, int mode, unsigned flags, const nvm_options *opt,
+                         nvm_region **out) {
   *out = NULL;
   if (!path) return nvm_fail(NVM_EINVAL, "open: path is NULL");
   if (flags & ~NVM_OPEN_READONLY)
@@ -329,7 +399,7 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
   if (!r) return nvm_fail(NVM_EIO, "open %s: out of memory", path);
   r->readonly = (flags & NVM_OPEN_READONLY) != 0;
   r->fd = open(path, r->readonly ? O_RDONLY : O_RDWR);
-  int rc = r->fd < 0 ? nvm_fail(NVM_EIO, "open %s failed", path) : open_steps(r, mode, flags);
+  int rc = r->fd < 0 ? nvm_fail(NVM_EIO, "open %s failed", path) : open_steps(r, mode, flags, opt);
   if (rc) {
     region_destroy(r);
     return rc;
@@ -347,10 +417,14 @@ int nvm_region_open(const char *path, int mode, unsigned flags, nvm_region **out
 int nvm_region_close(nvm_region *r) {
   if (!r) return NVM_OK;
   int rc = NVM_OK;
+  nvm_ckpt_stop(r);
   pthread_mutex_lock(&r->persist_lock);
   if (!r->readonly && !r->crashed && !r->failed && r->redo &&
       (r->redo_undrained || nvm_ld64(r, NVM_REDO_SLOT0) || nvm_ld64(r, NVM_REDO_SLOT1)))
     rc = nvm_redo_settle(r);
+  /* disk mode: the region made durable without its log, so the file alone is the namespace
+   * (the tools read it, another mode opens it, it can be copied) */
+  if (rc == NVM_OK && r->wal && !r->readonly && !r->crashed && !r->failed) rc = nvm_ckpt_clean(r);
   pthread_mutex_unlock(&r->persist_lock);
   int rc2 = region_destroy(r);
   return rc ? rc : rc2;
@@ -377,6 +451,38 @@ void nvm_region_usage(const nvm_region *r, nvm_usage *out) {
 }
 
 void nvm_recovery_report(const nvm_region *r, nvm_recovery *out) { *out = r->rec; }
+
+const char *nvm_region_log_path(const nvm_region *r) { return r->wal ? r->log_path : NULL; }
+
+int nvm_checkpoint(nvm_region *r) {
+  if (!r->wal || r->readonly)
+    return nvm_fail(NVM_EINVAL, "region %s: checkpoints are the disk mode's", r->path);
+  pthread_mutex_lock(&r->persist_lock); /* every committed record applied */
+  int rc = r->crashed
+               ? nvm_fail(NVM_ECRASHED, "region %s: simulated crash already happened", r->path)
+               : nvm_ckpt_take(r);
+  pthread_mutex_unlock(&r->persist_lock);
+  return rc;
+}
+
+int nvm_log_stats_get(const nvm_region *r, nvm_log_stats *out) {
+  memset(out, 0, sizeof *out);
+  const struct nvm_wal *w = r->wal;
+  if (!w) return nvm_fail(NVM_EINVAL, "region %s: no write-ahead log (not the disk mode)", r->path);
+  out->capacity = w->capacity;
+  out->head = __atomic_load_n(&r->applied_lsn, __ATOMIC_ACQUIRE);
+  out->checkpoint = nvm_wal_tail(w);
+  out->used = out->head - out->checkpoint;
+  out->records = w->records;
+  out->syncs = w->syncs;
+  out->bytes = w->bytes;
+  out->sync_ns = w->sync_ns;
+  out->checkpoints = r->checkpoints;
+  out->checkpoint_ns = r->checkpoint_ns;
+  out->replayed = r->replayed;
+  out->replayed_bytes = r->replayed_bytes;
+  return NVM_OK;
+}
 
 const uint64_t *nvm_recovered_inodes(const nvm_region *r, uint64_t *count) {
   *count = r->ninodes;

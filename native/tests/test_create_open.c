@@ -60,7 +60,7 @@ int main(void) {
 
   CHECK(strcmp(nvm_mode_name(NVM_MODE_PMEM), "pmem") == 0);
   CHECK(strcmp(nvm_mode_name(NVM_MODE_EMULATED), "emulated") == 0);
-  CHECK(strcmp(nvm_mode_name(NVM_MODE_MSYNC), "msync") == 0);
+  CHECK(strcmp(nvm_mode_name(NVM_MODE_DISK), "disk") == 0);
   CHECK(strcmp(nvm_mode_name(NVM_MODE_AUTO), "auto") == 0);
 
   /* identity strings too long: nothing created */

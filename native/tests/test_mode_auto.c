@@ -1,5 +1,5 @@
 /* Mode resolution with PMEM_IS_PMEM_FORCE=1: AUTO -> emulated, explicit
- * MSYNC -> msync (and it works), explicit EMULATED / PMEM honoured. */
+ * DISK -> disk (and it works), explicit EMULATED / PMEM honoured. */
 #include "test_util.h"
 
 static void roundtrip(const char *name, int mode, int want) {
@@ -24,7 +24,7 @@ static void roundtrip(const char *name, int mode, int want) {
 
 int main(void) {
   roundtrip("auto", NVM_MODE_AUTO, NVM_MODE_EMULATED);
-  roundtrip("msync", NVM_MODE_MSYNC, NVM_MODE_MSYNC);
+  roundtrip("disk", NVM_MODE_DISK, NVM_MODE_DISK);
   roundtrip("emulated", NVM_MODE_EMULATED, NVM_MODE_EMULATED);
   roundtrip("pmem", NVM_MODE_PMEM, NVM_MODE_PMEM);
   nvm_region *r;

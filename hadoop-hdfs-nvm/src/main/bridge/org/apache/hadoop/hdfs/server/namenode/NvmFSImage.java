@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.server.common.Storage.StorageState;
 import org.apache.hadoop.hdfs.server.namenode.NNStorage.NameNodeDirType;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LastRecovery;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LogStats;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmNamespaceMetrics;
@@ -30,6 +31,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecoveryReport;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionOptions;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionStats;
 import org.apache.hadoop.hdfs.util.Canceler;
 
 /**
@@ -190,18 +193,16 @@ class NvmFSImage extends FSImage {
     RegionIdentity expected =
         new RegionIdentity(
             storage.getNamespaceID(), storage.getClusterID(), storage.getBlockPoolID());
-    PersistMode mode =
-        PersistMode.parse(
-            nvmConf.getTrimmed(
-                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    PersistMode mode = NvmRegionConf.mode(nvmConf);
+    RegionOptions options = NvmRegionConf.options(nvmConf);
     long start = System.nanoTime();
     InodeStore store;
     boolean created = false;
     if (file.exists()) {
       Region region;
       try {
-        region =
-            Region.open(file, mode); // validation + crash recovery; refuses a bad file untouched
+        region = // validation + crash recovery; refuses a bad file untouched
+            Region.open(file, mode, options);
       } catch (NvmException e) {
         throw NvmRefusalDetail.explain(file, e);
       }
@@ -254,19 +255,11 @@ class NvmFSImage extends FSImage {
       if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
         throw new IOException("NVM NameNode: cannot create directory " + dir + " for the region");
       }
-      store = InodeStore.open(Region.create(file, size, expected, mode));
+      store = InodeStore.open(Region.create(file, size, expected, mode, options));
       created = true;
     }
     Region region = store.region();
-    LOG.info(
-        "NVM region "
-            + file
-            + ": "
-            + region.size()
-            + " bytes, persistence mode "
-            + region.persistMode()
-            + ", pmem_is_pmem="
-            + region.isPmem());
+    LOG.info(NvmRegionConf.describe(file, region));
     LastRecovery recovered = null;
     NvmWriteThrough ns = null;
     try {
@@ -394,13 +387,10 @@ class NvmFSImage extends FSImage {
       }
       return; // a new namespace: the region is created empty
     }
-    PersistMode mode =
-        PersistMode.parse(
-            nvmConf.getTrimmed(
-                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    PersistMode mode = NvmRegionConf.mode(nvmConf);
     Region region;
-    try {
-      region = Region.open(file, mode); // crash recovery first: the txid of a committed prefix
+    try { // crash recovery first: the txid of a committed prefix
+      region = Region.open(file, mode, NvmRegionConf.options(nvmConf));
     } catch (NvmException e) {
       throw NvmRefusalDetail.explain(file, e);
     }
@@ -598,6 +588,32 @@ class NvmFSImage extends FSImage {
                 + " evictions; "
                 + ns.slim().materialized()
                 + " files materialized from pages");
+        Region region = ns.store().region();
+        RegionStats st = region.stats();
+        LogStats log = region.isClosed() ? null : region.logStats();
+        LOG.info(
+            "NVM region at close: "
+                + st.persists()
+                + " batches in "
+                + st.syncs()
+                + " group commits ("
+                + (st.syncs() == 0 ? 0 : st.syncNanos() / st.syncs() / 1000)
+                + " us each on average)"
+                + (log == null
+                    ? ""
+                    : "; write-ahead log: "
+                        + log.records()
+                        + " records, "
+                        + log.syncs()
+                        + " fdatasyncs ("
+                        + (log.syncs() == 0 ? 0 : log.syncNanos() / log.syncs() / 1000)
+                        + " us each on average), "
+                        + log.bytes()
+                        + " bytes, "
+                        + log.checkpoints()
+                        + " checkpoints ("
+                        + log.checkpointNanos() / 1000000
+                        + " ms)"));
         NvmRetryLog retry = ns.retryLog();
         if (retry != null) {
           retry.stopAnswering(); // no thread reads the region once it is closed

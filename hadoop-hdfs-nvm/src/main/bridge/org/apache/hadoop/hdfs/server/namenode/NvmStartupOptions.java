@@ -131,13 +131,10 @@ final class NvmStartupOptions {
               + " if it is elsewhere); nothing to recover. A freshly formatted NameNode creates"
               + " its region at its first start");
     }
-    PersistMode mode =
-        PersistMode.parse(
-            conf.getTrimmed(
-                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
+    PersistMode mode = NvmRegionConf.mode(conf);
     LOG.info("NVM NameNode -recover: opening region " + file + " (" + mode + ")");
     RecoveryReport recovery;
-    try (Region region = Region.open(file, mode)) { // validation + crash recovery
+    try (Region region = Region.open(file, mode, NvmRegionConf.options(conf))) { // + recovery
       recovery = region.recovery();
     } catch (NvmException e) {
       throw new IOException(

@@ -22,6 +22,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionIdentity;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionOptions;
 
 /**
  * {@code NvmMigrationTool import}: moves the namespace of a stopped stock NameNode into a fresh
@@ -233,6 +234,7 @@ final class NvmImport {
       LOG.info("removing " + partial + ", left by an interrupted import");
       Files.delete(partial.toPath());
     }
+    Files.deleteIfExists(new File(partial.getPath() + ".wal").toPath());
     if (region.exists()) {
       Files.delete(region.toPath());
     }
@@ -289,15 +291,18 @@ final class NvmImport {
     }
     long size =
         conf.getLongBytes(NvmConfigKeys.NVM_REGION_SIZE_KEY, NvmConfigKeys.NVM_REGION_SIZE_DEFAULT);
-    PersistMode mode =
-        PersistMode.parse(
-            conf.getTrimmed(
-                NvmConfigKeys.NVM_PERSIST_MODE_KEY, NvmConfigKeys.NVM_PERSIST_MODE_DEFAULT));
-    try (InodeStore store = InodeStore.open(Region.create(file, size, identity, mode))) {
+    PersistMode mode = NvmRegionConf.mode(conf);
+    RegionOptions options = NvmRegionConf.options(conf);
+    try (InodeStore store = InodeStore.open(Region.create(file, size, identity, mode, options))) {
       // the region is renamed into place only after it is closed (every batch committed) and
       // verified, so its batches need not be durable one by one: group commit, bounded
       store.groupCommit(true);
       NvmImportWriter.write(fsn, lastTxId, store);
+    }
+    // in the disk mode the partial region had a log of its own (unless one is configured, which
+    // is the NameNode's and stays); closed, the region needs none
+    if (options.logFile() == null) {
+      Files.deleteIfExists(options.logFileOf(file).toPath());
     }
   }
 

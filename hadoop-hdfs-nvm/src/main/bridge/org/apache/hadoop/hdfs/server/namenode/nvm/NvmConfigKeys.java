@@ -28,10 +28,37 @@ public final class NvmConfigKeys {
 
   public static final long NVM_REGION_SIZE_DEFAULT = 1L << 30;
 
-  /** auto | pmem | emulated | msync. */
+  /** auto | pmem | emulated | disk ("msync", the mode disk replaced, is read as disk). */
   public static final String NVM_PERSIST_MODE_KEY = "dfs.namenode.nvm.persist.mode";
 
   public static final String NVM_PERSIST_MODE_DEFAULT = "auto";
+
+  /**
+   * The disk mode's write-ahead log file (docs/region-format.md §12); unset = the region's path +
+   * ".wal".
+   */
+  public static final String NVM_LOG_PATH_KEY = "dfs.namenode.nvm.log.path";
+
+  /** Bytes of the write-ahead log's ring (k/m/g suffixes), preallocated with zeros. */
+  public static final String NVM_LOG_SIZE_KEY = "dfs.namenode.nvm.log.size";
+
+  public static final long NVM_LOG_SIZE_DEFAULT = 128L << 20;
+
+  /**
+   * The disk mode checkpoints once this much log was written since the last checkpoint (bytes;
+   * k/m/g suffixes); 0 = a quarter of the log's size. At most half of it.
+   */
+  public static final String NVM_CHECKPOINT_SIZE_KEY = "dfs.namenode.nvm.checkpoint.size";
+
+  public static final long NVM_CHECKPOINT_SIZE_DEFAULT = 0;
+
+  /**
+   * ... and once the oldest record not in a checkpoint is this old (seconds, or a time suffix: ms,
+   * s, m, h).
+   */
+  public static final String NVM_CHECKPOINT_PERIOD_KEY = "dfs.namenode.nvm.checkpoint.period";
+
+  public static final long NVM_CHECKPOINT_PERIOD_DEFAULT = 60;
 
   /**
    * Free pages held back from client operations that add to the namespace. Below this many free
@@ -95,6 +122,10 @@ public final class NvmConfigKeys {
     NVM_REGION_PATH_KEY,
     NVM_REGION_SIZE_KEY,
     NVM_PERSIST_MODE_KEY,
+    NVM_LOG_PATH_KEY,
+    NVM_LOG_SIZE_KEY,
+    NVM_CHECKPOINT_SIZE_KEY,
+    NVM_CHECKPOINT_PERIOD_KEY,
     NVM_RESERVED_PAGES_KEY,
     NVM_CACHE_INODES_KEY,
     NVM_REBUILD_THREADS_KEY,

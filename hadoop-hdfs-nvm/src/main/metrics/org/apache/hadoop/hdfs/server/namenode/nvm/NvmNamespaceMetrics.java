@@ -276,6 +276,22 @@ public final class NvmNamespaceMetrics implements MetricsSource {
           .addGauge(info.lastRecoveryExtReclaimed, r.extReclaimed())
           .addGauge(info.lastRecoveryStringsReclaimed, r.stringsReclaimed());
     }
+    LogStats log = region.logStats();
+    if (log != null) { // the disk mode's write-ahead log (region-format.md §12)
+      b.addGauge(info.logCapacityBytes, log.capacity())
+          .addGauge(info.logUsedBytes, log.used())
+          .addCounter(info.logRecords, log.records())
+          .addCounter(info.logSyncs, log.syncs())
+          .addCounter(info.logSyncNanos, log.syncNanos())
+          .addCounter(info.logBytesWritten, log.bytes())
+          .addCounter(info.checkpoints, log.checkpoints())
+          .addCounter(info.checkpointNanos, log.checkpointNanos());
+      if (recovery != null) {
+        RecoveryReport r = recovery.report();
+        b.addGauge(info.lastRecoveryLogRecords, r.logRecords())
+            .addGauge(info.lastRecoveryLogBytes, r.logBytes());
+      }
+    }
     InodeCacheStats c = cache;
     if (c != null) {
       b.addGauge(info.inodeCacheSize, c.size())
@@ -292,7 +308,7 @@ public final class NvmNamespaceMetrics implements MetricsSource {
 
     final MetricsInfo regionPath = i("RegionPath", "The region file");
     final MetricsInfo persistMode =
-        i("PersistMode", "How stores are made durable: pmem, emulated or msync");
+        i("PersistMode", "How changes are made durable: pmem, emulated or disk");
     final MetricsInfo pmemIsPmem = i("PmemIsPmem", "What pmem_is_pmem reported for the mapping");
     final MetricsInfo nameserviceId =
         i("NameserviceId", "The nameservice of this NameNode (federation)");
@@ -369,6 +385,28 @@ public final class NvmNamespaceMetrics implements MetricsSource {
         i(
             "LastRecoveryStringsReclaimed",
             "Start-up: string pages no live inode refers to, reclaimed");
+    final MetricsInfo logCapacityBytes =
+        i("LogCapacityBytes", "Disk mode: bytes of the write-ahead log's ring");
+    final MetricsInfo logUsedBytes =
+        i(
+            "LogUsedBytes",
+            "Disk mode: log bytes written since the last checkpoint (what a restart replays)");
+    final MetricsInfo logRecords =
+        i("LogRecords", "Disk mode: group records written to the log, since start");
+    final MetricsInfo logSyncs =
+        i("LogSyncs", "Disk mode: fdatasync calls of the log (one per group commit), since start");
+    final MetricsInfo logSyncNanos =
+        i("LogSyncNanos", "Disk mode: time in those fdatasync calls (ns), since start");
+    final MetricsInfo logBytesWritten =
+        i("LogBytesWritten", "Disk mode: bytes written to the log, since start");
+    final MetricsInfo checkpoints =
+        i("Checkpoints", "Disk mode: checkpoints of the region file, since start");
+    final MetricsInfo checkpointNanos =
+        i("CheckpointNanos", "Disk mode: time the checkpoints took (ns), since start");
+    final MetricsInfo lastRecoveryLogRecords =
+        i("LastRecoveryLogRecords", "Start-up, disk mode: log records replayed");
+    final MetricsInfo lastRecoveryLogBytes =
+        i("LastRecoveryLogBytes", "Start-up, disk mode: bytes of the log records replayed");
     final MetricsInfo inodeCacheSize = i("InodeCacheSize", "Inodes in the read cache");
     final MetricsInfo inodeCacheCapacity =
         i("InodeCacheCapacity", "Most inodes the read cache holds");

@@ -59,7 +59,7 @@ public final class InodeStore implements AutoCloseable {
   /** The last batch each thread staged (a holder, so that the hot path allocates nothing). */
   private final ThreadLocal<long[]> stagedByThread = ThreadLocal.withInitial(() -> new long[1]);
 
-  /** The last staged batch in the region; written under {@link #syncLock}. */
+  /** The last staged batch in the region; raised by {@link #advanceDurable} only. */
   private volatile long durable;
 
   /** One group commit at a time: a thread that waits here usually finds its batch committed. */
@@ -147,16 +147,53 @@ public final class InodeStore implements AutoCloseable {
     if (mine <= durable) {
       return;
     }
-    syncLock.lock();
+    // Stock FSEditLog.logSync's ferry: one commit in flight at a time; every thread waiting for
+    // it wakes when it ends (notifyAll), those it covered return at once, and the first one it
+    // did not cover commits everything staged meanwhile. (Queued on a lock instead, the covered
+    // threads would be woken one after the other, and stage nothing new until their turn.)
+    boolean interrupted = false;
+    synchronized (ferry) {
+      while (mine > durable && committing) {
+        try {
+          ferry.wait();
+        } catch (InterruptedException e) {
+          interrupted = true; // as stock's logSync: the batch is made durable first
+        }
+      }
+      if (mine <= durable) {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+        return;
+      }
+      committing = true;
+    }
     try {
-      if (mine > durable) {
-        refuseIfAbandoned();
-        durable = region.sync(all ? Long.MAX_VALUE : mine);
+      syncLock.lock(); // held by pauseCommits and close too
+      try {
+        if (mine > durable) {
+          refuseIfAbandoned();
+          advanceDurable(region.sync(all ? Long.MAX_VALUE : mine));
+        }
+      } finally {
+        syncLock.unlock();
       }
     } finally {
-      syncLock.unlock();
+      synchronized (ferry) {
+        committing = false;
+        ferry.notifyAll();
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
+
+  /** The ferry's monitor: {@link #committing} and the threads waiting for a commit to end. */
+  private final Object ferry = new Object();
+
+  /** A thread of {@link #syncMine} is committing; guarded by {@link #ferry}. */
+  private boolean committing;
 
   /** Makes every staged batch durable. */
   public void syncAll() throws NvmException {
@@ -166,9 +203,18 @@ public final class InodeStore implements AutoCloseable {
     syncLock.lock();
     try {
       refuseIfAbandoned();
-      durable = region.sync(Long.MAX_VALUE);
+      advanceDurable(region.sync(Long.MAX_VALUE));
     } finally {
       syncLock.unlock();
+    }
+  }
+
+  /** {@link #durable} only grows, whichever thread's commit returns last. */
+  private void advanceDurable(long d) {
+    synchronized (ferry) {
+      if (d > durable) {
+        durable = d;
+      }
     }
   }
 
@@ -276,7 +322,7 @@ public final class InodeStore implements AutoCloseable {
         syncLock.lock();
         try {
           if (!abandoned) { // what is staged goes in before the region closes
-            durable = region.sync(Long.MAX_VALUE);
+            advanceDurable(region.sync(Long.MAX_VALUE));
           }
         } finally {
           syncLock.unlock();

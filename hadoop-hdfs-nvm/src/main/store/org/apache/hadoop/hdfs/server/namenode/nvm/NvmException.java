@@ -26,6 +26,8 @@ public class NvmException extends IOException {
     ECRASHED(10),
     ETOOLONG(11),
     EBUSY(12),
+    /** The write-ahead log the region needs is missing, of another region or epoch, or damaged. */
+    ELOG(13),
     /** A code this binding does not know (a newer native library). */
     UNKNOWN(-1);
 

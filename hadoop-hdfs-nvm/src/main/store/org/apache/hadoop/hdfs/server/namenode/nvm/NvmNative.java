@@ -27,17 +27,55 @@ final class NvmNative {
    * Length of the array returned by {@link #recoveryReport} (the fields of struct nvm_recovery, in
    * order).
    */
-  static final int RECOVERY_LENGTH = 10;
+  static final int RECOVERY_LENGTH = 13;
 
   static {
     NativeLibrary.load();
   }
 
+  /**
+   * The last five arguments are nvm_options (0 or null: the default): the write-ahead log's path,
+   * its capacity, the checkpoint's size and age triggers, NVM_OPT_* flags.
+   */
   static native long create(
-      String path, long size, int namespaceId, String clusterId, String blockPoolId, int mode)
+      String path,
+      long size,
+      int namespaceId,
+      String clusterId,
+      String blockPoolId,
+      int mode,
+      String logPath,
+      long logCapacity,
+      long checkpointBytes,
+      long checkpointMillis,
+      int optionFlags)
       throws NvmException;
 
-  static native long open(String path, int mode, int flags) throws NvmException;
+  static native long open(
+      String path,
+      int mode,
+      int flags,
+      String logPath,
+      long logCapacity,
+      long checkpointBytes,
+      long checkpointMillis,
+      int optionFlags)
+      throws NvmException;
+
+  /** Disk mode: a checkpoint now (nvm_checkpoint). */
+  static native void checkpoint(long handle) throws NvmException;
+
+  /** Disk mode: the fields of struct nvm_log_stats in order; null in the memory modes. */
+  static native long[] logStats(long handle);
+
+  /** Disk mode: the write-ahead log's path; null in the memory modes. */
+  static native String logPath(long handle);
+
+  /** Test only, disk mode: nvm_debug_powerloss; returns the sync points captured so far. */
+  static native long debugPowerloss(long handle, String prefix) throws NvmException;
+
+  /** Test only: nvm_debug_powerloss_points. */
+  static native long debugPowerlossPoints(long handle);
 
   static native void close(long handle) throws NvmException;
 

@@ -14,6 +14,9 @@ public final class RecoveryReport {
   private final long orphansReclaimed;
   private final long extReclaimed;
   private final long stringsReclaimed;
+  private final long logRecords;
+  private final long logBytes;
+  private final long logEntries;
 
   /** {@code r} holds the fields of struct nvm_recovery in declaration order. */
   RecoveryReport(long[] r) {
@@ -27,6 +30,9 @@ public final class RecoveryReport {
     orphansReclaimed = r[7];
     extReclaimed = r[8];
     stringsReclaimed = r[9];
+    logRecords = r[10];
+    logBytes = r[11];
+    logEntries = r[12];
   }
 
   public long elapsedNanos() {
@@ -70,6 +76,21 @@ public final class RecoveryReport {
     return stringsReclaimed;
   }
 
+  /** Write-ahead log records replayed (the disk mode, region-format.md §12.5). */
+  public long logRecords() {
+    return logRecords;
+  }
+
+  /** Bytes of those records. */
+  public long logBytes() {
+    return logBytes;
+  }
+
+  /** Entries stored from them. */
+  public long logEntries() {
+    return logEntries;
+  }
+
   @Override
   public String toString() {
     return "RecoveryReport{elapsedNanos="
@@ -92,6 +113,12 @@ public final class RecoveryReport {
         + extReclaimed
         + ", stringsReclaimed="
         + stringsReclaimed
+        + ", logRecords="
+        + logRecords
+        + ", logBytes="
+        + logBytes
+        + ", logEntries="
+        + logEntries
         + "}";
   }
 }

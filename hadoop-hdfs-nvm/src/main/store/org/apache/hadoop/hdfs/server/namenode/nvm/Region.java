@@ -70,11 +70,29 @@ public final class Region implements AutoCloseable {
   /** Creates a new region file; fails with EEXIST if {@code file} exists. */
   public static Region create(File file, long size, RegionIdentity identity, PersistMode mode)
       throws NvmException {
-    return create(file, size, identity, mode, DEFAULT_SEGMENT_BYTES);
+    return create(file, size, identity, mode, RegionOptions.DEFAULTS);
+  }
+
+  /** As {@link #create(File, long, RegionIdentity, PersistMode)}, with the disk mode's options. */
+  public static Region create(
+      File file, long size, RegionIdentity identity, PersistMode mode, RegionOptions options)
+      throws NvmException {
+    return create(file, size, identity, mode, options, DEFAULT_SEGMENT_BYTES);
   }
 
   static Region create(
       File file, long size, RegionIdentity identity, PersistMode mode, long segmentBytes)
+      throws NvmException {
+    return create(file, size, identity, mode, RegionOptions.DEFAULTS, segmentBytes);
+  }
+
+  static Region create(
+      File file,
+      long size,
+      RegionIdentity identity,
+      PersistMode mode,
+      RegionOptions o,
+      long segmentBytes)
       throws NvmException {
     checkSegmentBytes(segmentBytes);
     NativeLibrary.load(); // the clear message, also on the second attempt
@@ -85,25 +103,58 @@ public final class Region implements AutoCloseable {
             identity.namespaceId(),
             identity.clusterId(),
             identity.blockPoolId(),
-            mode.value());
+            mode.value(),
+            o.logPath(),
+            o.logCapacity(),
+            o.checkpointBytes(),
+            o.checkpointMillis(),
+            o.flags());
     return new Region(file, h, segmentBytes);
   }
 
   /** Opens (validates, then recovers) an existing region for reading and writing. */
   public static Region open(File file, PersistMode mode) throws NvmException {
-    return open(file, mode, 0, DEFAULT_SEGMENT_BYTES);
+    return open(file, mode, RegionOptions.DEFAULTS);
+  }
+
+  /**
+   * As {@link #open(File, PersistMode)}, with the disk mode's options; the log named there is
+   * replayed if the region needs it, in any mode.
+   */
+  public static Region open(File file, PersistMode mode, RegionOptions options)
+      throws NvmException {
+    return open(file, mode, 0, options, DEFAULT_SEGMENT_BYTES);
   }
 
   /** Opens a region read-only (shared lock, no recovery), e.g. for check and dump tools. */
   public static Region openReadOnly(File file) throws NvmException {
-    return open(file, PersistMode.AUTO, NvmNative.OPEN_READONLY, DEFAULT_SEGMENT_BYTES);
+    return open(
+        file,
+        PersistMode.AUTO,
+        NvmNative.OPEN_READONLY,
+        RegionOptions.DEFAULTS,
+        DEFAULT_SEGMENT_BYTES);
   }
 
   static Region open(File file, PersistMode mode, int flags, long segmentBytes)
       throws NvmException {
+    return open(file, mode, flags, RegionOptions.DEFAULTS, segmentBytes);
+  }
+
+  static Region open(File file, PersistMode mode, int flags, RegionOptions o, long segmentBytes)
+      throws NvmException {
     checkSegmentBytes(segmentBytes);
     NativeLibrary.load();
-    long h = NvmNative.open(file.getPath(), mode.value(), flags);
+    long h =
+        NvmNative.open(
+            file.getPath(),
+            mode.value(),
+            flags,
+            o.logPath(),
+            o.logCapacity(),
+            o.checkpointBytes(),
+            o.checkpointMillis(),
+            o.flags());
     return new Region(file, h, segmentBytes);
   }
 
@@ -315,6 +366,52 @@ public final class Region implements AutoCloseable {
     long h = h();
     stats.jniCall();
     return NvmNative.isPmem(h);
+  }
+
+  /**
+   * The disk mode's write-ahead log (docs/region-format.md §12): its state and counters; null in
+   * the memory modes.
+   */
+  public LogStats logStats() {
+    long h = h();
+    stats.jniCall();
+    long[] v = NvmNative.logStats(h);
+    return v == null ? null : new LogStats(v);
+  }
+
+  /** The disk mode's write-ahead log file; null in the memory modes. */
+  public File logFile() {
+    long h = h();
+    stats.jniCall();
+    String p = NvmNative.logPath(h);
+    return p == null ? null : new File(p);
+  }
+
+  /** Disk mode: a checkpoint now (the region file durable up to every commit, the log freed). */
+  public void checkpoint() throws NvmException {
+    long h = h();
+    stats.jniCall();
+    NvmNative.checkpoint(h);
+  }
+
+  /**
+   * Test only, disk mode (power-loss sweeps): from now on, at every sync point of the log and of
+   * the region file, write the image pairs a power loss there could leave, {@code
+   * <prefix>.<k>.<variant>} and its {@code .wal}, and after each group commit {@code
+   * <prefix>.<k>.applied}; {@code null} stops. Returns the sync points captured since the previous
+   * call armed it.
+   */
+  public long debugPowerloss(String prefix) throws NvmException {
+    long h = h();
+    stats.jniCall();
+    return NvmNative.debugPowerloss(h, prefix);
+  }
+
+  /** Test only: the sync points captured since the power-loss model was armed. */
+  public long debugPowerlossPoints() {
+    long h = h();
+    stats.jniCall();
+    return NvmNative.debugPowerlossPoints(h);
   }
 
   public RecoveryReport recovery() {

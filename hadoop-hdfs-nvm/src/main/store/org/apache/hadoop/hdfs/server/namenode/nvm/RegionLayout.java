@@ -118,6 +118,18 @@ public final class RegionLayout {
   /** Value bits of a superblock counter; the 16 bits above them are its check */
   public static final int SB_COUNTER_BITS = 48;
 
+  /** The disk mode's write-ahead log: the SB_WAL_* words (region-format.md §12.2) */
+  public static final int FEATURE_WAL = 32;
+
+  /** u64: low 32 bits the log's epoch, high 32 its complement; 0 = none */
+  public static final int SB_WAL_EPOCH = 4216;
+
+  /** u64: the LSN replay starts at; 0 = the region needs no log */
+  public static final int SB_WAL_CHECKPOINT = 4224;
+
+  /** u64: CRC-32C of the two words above (low 32 bits) */
+  public static final int SB_WAL_CHECK = 4232;
+
   // ---- undo log (one record, at most one transaction in flight) ----
   /** u64: 0 = empty, else commit seq of the txn */
   public static final int UNDO_STATE = 8192;
@@ -393,6 +405,71 @@ public final class RegionLayout {
   /** addCacheDirective: its retry gets RE_INODE as the directive id */
   public static final int RETRY_CACHE_DIRECTIVE = 4;
 
+  // ---- the disk mode's write-ahead log file (region-format.md §12) ----
+  /** The log header; the record area follows it */
+  public static final int WAL_HEADER_SIZE = 4096;
+
+  public static final int WAL_VERSION = 1;
+
+  /** u64 = WAL_MAGIC */
+  public static final int WH_MAGIC = 0;
+
+  /** u32 = WAL_VERSION */
+  public static final int WH_VERSION = 8;
+
+  /** u64: the region's HDR_CREATION_ID */
+  public static final int WH_REGION_ID = 16;
+
+  /** u32: random, new at every read-write open; seeds every record's CRC */
+  public static final int WH_EPOCH = 24;
+
+  /** u64: bytes of the record area, a multiple of 4096 */
+  public static final int WH_CAPACITY = 32;
+
+  /** u64: the epoch's first LSN */
+  public static final int WH_START_LSN = 40;
+
+  /** u32 CRC-32C of bytes [0, 48) */
+  public static final int WH_CRC = 48;
+
+  public static final int WH_CRC_COVERED = 48;
+
+  /** Smallest record area */
+  public static final int WAL_MIN_CAPACITY = 1048576;
+
+  /** u32 = WAL_RECORD_MAGIC */
+  public static final int WR_MAGIC = 0;
+
+  /** u32 CRC-32C of WH_REGION_ID, WH_EPOCH, the header from WR_LSN on and the payload */
+  public static final int WR_CRC = 4;
+
+  /** u64: the record's place in the log stream (at WAL_HEADER_SIZE + LSN mod capacity) */
+  public static final int WR_LSN = 8;
+
+  /** u32: the record's bytes, header included, a multiple of 8 */
+  public static final int WR_LEN = 16;
+
+  /** u32: WR_TYPE_* */
+  public static final int WR_TYPE = 20;
+
+  /** u64: the group's commit sequence (the SB_COMMIT_SEQ it sets); a pad's: 0 */
+  public static final int WR_SEQ = 24;
+
+  /** u32: entries in the payload */
+  public static final int WR_COUNT = 32;
+
+  /** u32, 0 */
+  public static final int WR_RESERVED = 36;
+
+  /** entries: u64 target, u32 len, u32 field, new data[len] padded to 8 */
+  public static final int WR_PAYLOAD = 40;
+
+  /** A committed group: its entries, SB_COMMIT_SEQ := WR_SEQ last */
+  public static final int WR_TYPE_GROUP = 1;
+
+  /** No entries: the rest of the lap is skipped (the CRC covers only its header) */
+  public static final int WR_TYPE_PAD = 2;
+
   // ---- well-known values ----
   public static final int ROOT_INODE_ID = 16385;
 
@@ -408,6 +485,12 @@ public final class RegionLayout {
 
   /** Page indexes fit in a u32. */
   public static final long MAX_PAGE_COUNT = 4294967295L;
+
+  /** Bytes "NVMWAL01" read as a little-endian u64: the write-ahead log's header. */
+  public static final long WAL_MAGIC = 0x31304c41574d564eL;
+
+  /** Bytes "NVRC" read as a little-endian u32: every write-ahead log record. */
+  public static final int WAL_RECORD_MAGIC = 0x4352564e;
 
   // ---- helpers (not layout constants; not in the native table) ----
   // Public: the store and the offline tools (….nvm.tools) compose and decode state words with

@@ -9,8 +9,15 @@ public class PersistModeTest {
   public void parsesConfigNamesIgnoringCaseAndBlanks() {
     assertEquals(PersistMode.PMEM, PersistMode.parse("pmem"));
     assertEquals(PersistMode.EMULATED, PersistMode.parse(" Emulated "));
-    assertEquals(PersistMode.MSYNC, PersistMode.parse("MSYNC"));
+    assertEquals(PersistMode.DISK, PersistMode.parse("Disk"));
     assertEquals(PersistMode.AUTO, PersistMode.parse("auto"));
+  }
+
+  @Test
+  public void readsTheOldNameMsyncAsDisk() {
+    assertEquals(PersistMode.DISK, PersistMode.parse(" MSYNC"));
+    assertTrue(PersistMode.isOldName("msync"));
+    assertFalse(PersistMode.isOldName("disk"));
   }
 
   @Test(expected = IllegalArgumentException.class)
@@ -23,6 +30,6 @@ public class PersistModeTest {
     assertEquals(0, PersistMode.AUTO.value());
     assertEquals(1, PersistMode.PMEM.value());
     assertEquals(2, PersistMode.EMULATED.value());
-    assertEquals(3, PersistMode.MSYNC.value());
+    assertEquals(3, PersistMode.DISK.value());
   }
 }

@@ -216,8 +216,8 @@ public class RefusalTest {
     String create = probe("create", g.getPath(), "pmem");
     assertTrue(create, create.startsWith("EMODE "));
     assertFalse("a refused create left a file behind", g.exists());
-    // without the force, auto resolves to msync on tmpfs
-    assertEquals("OK MSYNC", probe("open", f.getPath(), "auto"));
+    // without the force, auto resolves to the disk mode on tmpfs
+    assertEquals("OK DISK", probe("open", f.getPath(), "auto"));
   }
 
   @Test

@@ -56,12 +56,12 @@ public class RegionTest {
   }
 
   @Test
-  public void msyncModeRoundTrips() throws Exception {
-    try (Region r = Region.create(shm.file("m"), ShmDir.SMALL, ShmDir.ID, PersistMode.MSYNC)) {
-      assertEquals(PersistMode.MSYNC, r.persistMode());
+  public void diskModeRoundTrips() throws Exception {
+    try (Region r = Region.create(shm.file("m"), ShmDir.SMALL, ShmDir.ID, PersistMode.DISK)) {
+      assertEquals(PersistMode.DISK, r.persistMode());
     }
-    try (Region r = Region.open(shm.file("m"), PersistMode.MSYNC)) {
-      assertEquals(PersistMode.MSYNC, r.persistMode());
+    try (Region r = Region.open(shm.file("m"), PersistMode.DISK)) {
+      assertEquals(PersistMode.DISK, r.persistMode());
       assertEquals(ShmDir.ID, r.identity());
     }
   }
