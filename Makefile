@@ -76,16 +76,16 @@ ha-demo: build
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary; HA=1 is
-# process-crash-test-ha.
+# process-crash-test-ha; PERSIST=disk puts the region and its write-ahead log on disk (the disk mode).
 process-crash-test: build
-	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' HA='$(HA)' ./scripts/test/process-crash-test.sh
+	KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' HA='$(HA)' PERSIST='$(PERSIST)' ./scripts/test/process-crash-test.sh
 
 # The same workload against an HA pair (ZooKeeper, three JournalNodes, two NVM NameNodes with ZKFCs,
 # two DataNodes; the client through the failover proxy provider): 20 SIGKILLs of the active
 # NameNode, each followed by the failover and the killed NameNode's restart as standby; a JournalNode
 # SIGKILLed and restarted every JN_KILL_EVERY (5) kills. NVM=false|mixed, KILLS=, SEED=, THREADS=.
 process-crash-test-ha: build
-	HA=1 KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' NVM='$(NVM)' JN_KILL_EVERY='$(JN_KILL_EVERY)' ./scripts/test/process-crash-test.sh
+	HA=1 KILLS='$(KILLS)' SEED='$(SEED)' THREADS='$(THREADS)' NVM='$(NVM)' PERSIST='$(PERSIST)' JN_KILL_EVERY='$(JN_KILL_EVERY)' ./scripts/test/process-crash-test.sh
 
 # docs/migration.md with real processes: stock -> import -> NVM -> saveNamespace -> the stock jar; cost for
 # MIGRATION_BIG=100000 files (0 skips it).

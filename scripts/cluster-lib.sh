@@ -38,6 +38,8 @@ PY
 }
 
 # write_conf DIR NAME_DIR DATA_DIR NVM(true|false) [REGION_PATH] [EDITS_DIR]
+# The NVM NameNode's persistence mode is NVM_PERSIST (default emulated: a region on tmpfs; disk:
+# the region and its write-ahead log on an ordinary file system, docs/region-format.md §12).
 # Writes core-site.xml, hdfs-site.xml and log4j.properties for a 1-NN cluster on loopback.
 write_conf() {
   local dir=$1 name=$2 data=$3 nvm=$4 region=${5:-} edits=${6:-}
@@ -67,7 +69,7 @@ XML
     echo "  <property><name>dfs.namenode.fs-limits.min-block-size</name><value>0</value></property>"
     echo "  <property><name>dfs.namenode.nvm.enabled</name><value>$nvm</value></property>"
     [ -n "$region" ] && echo "  <property><name>dfs.namenode.nvm.region.path</name><value>$region</value></property>"
-    echo "  <property><name>dfs.namenode.nvm.persist.mode</name><value>emulated</value></property>"
+    echo "  <property><name>dfs.namenode.nvm.persist.mode</name><value>${NVM_PERSIST:-emulated}</value></property>"
     echo "  <property><name>dfs.namenode.nvm.region.size</name><value>256m</value></property>"
     echo '</configuration>'
   } > "$dir/hdfs-site.xml"
@@ -102,14 +104,17 @@ conf_get() {
 }
 
 # hjava CONF MAIN ARGS... — a Hadoop JVM with the conf dir first on the classpath.
-# HJAVA_HEAP (default -Xmx2g) and PMEM_FORCE (PMEM_IS_PMEM_FORCE, default 1) may be set by callers;
+# HJAVA_HEAP (default -Xmx2g) and PMEM_FORCE (PMEM_IS_PMEM_FORCE, default 1; 0 with NVM_PERSIST=disk,
+# whose region is on an ordinary disk) may be set by callers;
 # NVM_JAVA_OPTS, extra JVM options for every process and client started here (the secure demo's
 # Kerberos settings).
 hjava() {
   local conf=$1; shift
   # exec: when run in the background, $! is then the JVM itself, so kill -9 hits the JVM
   # shellcheck disable=SC2086
-  PMEM_IS_PMEM_FORCE=${PMEM_FORCE:-1} exec java ${HJAVA_HEAP:--Xmx2g} ${NVM_JAVA_OPTS:-} -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
+  local force=1
+  [ "${NVM_PERSIST:-emulated}" = disk ] && force=0
+  PMEM_IS_PMEM_FORCE=${PMEM_FORCE:-$force} exec java ${HJAVA_HEAP:--Xmx2g} ${NVM_JAVA_OPTS:-} -XX:+UseParallelGC -Dhadoop.log.dir="$conf/logs" \
     -Djava.net.preferIPv4Stack=true -cp "$conf:$NVM_LIB/*" "$@"
 }
 

@@ -385,16 +385,17 @@ int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix);
 int nvm_debug_capture(nvm_region *r, const char *snapshot_prefix, uint64_t *captured);
 int nvm_debug_crashed(const nvm_region *r);
 /*
- * Test only, disk mode: the power-loss model (region-format.md §12.6). From now on, at every
+ * Test only, disk mode: the power-loss model (region-format.md §12.7). From now on, at every
  * sync point (an fdatasync of the write-ahead log, an msync or fdatasync of the region file)
  * write the states a power loss during it could leave, as image pairs <prefix>.<k>.<variant>
- * (the region) and <prefix>.<k>.<variant>.wal (its log), k = 1, 2, ... counted from arming,
- * then let the sync complete; after every group commit <prefix>.<k>.applied, the region as
- * the commit left it (needing no log): a consistent state. Arming takes a checkpoint. A NULL
- * prefix disarms. *captured (may be NULL): sync points captured since the arming, read before
+ * (the region) and <prefix>.<k>.<variant>.wal (its log), k = 1, 2, ... counted from arming (of
+ * the cases that vary one log sector or one region page, up to `sample` of each kind, evenly
+ * spread; 0: 16), then let the sync complete; after every group commit <prefix>.<k>.applied, the
+ * region as the commit left it (needing no log): a consistent state. Arming takes a checkpoint. A
+ * NULL prefix disarms. *captured (may be NULL): sync points captured since the arming, read before
  * this call changes anything. NVM_EIO if writing an image failed since the arming.
  */
-int nvm_debug_powerloss(nvm_region *r, const char *prefix, uint64_t *captured);
+int nvm_debug_powerloss(nvm_region *r, const char *prefix, unsigned sample, uint64_t *captured);
 /* Test only: the sync points captured since the power-loss model was armed (0 if it is not). */
 uint64_t nvm_debug_powerloss_points(nvm_region *r);
 

@@ -423,14 +423,14 @@ JNIEXPORT jstring JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNat
 }
 
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hdfs_server_namenode_nvm_NvmNative_debugPowerloss(
-    JNIEnv *env, jclass cls, jlong h, jstring prefix) {
+    JNIEnv *env, jclass cls, jlong h, jstring prefix, jint sample) {
   (void)cls;
   nvm_region *r = region_of(env, h);
   if (!r) return 0;
   const char *p = chars(env, prefix);
   if (prefix && !p) return 0;
   uint64_t captured = 0;
-  check(env, nvm_debug_powerloss(r, p, &captured));
+  check(env, nvm_debug_powerloss(r, p, sample > 0 ? (unsigned)sample : 0, &captured));
   release_chars(env, prefix, p);
   return (jlong)captured;
 }

@@ -33,11 +33,12 @@
 #include "wal.h"
 
 #define NVM_PL_SECTOR 512u
-#define NVM_PL_SAMPLE 16u
+#define NVM_PL_SAMPLE 16u /* the default; at most this many of each kind, evenly spread */
 
 struct nvm_powerloss {
   char *prefix;
   uint64_t captured;
+  unsigned sample;  /* cases of each varying kind per point */
   uint8_t *region;  /* the region file's durable content */
   uint8_t *log;     /* the log file's durable content */
   uint8_t *log_now; /* the log file as written (durable plus in flight) */
@@ -76,15 +77,14 @@ static void write_pair(struct nvm_powerloss *pl, const char *variant) {
   if (write_file(path, pl->img_log, pl->log_size) != 0) pl->failed = 1;
 }
 
-/* Up to NVM_PL_SAMPLE indexes of the set bits in flags[0, n), evenly spread; returns how many. */
-static size_t sample(const uint8_t *flags, size_t n, size_t *out) {
+/* Up to `want` indexes of the set bits in flags[0, n), evenly spread; returns how many. */
+static size_t sample(const uint8_t *flags, size_t n, size_t want, size_t *out) {
   size_t total = 0;
   for (size_t i = 0; i < n; i++) total += flags[i] != 0;
   size_t k = 0, seen = 0;
-  for (size_t i = 0; i < n && k < NVM_PL_SAMPLE; i++) {
+  for (size_t i = 0; i < n && k < want; i++) {
     if (!flags[i]) continue;
-    if (total <= NVM_PL_SAMPLE ||
-        seen * NVM_PL_SAMPLE / total != (seen + 1) * NVM_PL_SAMPLE / total || seen + 1 == total)
+    if (total <= want || seen * want / total != (seen + 1) * want / total || seen + 1 == total)
       out[k++] = i;
     seen++;
   }
@@ -117,7 +117,8 @@ static void capture(struct nvm_powerloss *pl) {
   for (size_t p = 0; p < npages; p++)
     dirty[p] = memcmp(r->base + p * NVM_OS_PAGE, pl->region + p * NVM_OS_PAGE, NVM_OS_PAGE) != 0;
   size_t pages[NVM_PL_SAMPLE], secs[NVM_PL_SAMPLE];
-  size_t np = sample(dirty, npages, pages), ns = sample(pl->inflight, nsec, secs);
+  size_t np = sample(dirty, npages, pl->sample, pages),
+         ns = sample(pl->inflight, nsec, pl->sample, secs);
   char name[64];
   region_as(pl, 0), log_as(pl, 0), write_pair(pl, "lost");
   region_as(pl, 1), log_as(pl, 1), write_pair(pl, "present");
@@ -215,11 +216,12 @@ void nvm_powerloss_disarm(nvm_region *r) {
   r->powerloss = NULL;
 }
 
-static int arm(nvm_region *r, const char *prefix) {
+static int arm(nvm_region *r, const char *prefix, unsigned sample_count) {
   struct nvm_powerloss *pl = calloc(1, sizeof *pl);
   if (!pl) return nvm_fail(NVM_EIO, "power-loss model: out of memory");
   pthread_mutex_init(&pl->mu, NULL);
   pl->r = r;
+  pl->sample = sample_count && sample_count < NVM_PL_SAMPLE ? sample_count : NVM_PL_SAMPLE;
   pl->prefix = strdup(prefix);
   pl->log_size = NVM_WAL_HEADER_SIZE + r->wal->capacity;
   pl->region = malloc(r->size);
@@ -253,7 +255,7 @@ static int arm(nvm_region *r, const char *prefix) {
   return NVM_OK;
 }
 
-int nvm_debug_powerloss(nvm_region *r, const char *prefix, uint64_t *captured) {
+int nvm_debug_powerloss(nvm_region *r, const char *prefix, unsigned sample, uint64_t *captured) {
   pthread_mutex_lock(&r->persist_lock);
   pthread_mutex_lock(&r->ckpt_lock);
   int rc = NVM_OK;
@@ -263,7 +265,7 @@ int nvm_debug_powerloss(nvm_region *r, const char *prefix, uint64_t *captured) {
   else if (!r->wal || r->readonly)
     rc = nvm_fail(NVM_EINVAL, "region %s: the power-loss model is the disk mode's", r->path);
   nvm_powerloss_disarm(r);
-  if (rc == NVM_OK && prefix) rc = arm(r, prefix);
+  if (rc == NVM_OK && prefix) rc = arm(r, prefix, sample);
   pthread_mutex_unlock(&r->ckpt_lock);
   pthread_mutex_unlock(&r->persist_lock);
   return rc;

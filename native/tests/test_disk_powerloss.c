@@ -225,7 +225,7 @@ int main(void) {
   dir_b = tu_make_dir(r, NVM_ROOT_INODE_ID + 2, root, NVM_ROOT_INODE_ID, "b");
   tu_inode f = {NVM_KIND_FILE, 150, dir_a, NVM_ROOT_INODE_ID + 1, "f", 0, 0, 0, 0, 2};
   file_f = tu_make_inode(r, &f);
-  CHECK_OK(nvm_debug_powerloss(r, prefix, NULL));
+  CHECK_OK(nvm_debug_powerloss(r, prefix, 0, NULL));
   char a0[600];
   applied_path(a0, sizeof a0, 0);
   tu_write_file(a0, nvm_region_base(r), nvm_region_size(r));
@@ -235,7 +235,7 @@ int main(void) {
   groups(r);
   wrap(r);
   uint64_t k;
-  CHECK_OK(nvm_debug_powerloss(r, NULL, &k));
+  CHECK_OK(nvm_debug_powerloss(r, NULL, 0, &k));
   check_points(k);
   tu_close(r);
   printf(

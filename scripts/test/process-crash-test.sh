@@ -16,7 +16,9 @@
 # worker's choices; what a kill hits depends on timing, so a run cannot be replayed exactly),
 # THREADS (4), MIN_GAP/MAX_GAP (2/8 s of workload between kills), TIME_LIMIT (1800 s for the
 # kill loop), RESTART_TIMEOUT (120 s for a restarted NameNode to answer and leave safe mode),
-# NVM (true; false = stock NameNode, edit log in the name dir), LEASE_HARD_LIMIT (5 s; 0 = the
+# NVM (true; false = stock NameNode, edit log in the name dir), PERSIST (emulated: the region on
+# tmpfs; disk: the region and its write-ahead log in the work directory on disk, the disk mode of
+# docs/region-format.md §12, every kill a crash of its process), LEASE_HARD_LIMIT (5 s; 0 = the
 # stock NameNode main class and limits, no killed writers), LEASE_DEADLINE (LEASE_HARD_LIMIT + 12
 # s after a restart is announced: the hard limit, the lease monitor's 2 s period, block recovery
 # through the DataNode's heartbeat).
@@ -42,6 +44,9 @@ MAX_GAP=${MAX_GAP:-8}
 TIME_LIMIT=${TIME_LIMIT:-1800}
 RESTART_TIMEOUT=${RESTART_TIMEOUT:-120}
 NVM=${NVM:-true}
+PERSIST=${PERSIST:-emulated}
+case $PERSIST in emulated | disk) ;; *) echo "PERSIST must be emulated or disk (not '$PERSIST')" >&2; exit 2 ;; esac
+export NVM_PERSIST=$PERSIST
 ROLLBACK_REGION_AT=${ROLLBACK_REGION_AT:-0}
 LEASE_HARD_LIMIT=${LEASE_HARD_LIMIT:-5}
 LEASE_DEADLINE=${LEASE_DEADLINE:-$((LEASE_HARD_LIMIT + 12))}
@@ -62,6 +67,7 @@ shm=$(mktemp -d /dev/shm/nvm-pcrash.XXXXXX)
 # conf: the single NameNode's and DataNode's configuration; cconf: the one clients use (with HA,
 # ha-lib's client conf dir: hdfs://ha through the failover proxy provider)
 conf="$work/conf" cconf="$work/conf" control="$work/control" region="$shm/namespace.region"
+[ "$PERSIST" = disk ] && region="$work/namespace.region"
 NN_PID= DN_PID= WL_PID= WR_PID=
 cleanup() {
   [ -n "$WL_PID" ] && kill "$WL_PID" 2>/dev/null || true
@@ -208,9 +214,11 @@ single_round() {
   kills=$k
   if [ "$ROLLBACK_REGION_AT" -gt 0 ] && [ "$k" -eq $((ROLLBACK_REGION_AT - 1)) ]; then
     cp --sparse=always "$region" "$work/region.at-kill-$k"
+    [ -f "$region.wal" ] && cp --sparse=always "$region.wal" "$work/region.at-kill-$k.wal"
   fi
   if [ "$k" -eq "$ROLLBACK_REGION_AT" ]; then
     cp --sparse=always "$work/region.at-kill-$((k - 1))" "$region"
+    [ -f "$work/region.at-kill-$((k - 1)).wal" ] && cp --sparse=always "$work/region.at-kill-$((k - 1)).wal" "$region.wal"
     echo "   EXPERIMENT: region rolled back to its state at kill $((k - 1))"
   fi
   launch_nn
@@ -324,9 +332,10 @@ echo "$fsck" > "$work/fsck.out"
 
 echo
 if [ "$HA" = 1 ]; then
-  where="HA, nn1 $(conf_get "$(ha_conf nn1)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'), nn2 $(conf_get "$(ha_conf nn2)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/')$([ "$NVM" = false ] || echo "; regions on tmpfs, emulated persistence")"
+  where="HA, nn1 $(conf_get "$(ha_conf nn1)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/'), nn2 $(conf_get "$(ha_conf nn2)/hdfs-site.xml" dfs.namenode.nvm.enabled | sed 's/true/NVM/; s/false/stock/')$([ "$NVM" = false ] || echo "; regions $([ "$PERSIST" = disk ] && echo "and write-ahead logs on disk, the disk mode" || echo "on tmpfs, emulated persistence")")"
 else
   where=$([ "$NVM" = true ] && echo "region on tmpfs, emulated persistence" || echo "stock NameNode, edit log in $work/name")
+  [ "$NVM" = true ] && [ "$PERSIST" = disk ] && where="region and write-ahead log on disk ($work), the disk mode"
 fi
 echo "== summary (seed $SEED; $where)"
 if [ "$HA" = 1 ]; then ha_summary; else echo "   kills: $kills of $KILLS"; fi

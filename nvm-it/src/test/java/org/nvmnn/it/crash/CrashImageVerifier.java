@@ -2,8 +2,6 @@ package org.nvmnn.it.crash;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
@@ -56,7 +54,7 @@ final class CrashImageVerifier {
     if (!before.isConsistent()) {
       problems.add("the crash image is broken before recovery:\n" + before.format());
     }
-    Files.copy(image.toPath(), work.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    CaptureModel.copyImage(image, work);
     List<String> state = null;
     String attributes = null;
     try {

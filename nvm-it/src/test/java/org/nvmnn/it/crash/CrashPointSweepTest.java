@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -87,6 +86,10 @@ public class CrashPointSweepTest {
   private static Region region;
   private static File scratch;
   private static CrashImageVerifier verifier;
+
+  /** How failures are captured: crash points here, power-loss sync points in the subclass. */
+  static CaptureModel model;
+
   private static final Map<String, int[]> ROWS =
       new LinkedHashMap<>(); // op -> batches, barriers, images, violations
   private static final List<String> VIOLATIONS = new ArrayList<>();
@@ -113,7 +116,12 @@ public class CrashPointSweepTest {
 
   @BeforeClass
   public static void start() throws Exception {
-    Configuration conf = NvmCluster.nvmConf();
+    start(NvmCluster.nvmConf(), CaptureModel.BARRIERS);
+  }
+
+  /** A NameNode in NVM mode with {@code conf}'s persistence, swept with {@code m}. */
+  static void start(Configuration conf, CaptureModel m) throws Exception {
+    model = m;
     conf.set(NvmConfigKeys.NVM_REGION_SIZE_KEY, "2m"); // every crash point writes two images
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 1024 * 1024);
@@ -164,15 +172,15 @@ public class CrashPointSweepTest {
     } else if (w != null) {
       servedBefore = AttributeView.ABSENT;
     }
-    File before = new File(scratch, "before.region");
-    Files.copy(region.file().toPath(), before.toPath(), StandardCopyOption.REPLACE_EXISTING);
     String prefix = new File(scratch, "cap").getPath();
-    region.debugCapture(prefix);
+    model.arm(region, prefix); // in the disk mode after a checkpoint: the log below is empty
+    File before = new File(scratch, "before.region");
+    CaptureModel.snapshot(region, before);
     long captured;
     try {
       op.run();
     } finally {
-      captured = region.debugCapture(null);
+      captured = model.disarm(region);
     }
     String servedAfter = null;
     if (w != null) {
@@ -222,7 +230,7 @@ public class CrashPointSweepTest {
       problems.add("the operation persisted nothing");
     }
     File live = new File(scratch, "live.region");
-    Files.copy(region.file().toPath(), live.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    CaptureModel.snapshot(region, live);
     List<String> liveState = CrashImageVerifier.state(recovered(live));
     if (last != null && !liveState.equals(last)) {
       problems.add(
@@ -231,16 +239,17 @@ public class CrashPointSweepTest {
     }
     int points = 0;
     for (long k = 1; k <= captured; k++) {
-      for (String kind : imageKinds(k)) {
+      for (String kind : CaptureModel.cases(scratch, prefix, k)) {
         File img = new File(prefix + "." + k + "." + kind);
         points++;
         CrashImageVerifier.Result r = verifier.verify(img, watched);
         for (String p : r.problems) {
-          problems.add("barrier " + k + " (" + kind + "): " + p);
+          problems.add(model.point + " " + k + " (" + kind + "): " + p);
         }
         if (r.state != null && !allowed.containsKey(r.state)) {
           problems.add(
-              "barrier "
+              model.point
+                  + " "
                   + k
                   + " ("
                   + kind
@@ -253,7 +262,8 @@ public class CrashPointSweepTest {
         }
         if (r.attributes != null && !allowedAttributes.contains(r.attributes)) {
           problems.add(
-              "barrier "
+              model.point
+                  + " "
                   + k
                   + " ("
                   + kind
@@ -265,7 +275,7 @@ public class CrashPointSweepTest {
                   + servedAfter
                   + " after the last)");
         }
-        Files.delete(img.toPath());
+        CaptureModel.deleteImage(img);
       }
     }
     ROWS.put(name, new int[] {batches, (int) captured, points, problems.size()});
@@ -274,23 +284,10 @@ public class CrashPointSweepTest {
     }
   }
 
-  /** lost, present, and the per-cache-line images of barrier {@code k}, in a stable order. */
-  private static List<String> imageKinds(long k) {
-    String head = "cap." + k + ".";
-    List<String> kinds = new ArrayList<>();
-    for (String f : scratch.list()) {
-      if (f.startsWith(head) && !f.endsWith(".applied") && !f.endsWith(".rec")) {
-        kinds.add(f.substring(head.length()));
-      }
-    }
-    java.util.Collections.sort(kinds);
-    return kinds;
-  }
-
   /** A recovered copy of {@code image} (recovery = a read-write open, as at NameNode start). */
   private static File recovered(File image) throws IOException {
     File f = new File(image.getPath() + ".rec");
-    Files.copy(image.toPath(), f.toPath(), StandardCopyOption.REPLACE_EXISTING);
+    CaptureModel.copyImage(image, f);
     try (Region r =
         Region.open(f, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED)) {
       // recovery ran in open
@@ -743,7 +740,7 @@ public class CrashPointSweepTest {
     b.append(
         String.format(
             "%-64s %7s %12s %7s %10s%n",
-            "operation", "batches", "crash points", "images", "violations"));
+            "operation", "batches", model.point + "s", "images", "violations"));
     int points = 0, images = 0, violations = 0;
     for (Map.Entry<String, int[]> e : ROWS.entrySet()) {
       int[] r = e.getValue();
@@ -754,12 +751,12 @@ public class CrashPointSweepTest {
     }
     b.append(
         String.format(
-            "total: %d operations, crash points: %d, images checked: %d, violations: %d%n",
-            ROWS.size(), points, images, violations));
+            "total: %d operations, %ss: %d, images checked: %d, violations: %d%n",
+            ROWS.size(), model.point, points, images, violations));
     for (String v : VIOLATIONS) {
       b.append(v).append('\n');
     }
-    File out = new File("target/crash-test-report.txt");
+    File out = new File(model.report);
     Files.write(out.toPath(), b.toString().getBytes(StandardCharsets.UTF_8));
     PrintStream ps = System.out;
     ps.print(b);

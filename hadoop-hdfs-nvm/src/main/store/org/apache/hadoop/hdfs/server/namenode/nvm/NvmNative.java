@@ -72,7 +72,7 @@ final class NvmNative {
   static native String logPath(long handle);
 
   /** Test only, disk mode: nvm_debug_powerloss; returns the sync points captured so far. */
-  static native long debugPowerloss(long handle, String prefix) throws NvmException;
+  static native long debugPowerloss(long handle, String prefix, int sample) throws NvmException;
 
   /** Test only: nvm_debug_powerloss_points. */
   static native long debugPowerlossPoints(long handle);

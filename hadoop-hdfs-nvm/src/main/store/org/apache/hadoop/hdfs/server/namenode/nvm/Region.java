@@ -398,13 +398,14 @@ public final class Region implements AutoCloseable {
    * Test only, disk mode (power-loss sweeps): from now on, at every sync point of the log and of
    * the region file, write the image pairs a power loss there could leave, {@code
    * <prefix>.<k>.<variant>} and its {@code .wal}, and after each group commit {@code
-   * <prefix>.<k>.applied}; {@code null} stops. Returns the sync points captured since the previous
-   * call armed it.
+   * <prefix>.<k>.applied}; {@code null} stops. Of the cases that vary one log sector or one region
+   * page, at most {@code sample} of each kind per point, evenly spread (0: 16). Returns the sync
+   * points captured since the previous call armed it.
    */
-  public long debugPowerloss(String prefix) throws NvmException {
+  public long debugPowerloss(String prefix, int sample) throws NvmException {
     long h = h();
     stats.jniCall();
-    return NvmNative.debugPowerloss(h, prefix);
+    return NvmNative.debugPowerloss(h, prefix, sample);
   }
 
   /** Test only: the sync points captured since the power-loss model was armed. */
