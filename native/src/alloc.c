@@ -37,47 +37,30 @@ static uint64_t free_pages(const nvm_region *r) {
   return r->free_top + (r->page_count - r->high_water);
 }
 
-/* Raising the scan limit writes the media: that takes persist_lock, which comes
- * before r->lock (group.c), so a reservation that needs it starts again with both. */
-static int needs_raise(const nvm_region *r, uint32_t n) {
+/* Pages above the high-water mark would cross the persisted scan limit: raising it writes the
+ * media, which takes persist_lock (reserve.c). */
+int nvm_alloc_needs_raise(const nvm_region *r, uint32_t n) {
   return n > r->free_top && r->high_water + (n - r->free_top) > r->scan_limit;
 }
 
-/* Freed pages the redo log still holds back (redo.c, rule 2) would make room. */
-static int needs_settle(const nvm_region *r, uint32_t n) {
-  return free_pages(r) < n && r->freed[0].n + r->freed[1].n > 0;
-}
+uint64_t nvm_alloc_free_pages(const nvm_region *r) { return free_pages(r); }
 
-int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
-  pthread_mutex_lock(&r->lock);
-  int persisting = 0;
-  if (needs_raise(r, n) || needs_settle(r, n)) {
-    pthread_mutex_unlock(&r->lock);
-    pthread_mutex_lock(&r->persist_lock);
-    pthread_mutex_lock(&r->lock);
-    persisting = 1;
-  }
-  int rc = nvm_check_writable(r);
-  /* the region is short of pages that only wait for two more records: empty the redo
-   * slots (two barriers) and take them back now (region-format.md §7.4) */
-  if (rc == NVM_OK && persisting && needs_settle(r, n) && (rc = nvm_redo_settle(r)) == NVM_OK)
-    rc = nvm_redo_release(r, NULL);
-  if (rc == NVM_OK && n > 0 && !offs) rc = nvm_fail(NVM_EINVAL, "reserve: offs is NULL");
-  if (rc == NVM_OK && free_pages(r) < n)
-    rc = nvm_fail(NVM_EFULL, "region full: %llu of %llu pages in use (%llu reserved), %u requested",
-                  (unsigned long long)(r->pages_used + r->pages_reserved),
-                  (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved, n);
+/* Takes n pages (r->lock held, and persist_lock if the scan limit must rise): invalidated
+ * pages first, then never-used pages above the high-water mark; all or nothing. */
+int nvm_alloc_take(nvm_region *r, uint32_t n, uint64_t *offs) {
+  if (free_pages(r) < n)
+    return nvm_fail(NVM_EFULL,
+                    "region full: %llu of %llu pages in use (%llu reserved), %u requested",
+                    (unsigned long long)(r->pages_used + r->pages_reserved),
+                    (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved, n);
   /* pages above the high-water mark come after the free stack is empty */
-  if (rc == NVM_OK && n > r->free_top)
-    rc = nvm_scan_limit_cover(r, r->high_water + (n - r->free_top));
+  int rc = n > r->free_top ? nvm_scan_limit_cover(r, r->high_water + (n - r->free_top)) : NVM_OK;
   for (uint32_t i = 0; rc == NVM_OK && i < n; i++) {
     uint64_t idx = r->free_top ? r->free_stack[--r->free_top] : r->high_water++;
     nvm_bit_set(r->reserved_bits, idx);
     r->pages_reserved++;
     offs[i] = nvm_page_off(idx);
   }
-  pthread_mutex_unlock(&r->lock);
-  if (persisting) pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }
 

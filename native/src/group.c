@@ -154,6 +154,7 @@ static void maybe_drop_work(nvm_region *r) {
   }
   r->cow_pages = kept;
   pthread_mutex_unlock(&r->lock);
+  nvm_populate_forget(r); /* the pages it had made private ahead are dropped too */
 }
 
 /* Moves the staged batches up to up_to from r->staged to the empty r->persisting (all of
@@ -187,6 +188,10 @@ static int take_staged(nvm_region *r, uint64_t up_to, uint64_t *last) {
   r->staged.len -= cut;
   r->staged.nbatches -= n;
   return NVM_OK;
+}
+
+uint64_t nvm_durable_seq(const nvm_region *r) {
+  return __atomic_load_n(&r->durable_seq, __ATOMIC_ACQUIRE);
 }
 
 int nvm_sync_upto(nvm_region *r, uint64_t up_to, uint64_t *durable) {

@@ -80,6 +80,12 @@ struct nvm_region {
   uint8_t *cow_bits;    /* 1 bit per OS page: written in the working copy since the last drop */
   uint64_t cow_pages;   /* bits set in cow_bits */
   struct batch stage_scratch, group; /* reused: the batch being staged, the group being committed */
+  /* populate.c: pages above the high-water mark made private ahead of staging */
+  pthread_mutex_t populate_mu; /* guards populated, populate_stop; never held across madvise */
+  pthread_cond_t populate_cond;
+  pthread_t populate_thread;
+  int populate_running, populate_stop;
+  uint64_t populated; /* pages below this index are populated (as far as the thread knows) */
   int failed;         /* sticky: a group's commit failed; its batches are not in the region */
   char fail_msg[512]; /* what that commit reported (the threads that waited for it read it) */
 
@@ -183,8 +189,9 @@ void nvm_pending_free(nvm_region *r);
 /* capture mode: the state after a whole batch, <prefix>.<k>.applied (k = barriers captured) */
 int nvm_hook_capture_applied(nvm_region *r);
 
-/* stage.c / group.c */
+/* work.c, stage.c, group.c */
 int nvm_work_map(nvm_region *r);
+void nvm_stage_free(nvm_region *r);
 int nvm_check_not_failed(const nvm_region *r);
 
 void nvm_work_unmap(nvm_region *r);
@@ -192,12 +199,20 @@ void nvm_work_unmap(nvm_region *r);
  * the library itself, not by a batch: SB_COMMIT_SEQ, SB_SCAN_LIMIT). */
 void nvm_work_mirror(nvm_region *r, uint64_t off);
 
+/* populate.c */
+int nvm_populate_start(nvm_region *r);
+void nvm_populate_stop(nvm_region *r);
+void nvm_populate_forget(nvm_region *r); /* the working copy's pages were dropped */
+
 /* alloc.c */
 int nvm_alloc_init(nvm_region *r);
 void nvm_alloc_free(nvm_region *r);
 int nvm_free_push(nvm_region *r, uint32_t page);
 int nvm_free_reserve(nvm_region *r, uint64_t extra); /* make room for `extra` pushes */
 int nvm_check_writable(nvm_region *r);
+int nvm_alloc_needs_raise(const nvm_region *r, uint32_t n);
+uint64_t nvm_alloc_free_pages(const nvm_region *r);
+int nvm_alloc_take(nvm_region *r, uint32_t n, uint64_t *offs);
 /* bitmaps (inline: recovery tests and sets a bit per inode, 10M times at 10M inodes) */
 static inline int nvm_bit_get(const uint8_t *bits, uint64_t i) {
   return (bits[i >> 3] >> (i & 7)) & 1;

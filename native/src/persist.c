@@ -12,6 +12,11 @@
 
 #include "nvm_internal.h"
 
+/* Store len bytes at off of the media (nvm_store_into). */
+void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
+  nvm_store_into(r->base, off, src, len);
+}
+
 /* Generated from NVM_MODES (nvmns.h). */
 const char *nvm_mode_name(int mode) {
   switch (mode) {

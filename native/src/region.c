@@ -33,6 +33,8 @@ static nvm_region *region_new(const char *path) {
   pthread_mutex_init(&r->ckpt_lock, NULL);
   pthread_mutex_init(&r->ckpt_mu, NULL);
   pthread_cond_init(&r->ckpt_cond, NULL);
+  pthread_mutex_init(&r->populate_mu, NULL);
+  pthread_cond_init(&r->populate_cond, NULL);
   return r;
 }
 
@@ -66,8 +68,10 @@ static int apply_options(nvm_region *r, const nvm_options *opt) {
 static int region_destroy(nvm_region *r) {
   int rc = NVM_OK;
   nvm_ckpt_stop(r);
+  nvm_populate_stop(r);
   nvm_powerloss_disarm(r);
   nvm_work_unmap(r);
+  nvm_stage_free(r);
   nvm_wal_close(r->wal);
   r->wal = NULL;
   free(r->log_path);
@@ -91,6 +95,8 @@ static int region_destroy(nvm_region *r) {
   pthread_mutex_destroy(&r->ckpt_lock);
   pthread_mutex_destroy(&r->ckpt_mu);
   pthread_cond_destroy(&r->ckpt_cond);
+  pthread_mutex_destroy(&r->populate_mu);
+  pthread_cond_destroy(&r->populate_cond);
   free(r->path);
   free(r);
   return rc;
@@ -223,6 +229,7 @@ static int check_create_args(const char *path, uint64_t size, const nvm_identity
 static int start_writing(nvm_region *r) {
   int rc = r->mode == NVM_MODE_DISK ? nvm_ckpt_begin_epoch(r) : NVM_OK;
   if (rc == NVM_OK) rc = nvm_work_map(r); /* after every write of the open: the copy starts equal */
+  if (rc == NVM_OK) rc = nvm_populate_start(r);
   if (rc == NVM_OK && r->mode == NVM_MODE_DISK) rc = nvm_ckpt_start(r);
   return rc;
 }

@@ -1,53 +1,22 @@
 /*
- * stage.c — the working copy and nvm_stage (region-format.md §7.7).
- *
- * The working copy is a private copy-on-write mapping of the region file: readers
- * read it, staging writes it, and the region's own mapping (r->base, the media) is
- * written only by commits (group.c), holding persist_lock. Invariant: the working
- * copy equals the media with every staged batch applied in staging order (apart from
- * the redo slots, which only the media has). So a batch staged under the caller's
- * lock is visible at once, and the media only ever moves from one committed group to
- * the next: a store to the working copy never reaches the region file, whatever the
- * page cache or the CPU caches do, so no flush or barrier is needed to stage.
+ * stage.c — nvm_stage (region-format.md §7.7): a batch validated against the working copy
+ * (work.c) and applied to it, readers see it at once, and queued for the commit; nothing is
+ * written to the region file, so no flush or barrier is needed to stage.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "batch.h"
 #include "wal.h"
 
-int nvm_work_map(nvm_region *r) {
-  void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE, r->fd, 0);
-  if (p == MAP_FAILED) return nvm_fail(NVM_EIO, "region %s: cannot map its working copy", r->path);
-  r->work = p;
-  size_t nbytes = (size_t)((r->size / NVM_OS_PAGE + 7) / 8);
-  r->cow_bits = calloc(nbytes ? nbytes : 1, 1);
-  if (!r->cow_bits) return nvm_fail(NVM_EIO, "region %s: cannot allocate a page bitmap", r->path);
-  return NVM_OK;
-}
-
-void nvm_work_unmap(nvm_region *r) {
-  if (r->work) munmap(r->work, r->size);
-  r->work = NULL;
-  free(r->cow_bits);
-  r->cow_bits = NULL;
+/* The staging queues and scratch batches (at close). */
+void nvm_stage_free(nvm_region *r) {
   free(r->staged.buf);
   free(r->persisting.buf);
   memset(&r->staged, 0, sizeof r->staged);
   memset(&r->persisting, 0, sizeof r->persisting);
   nvm_batch_free(&r->stage_scratch);
   nvm_batch_free(&r->group);
-}
-
-void nvm_work_mirror(nvm_region *r, uint64_t off) {
-  if (r->work) __atomic_store_n((uint64_t *)(r->work + off), nvm_ld64(r, off), __ATOMIC_RELAXED);
-}
-
-const uint8_t *nvm_region_view(const nvm_region *r) { return r->work ? r->work : r->base; }
-
-uint64_t nvm_durable_seq(const nvm_region *r) {
-  return __atomic_load_n(&r->durable_seq, __ATOMIC_ACQUIRE);
 }
 
 /* Counts the OS pages of [off, off+len) written in the working copy for the first time

@@ -1,7 +1,7 @@
 /*
  * undo.c — the single undo record of a region without FEATURE_REDO_LOG (written by the
- * releases before the redo log; region-format.md §4): target validation shared with
- * nvm_apply and redo.c, the open-time check (read only) and the recovery rollback. This
+ * releases before the redo log; region-format.md §4): the open-time check (read only) and the
+ * recovery rollback. This
  * library never writes an undo record: it rolls one back, and the upgrade that follows
  * recovery turns the area into redo slots.
  */
@@ -10,41 +10,6 @@
 #include "nvm_internal.h"
 
 #define PAD8(n) (((uint64_t)(n) + 7) & ~(uint64_t)7)
-
-/* Superblock counters a batch may write: [SB_LAST_INODE_ID, SB_LAST_TXID+8) and
- * [SB_LAST_RECORD_ID, SB_MASTER_KEY_ID+8), minus SB_COMMIT_SEQ unless allow_commit_seq
- * (the undo record may hold it). */
-int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq) {
-  /* inside [lo, hi): off >= lo, off < hi and len <= hi - off (no wrap-around) */
-#define NVM_INSIDE(lo, hi) (off >= (lo) && off < (hi) && len <= (uint64_t)(hi)-off)
-  int inside = NVM_INSIDE(NVM_SB_LAST_INODE_ID, NVM_SB_LAST_TXID + 8) ||
-               NVM_INSIDE(NVM_SB_LAST_RECORD_ID, NVM_SB_MASTER_KEY_ID + 8);
-#undef NVM_INSIDE
-  if (!inside) return 0;
-  if (!allow_commit_seq && off < NVM_SB_COMMIT_SEQ + 8 && off + len > NVM_SB_COMMIT_SEQ) return 0;
-  return 1;
-}
-
-/* [off, off+len) lies inside one page of the data area; *idx = that page. */
-int nvm_page_range(const nvm_region *r, uint64_t off, uint64_t len, uint64_t *idx) {
-  if (off < NVM_DATA_OFFSET || off >= r->size) return 0;
-  uint64_t in = (off - NVM_DATA_OFFSET) % NVM_PAGE_SIZE;
-  if (len > NVM_PAGE_SIZE - in) return 0;
-  *idx = (off - NVM_DATA_OFFSET) / NVM_PAGE_SIZE;
-  return *idx < r->page_count;
-}
-
-/* Store len bytes at off of the media (nvm_store_into). */
-void nvm_store(nvm_region *r, uint64_t off, const void *src, uint32_t len) {
-  nvm_store_into(r->base, off, src, len);
-}
-
-int nvm_log_target_ok(const nvm_region *r, uint64_t target, uint32_t len) {
-  uint64_t idx;
-  if (len == 0) return 0;
-  if (len == 8 && target % 8) return 0;
-  return nvm_sb_counter_range(target, len, 1) || nvm_page_range(r, target, len, &idx);
-}
 
 /* Validate a non-empty undo record without writing anything. */
 int nvm_undo_check(const nvm_region *r) {
