@@ -1,89 +1,169 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
-import java.util.Map;
-import java.util.TreeMap;
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.PAGE_SIZE;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
  * The bytes step 1 of recovery would write (region-format.md §7.6), applied in the order it writes
  * them (a later entry wins where two overlap): in a region with the redo log the entries of the
  * redo records it replays, in ascending seq; in a region from before it the old bytes an armed undo
- * record puts back. The records hold at most UNDO_SIZE bytes, so a sorted array of single-byte
- * patches stays small.
+ * record puts back.
+ *
+ * <p>Kept as patched copies of the 256-byte blocks of the file the entries touch, so that a replay
+ * of tens of MiB of entries (the disk mode's write-ahead log, §12.5) stays cheap: every entry lies
+ * inside one data page or inside the superblock's counters (DATA_OFFSET and SUPERBLOCK_OFFSET are
+ * multiples of 256, so a data page is one block). A range that crosses blocks is still patched
+ * correctly, block by block.
  */
 final class RecoveryOverlay {
-  static final RecoveryOverlay NONE = new RecoveryOverlay(new TreeMap<Long, Byte>());
+  static final RecoveryOverlay NONE =
+      new RecoveryOverlay(new LongLongMap(), new ArrayList<byte[]>());
 
-  private final long[] offsets;
-  private final byte[] values;
+  private static final int BLOCK = PAGE_SIZE;
+  private static final int BLOCKS_PER_CHUNK = 4096; // 1 MiB of copies per array
 
-  private RecoveryOverlay(TreeMap<Long, Byte> patches) {
-    offsets = new long[patches.size()];
-    values = new byte[patches.size()];
-    int i = 0;
-    for (Map.Entry<Long, Byte> e : patches.entrySet()) {
-      offsets[i] = e.getKey();
-      values[i++] = e.getValue();
-    }
+  /** block index + 1 (0 is the map's empty key) &rarr; slot of its patched copy. */
+  private final LongLongMap slotOfBlock;
+
+  private final List<byte[]> chunks;
+
+  private RecoveryOverlay(LongLongMap slotOfBlock, List<byte[]> chunks) {
+    this.slotOfBlock = slotOfBlock;
+    this.chunks = chunks;
   }
 
-  /** The rollback of an armed undo record (a region without the redo log). */
-  static RecoveryOverlay of(UndoRecord undo) {
-    if (!undo.isArmed()) {
-      return NONE;
-    }
-    TreeMap<Long, Byte> patches = new TreeMap<Long, Byte>();
-    for (UndoRecord.Entry e : undo.entries) {
-      for (int i = 0; i < e.oldBytes.length; i++) {
-        patches.put(e.target + i, e.oldBytes[i]);
-      }
-    }
-    return new RecoveryOverlay(patches);
-  }
-
-  /** The replay of the redo records recovery replays (a region with the redo log). */
-  static RecoveryOverlay of(RedoLog redo) {
-    if (redo.isEmpty()) {
-      return NONE;
-    }
-    TreeMap<Long, Byte> patches = new TreeMap<Long, Byte>();
-    for (RedoLog.Record r : redo.replayed) {
-      for (RedoLog.Entry e : r.entries) {
-        for (int i = 0; i < e.bytes.length; i++) {
-          patches.put(e.target + i, e.bytes[i]);
-        }
-      }
-    }
-    return new RecoveryOverlay(patches);
+  static Builder over(Region region) {
+    return new Builder(region);
   }
 
   boolean isEmpty() {
-    return offsets.length == 0;
+    return slotOfBlock.size() == 0;
   }
 
-  /** Whether any patched byte lies in [off, off + len). */
+  /** Whether any byte of [off, off + len) lies in a patched block. */
   boolean touches(long off, int len) {
-    int i = firstAtOrAfter(off);
-    return i < offsets.length && offsets[i] < off + len;
-  }
-
-  /** Overwrites dst[0, len) (the bytes at [off, off + len)) with the patched ones. */
-  void patch(long off, byte[] dst, int len) {
-    for (int i = firstAtOrAfter(off); i < offsets.length && offsets[i] < off + len; i++) {
-      dst[(int) (offsets[i] - off)] = values[i];
+    if (len <= 0 || isEmpty()) {
+      return false;
     }
-  }
-
-  private int firstAtOrAfter(long off) {
-    int lo = 0;
-    int hi = offsets.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (offsets[mid] < off) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
+    for (long b = off / BLOCK; b <= (off + len - 1) / BLOCK; b++) {
+      if (slotOfBlock.get(b + 1) != LongLongMap.MISSING) {
+        return true;
       }
     }
-    return lo;
+    return false;
+  }
+
+  /** Overwrites dst[0, len) (the bytes at [off, off + len)) with those of the patched blocks. */
+  void patch(long off, byte[] dst, int len) {
+    if (len <= 0 || isEmpty()) {
+      return;
+    }
+    for (long b = off / BLOCK; b <= (off + len - 1) / BLOCK; b++) {
+      long slot = slotOfBlock.get(b + 1);
+      if (slot == LongLongMap.MISSING) {
+        continue;
+      }
+      long from = Math.max(off, b * BLOCK);
+      long to = Math.min(off + len, (b + 1) * BLOCK);
+      System.arraycopy(
+          chunk(slot),
+          offsetInChunk(slot) + (int) (from - b * BLOCK),
+          dst,
+          (int) (from - off),
+          (int) (to - from));
+    }
+  }
+
+  private byte[] chunk(long slot) {
+    return chunks.get((int) (slot / BLOCKS_PER_CHUNK));
+  }
+
+  private static int offsetInChunk(long slot) {
+    return (int) (slot % BLOCKS_PER_CHUNK) * BLOCK;
+  }
+
+  /** Collects the stores in the order recovery makes them. */
+  static final class Builder {
+    private final Region region;
+    private final LongLongMap slotOfBlock = new LongLongMap();
+    private final List<byte[]> chunks = new ArrayList<byte[]>();
+
+    private Builder(Region region) {
+      this.region = region;
+    }
+
+    /**
+     * The store of {@code src[srcOff, srcOff + len)} at {@code target}, after every earlier one.
+     */
+    void put(long target, byte[] src, int srcOff, int len) {
+      if (target < 0 || len < 0 || target > region.size() - len) {
+        throw new IllegalArgumentException(
+            "store of " + len + " bytes at " + target + " outside the region");
+      }
+      while (len > 0) {
+        long b = target / BLOCK;
+        int in = (int) (target - b * BLOCK);
+        int n = Math.min(len, BLOCK - in);
+        long slot = slotOf(b);
+        System.arraycopy(
+            src, srcOff, chunks.get((int) (slot / BLOCKS_PER_CHUNK)), offsetInChunk(slot) + in, n);
+        target += n;
+        srcOff += n;
+        len -= n;
+      }
+    }
+
+    void put(long target, byte[] bytes) {
+      put(target, bytes, 0, bytes.length);
+    }
+
+    /** The rollback of an armed undo record (a region without the redo log). */
+    void rollBack(UndoRecord undo) {
+      for (UndoRecord.Entry e : undo.entries) {
+        put(e.target, e.oldBytes);
+      }
+    }
+
+    /** The replay of the redo records recovery replays (a region with the redo log). */
+    void replay(RedoLog redo) {
+      for (RedoLog.Record r : redo.replayed) {
+        for (RedoLog.Entry e : r.entries) {
+          put(e.target, e.bytes);
+        }
+      }
+    }
+
+    /** The slot of block {@code b}'s copy, made from the media on first use. */
+    private long slotOf(long b) {
+      long slot = slotOfBlock.get(b + 1);
+      if (slot != LongLongMap.MISSING) {
+        return slot;
+      }
+      slot = slotOfBlock.size();
+      int idx = (int) (slot / BLOCKS_PER_CHUNK);
+      // the first chunk starts small and grows: a redo record's overlay stays a few KiB
+      if (idx == chunks.size()) {
+        chunks.add(new byte[idx == 0 ? 16 * BLOCK : BLOCKS_PER_CHUNK * BLOCK]);
+      } else if (chunks.get(idx).length < offsetInChunk(slot) + BLOCK) {
+        chunks.set(
+            idx,
+            Arrays.copyOf(
+                chunks.get(idx), Math.min(2 * chunks.get(idx).length, BLOCKS_PER_CHUNK * BLOCK)));
+      }
+      long start = b * BLOCK;
+      int n = (int) Math.min(BLOCK, region.size() - start);
+      region.getBytes(start, chunks.get((int) (slot / BLOCKS_PER_CHUNK)), offsetInChunk(slot), n);
+      slotOfBlock.put(b + 1, slot);
+      return slot;
+    }
+
+    RecoveryOverlay build() {
+      return slotOfBlock.size() == 0 ? NONE : new RecoveryOverlay(slotOfBlock, chunks);
+    }
   }
 }

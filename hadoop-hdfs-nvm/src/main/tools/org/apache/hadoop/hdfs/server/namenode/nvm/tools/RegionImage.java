@@ -29,7 +29,10 @@ final class RegionImage {
     boolean redoLog = (features & FEATURE_REDO_LOG) != 0;
     this.undo = redoLog ? UndoRecord.NONE : UndoRecord.read(region);
     this.redo = redoLog ? RedoLog.read(region) : RedoLog.NONE;
-    this.overlay = redoLog ? RecoveryOverlay.of(redo) : RecoveryOverlay.of(undo);
+    RecoveryOverlay.Builder step1 = RecoveryOverlay.over(region);
+    step1.replay(redo); // one of the two is empty
+    step1.rollBack(undo);
+    this.overlay = step1.build();
     this.pageCount = region.pageCount();
     if (pageCount > Integer.MAX_VALUE) {
       // Page indexes are ints in the tools' bit sets: regions up to 512 GiB.
