@@ -48,9 +48,18 @@ public final class NamespaceDump {
 
   /** Reads a region (refusals of the native open are thrown as NvmException). */
   public static NamespaceDump read(File region) throws IOException {
+    return read(region, null);
+  }
+
+  /**
+   * As {@link #read(File)}, with the region's write-ahead log at {@code log} (null: the region's
+   * path + ".wal"), replayed if the region needs it; a log a read-write open refuses is refused
+   * (IOException).
+   */
+  public static NamespaceDump read(File region, File log) throws IOException {
     Region r = Region.openReadOnly(region);
     try {
-      return new NamespaceDump(region, RegionModel.load(r));
+      return new NamespaceDump(region, RegionModel.loadUsable(r, log));
     } finally {
       RegionCheck.closeQuietly(r);
     }

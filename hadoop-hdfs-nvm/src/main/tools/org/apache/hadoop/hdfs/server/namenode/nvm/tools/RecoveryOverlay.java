@@ -9,16 +9,16 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
- * The bytes step 1 of recovery would write (region-format.md §7.6), applied in the order it writes
- * them (a later entry wins where two overlap): in a region with the redo log the entries of the
- * redo records it replays, in ascending seq; in a region from before it the old bytes an armed undo
- * record puts back.
+ * The bytes step 1 of recovery would write (region-format.md §7.6, §12.5), applied in the order it
+ * writes them (a later entry wins where two overlap): in a region with the redo log the entries of
+ * the redo records it replays, in ascending seq (in a region from before it the old bytes an armed
+ * undo record puts back), then the entries of the write-ahead log's records from the checkpoint on,
+ * in LSN order, and the scan limit that replay raises.
  *
- * <p>Kept as patched copies of the 256-byte blocks of the file the entries touch, so that a replay
- * of tens of MiB of entries (the disk mode's write-ahead log, §12.5) stays cheap: every entry lies
- * inside one data page or inside the superblock's counters (DATA_OFFSET and SUPERBLOCK_OFFSET are
- * multiples of 256, so a data page is one block). A range that crosses blocks is still patched
- * correctly, block by block.
+ * <p>Kept as patched copies of the 256-byte blocks of the file the entries touch: a replayed log
+ * may hold tens of MiB of entries, and every entry lies inside one data page or inside the
+ * superblock's counters (DATA_OFFSET and SUPERBLOCK_OFFSET are multiples of 256, so a data page is
+ * one block). A range that crosses blocks is still patched correctly, block by block.
  */
 final class RecoveryOverlay {
   static final RecoveryOverlay NONE =

@@ -18,6 +18,14 @@ public final class RegionCheck {
   private RegionCheck() {}
 
   public static CheckReport run(File region) {
+    return run(region, null);
+  }
+
+  /**
+   * As {@link #run(File)}, with the region's write-ahead log at {@code log} (null: the region's
+   * path + ".wal"); read only if the region needs it (region-format.md §12.5).
+   */
+  public static CheckReport run(File region, File log) {
     List<Finding> findings = new ArrayList<Finding>();
     Region r;
     try {
@@ -31,8 +39,9 @@ public final class RegionCheck {
       return new CheckReport(region, findings, null);
     }
     try {
-      RegionModel m = RegionModel.load(r);
+      RegionModel m = RegionModel.load(r, log);
       UndoCheck.run(m, findings);
+      LogCheck.run(m, findings);
       SealCheck.run(m, findings);
       PageWordCheck.run(m, findings);
       findings.addAll(m.tree.rootProblems);
@@ -74,7 +83,22 @@ public final class RegionCheck {
         + m.census.pending
         + " pending and "
         + m.census.invalid
-        + " invalid pages (free; recovery leaves them as they are)";
+        + " invalid pages (free; recovery leaves them as they are)"
+        + log(m.image.log());
+  }
+
+  /** ", write-ahead log F: N records replayed" if the region needs its log and it is usable. */
+  private static String log(WriteAheadLog log) {
+    if (!log.isNeeded() || log.isRefused()) {
+      return "";
+    }
+    long n = log.records();
+    return ", write-ahead log "
+        + log.file
+        + ": "
+        + n
+        + (n == 1 ? " record" : " records")
+        + " replayed";
   }
 
   /** "3 records, " if the region holds any (a region without records reads as before). */

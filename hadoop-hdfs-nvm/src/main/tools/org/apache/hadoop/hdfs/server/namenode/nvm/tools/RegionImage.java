@@ -2,6 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
@@ -10,18 +11,22 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
  * A read-only view of an open region as the next read-write open would see it after step 1 of
  * recovery: every read returns the bytes the replay of the redo records would store (a region with
  * the redo log), or the bytes an armed undo record's rollback would restore (a region from before
- * it). Nothing is written; the region stays as it is on media. The tools read the namespace only
- * through this view, so check, dump and stat agree with recovery on an interrupted commit.
+ * it), and then the bytes the replay of the write-ahead log stores (a region of the disk mode that
+ * was not closed, region-format.md §12.5). Nothing is written; the region and its log stay as they
+ * are on media. The tools read the namespace only through this view, so check, dump and stat agree
+ * with recovery on an interrupted commit.
  */
 final class RegionImage {
   private final Region region;
   private final UndoRecord undo;
   private final RedoLog redo;
+  private final WriteAheadLog log;
   private final RecoveryOverlay overlay;
   private final long pageCount;
   private final long features;
 
-  RegionImage(Region region) {
+  /** The view of {@code region} with its write-ahead log {@code logFile} (null: the default). */
+  RegionImage(Region region, File logFile) {
     this.region = region;
     // SB_FEATURES as the native open read it (before the rollback: no batch writes it), and
     // validated: halves that match, no unknown bit (region-format.md §11)
@@ -29,9 +34,11 @@ final class RegionImage {
     boolean redoLog = (features & FEATURE_REDO_LOG) != 0;
     this.undo = redoLog ? UndoRecord.NONE : UndoRecord.read(region);
     this.redo = redoLog ? RedoLog.read(region) : RedoLog.NONE;
-    RecoveryOverlay.Builder step1 = RecoveryOverlay.over(region);
-    step1.replay(redo); // one of the two is empty
-    step1.rollBack(undo);
+    RecoveryOverlay.Builder step1 = redoOrUndo();
+    this.log = WriteAheadLog.read(region, features, logFile, step1);
+    if (log.isRefused()) {
+      step1 = redoOrUndo(); // without what a log that failed to read midway added
+    }
     this.overlay = step1.build();
     this.pageCount = region.pageCount();
     if (pageCount > Integer.MAX_VALUE) {
@@ -39,6 +46,14 @@ final class RegionImage {
       throw new IllegalStateException(
           "region of " + pageCount + " pages is too large for the offline tools");
     }
+  }
+
+  /** The stores of step 1 before the write-ahead log's: the redo records', or the rollback's. */
+  private RecoveryOverlay.Builder redoOrUndo() {
+    RecoveryOverlay.Builder b = RecoveryOverlay.over(region);
+    b.replay(redo);
+    b.rollBack(undo);
+    return b;
   }
 
   Region region() {
@@ -53,6 +68,13 @@ final class RegionImage {
   /** The redo records recovery replays (none in a region without the redo log). */
   RedoLog redo() {
     return redo;
+  }
+
+  /**
+   * The write-ahead log recovery replays after the redo records (NONE if the region needs none).
+   */
+  WriteAheadLog log() {
+    return log;
   }
 
   long size() {

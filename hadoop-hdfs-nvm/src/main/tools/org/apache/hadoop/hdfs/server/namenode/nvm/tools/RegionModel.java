@@ -1,5 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import java.io.File;
+import java.io.IOException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
@@ -23,8 +25,19 @@ final class RegionModel {
     this.strings = StringPages.load(image, census);
   }
 
-  static RegionModel load(Region region) {
-    return new RegionModel(new RegionImage(region));
+  /** The model of {@code region} with its write-ahead log {@code logFile} (null: the default). */
+  static RegionModel load(Region region, File logFile) {
+    return new RegionModel(new RegionImage(region, logFile));
+  }
+
+  /**
+   * As {@link #load}, for dump and stat: refuses (IOException) a region whose write-ahead log a
+   * read-write open refuses, as the native open's refusals are; there is no namespace to show.
+   */
+  static RegionModel loadUsable(Region region, File logFile) throws IOException {
+    RegionImage image = new RegionImage(region, logFile);
+    image.log().requireUsable();
+    return new RegionModel(image);
   }
 
   InodePage inode(long page) {

@@ -11,9 +11,18 @@ public final class RegionStat {
   private RegionStat() {}
 
   public static StatReport run(File region) throws IOException {
+    return run(region, null);
+  }
+
+  /**
+   * As {@link #run(File)}, with the region's write-ahead log at {@code log} (null: the region's
+   * path + ".wal"), replayed if the region needs it; a log a read-write open refuses is refused
+   * (IOException).
+   */
+  public static StatReport run(File region, File log) throws IOException {
     Region r = Region.openReadOnly(region);
     try {
-      return stat(region, RegionModel.load(r));
+      return stat(region, RegionModel.loadUsable(r, log));
     } finally {
       RegionCheck.closeQuietly(r);
     }

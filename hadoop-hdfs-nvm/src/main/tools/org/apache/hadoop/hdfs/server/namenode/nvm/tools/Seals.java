@@ -113,6 +113,16 @@ final class Seals {
   }
 
   /**
+   * The value of the counter word {@code word} at {@code off} as a log entry holds it, decoded as
+   * the library decodes it there (checksum.c nvm_counter_value): the low 48 bits if the word is
+   * that value's checked word, else the whole word.
+   */
+  static long decodedCounter(long off, long word) {
+    long value = word & COUNTER_VALUE_MASK;
+    return word == counterWord(off, value) ? value : word;
+  }
+
+  /**
    * The value of a counter word, decoded as the library decodes it (nvm_sb_get): the low 48 bits in
    * a region with the feature, or whose word has check bits; the whole word in a region without the
    * feature whose counter is still plain.
