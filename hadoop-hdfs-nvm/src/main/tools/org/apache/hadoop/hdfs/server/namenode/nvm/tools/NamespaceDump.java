@@ -38,10 +38,12 @@ public final class NamespaceDump {
   private final List<InodeRecord> inodes;
 
   private final List<RecordEntry> records;
+  private final WriteAheadLog log;
 
   private NamespaceDump(File file, RegionModel m) {
     this.region = file.getPath();
     this.counters = new RegionCounters(m);
+    this.log = m.image.log();
     this.inodes = inodeRecords(m);
     this.records = recordEntries(m);
   }
@@ -174,8 +176,25 @@ public final class NamespaceDump {
   }
 
   /**
-   * The command's text output: "# name=value" counter lines, the inode lines, then the record
-   * lines.
+   * "name=value" for the write-ahead log replayed into this dump (its file, the checkpoint LSN the
+   * replay starts at, the LSN it ends at, the records and entries it stores); none if the region
+   * needs no log (region-format.md §12.5).
+   */
+  public List<String> logLines() {
+    List<String> out = new ArrayList<String>();
+    if (log.isNeeded()) {
+      out.add("log=" + TextEscape.path(log.file.getPath()));
+      out.add("logCheckpoint=" + Long.toUnsignedString(log.checkpoint));
+      out.add("logEnd=" + Long.toUnsignedString(log.replay.end));
+      out.add("logRecords=" + log.replay.records);
+      out.add("logEntries=" + log.replay.entries);
+    }
+    return out;
+  }
+
+  /**
+   * The command's text output: "# name=value" counter lines (and the write-ahead log's, if one is
+   * replayed), the inode lines, then the record lines.
    */
   public String text() {
     StringWriter w = new StringWriter();
@@ -188,6 +207,9 @@ public final class NamespaceDump {
     out.print("# region=" + TextEscape.path(region) + "\n");
     for (String c : counters()) {
       out.print("# " + c + "\n");
+    }
+    for (String l : logLines()) {
+      out.print("# " + l + "\n");
     }
     for (InodeRecord r : inodes) {
       out.print(r.text());
@@ -210,6 +232,20 @@ public final class NamespaceDump {
     return w.toString();
   }
 
+  /** ",\n"log": {...}" if a write-ahead log is replayed into this dump, else "". */
+  private String logJson() {
+    if (!log.isNeeded()) {
+      return "";
+    }
+    return ",\n\"log\": "
+        + new Json()
+            .put("file", log.file.getPath())
+            .put("checkpoint", log.checkpoint)
+            .put("end", log.replay.end)
+            .put("records", log.replay.records)
+            .put("entries", log.replay.entries);
+  }
+
   /** {@link #json()}, written line by line. */
   public void writeJson(PrintWriter out) {
     out.print(
@@ -217,6 +253,7 @@ public final class NamespaceDump {
             + Json.quote(region)
             + ",\n\"counters\": "
             + counters.json()
+            + logJson()
             + ",\n\"inodes\": [");
     boolean first = true;
     for (InodeRecord r : inodes) {

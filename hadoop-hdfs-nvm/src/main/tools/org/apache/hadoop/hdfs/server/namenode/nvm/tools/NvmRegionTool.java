@@ -16,9 +16,13 @@ import java.util.List;
  * <pre>
  *   java -cp hadoop-hdfs-2.7.3-nvm.jar org.apache.hadoop.hdfs.server.namenode.nvm.tools.NvmRegionTool check REGION
  *   hadoop jar hadoop-hdfs-2.7.3-nvm.jar org.apache.hadoop.hdfs.server.namenode.nvm.tools.NvmRegionTool stat REGION
+ *   java -cp ... NvmRegionTool dump --log /elsewhere/region.wal REGION
  * </pre>
  *
- * Exit codes: check 0 / 1 / 2 as {@link CheckReport#exitCode()}; dump and stat 0, or 1 if the
+ * A region of the disk mode that was not closed needs its write-ahead log (region-format.md §12.5):
+ * by default the region's path + ".wal", or the file {@code --log} names.
+ *
+ * <p>Exit codes: check 0 / 1 / 2 as {@link CheckReport#exitCode()}; dump and stat 0, or 1 if the
  * region cannot be read; {@link #EXIT_USAGE} for a bad command line; {@link #EXIT_INTERNAL} if the
  * tool itself failed (e.g. the native library cannot be loaded).
  */
@@ -30,11 +34,13 @@ public final class NvmRegionTool {
   public static final int EXIT_INTERNAL = 70;
 
   static final String USAGE =
-      "usage: NvmRegionTool <command> [--json] <region-file>\n"
+      "usage: NvmRegionTool <command> [--json] [--log <log-file>] <region-file>\n"
           + "  check <region>         validate the region without writing it; every finding with its offset\n"
           + "                         exit 0 consistent, 1 errors or refused, 2 consistent but needs recovery\n"
           + "  dump [--json] <region> the namespace: counters, one line per inode sorted by path, records\n"
           + "  stat [--json] <region> space use: pages by kind, inodes, blocks, bytes per inode, fragmentation\n"
+          + "  --log <log-file>       the region's write-ahead log (disk mode), read if the region needs it;\n"
+          + "                         default <region>.wal\n"
           + "exit "
           + EXIT_USAGE
           + " on a usage error, "
@@ -61,6 +67,12 @@ public final class NvmRegionTool {
     String command = args[0];
     List<String> rest = new ArrayList<String>(Arrays.asList(args).subList(1, args.length));
     boolean json = rest.remove("--json");
+    File log = null;
+    int at = rest.indexOf("--log");
+    if (at >= 0 && at + 1 < rest.size()) {
+      log = new File(rest.remove(at + 1));
+      rest.remove(at);
+    }
     if (rest.size() != 1 || rest.get(0).startsWith("-") || (json && command.equals("check"))) {
       err.print(USAGE);
       return EXIT_USAGE;
@@ -69,11 +81,11 @@ public final class NvmRegionTool {
     try {
       switch (command) {
         case "check":
-          CheckReport report = RegionCheck.run(region);
+          CheckReport report = RegionCheck.run(region, log);
           out.print(report.format());
           return report.exitCode();
         case "dump":
-          NamespaceDump dump = NamespaceDump.read(region);
+          NamespaceDump dump = NamespaceDump.read(region, log);
           PrintWriter w = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
           if (json) {
             dump.writeJson(w);
@@ -82,7 +94,7 @@ public final class NvmRegionTool {
           }
           return 0;
         case "stat":
-          StatReport stat = RegionStat.run(region);
+          StatReport stat = RegionStat.run(region, log);
           out.print(json ? stat.json() : stat.format());
           return 0;
         default:

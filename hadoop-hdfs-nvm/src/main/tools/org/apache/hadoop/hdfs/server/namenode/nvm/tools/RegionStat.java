@@ -54,6 +54,13 @@ public final class RegionStat {
     s.malformedPages = c.malformed.size() + c.unknownKind.size();
     s.undoArmed = m.image.undo().isArmed();
     s.pageChecksums = m.image.hasPageChecksums();
+    WriteAheadLog log = m.image.log();
+    if (log.isNeeded()) { // usable: loadUsable refused the region otherwise
+      s.log = log.file.getPath();
+      s.logCapacity = log.capacity;
+      s.logRecords = log.replay.records;
+      s.logBytes = log.replay.bytes;
+    }
     ChainOwners owners = new ChainOwners();
     for (long page : m.tree.order) {
       InodePage p = m.inode(page);

@@ -43,6 +43,13 @@ public final class StatReport {
   boolean undoArmed;
   boolean pageChecksums;
 
+  /** The write-ahead log replayed into these numbers; null if the region needs none. */
+  String log;
+
+  long logCapacity;
+  long logRecords;
+  long logBytes;
+
   StatReport(String region) {
     this.region = region;
   }
@@ -208,6 +215,29 @@ public final class StatReport {
     return pageChecksums;
   }
 
+  /**
+   * The write-ahead log a read-write open replays before it counts (region-format.md §12.5), whose
+   * replay these numbers include; null if the region needs none (its file is complete alone).
+   */
+  public String log() {
+    return log;
+  }
+
+  /** Bytes of the log's ring (0 without a log). */
+  public long logCapacity() {
+    return logCapacity;
+  }
+
+  /** Records of committed groups the replay stores (0 without a log). */
+  public long logRecords() {
+    return logRecords;
+  }
+
+  /** Bytes of those records, headers included (0 without a log). */
+  public long logBytes() {
+    return logBytes;
+  }
+
   private Map<String, Object> values() {
     Map<String, Object> v = new LinkedHashMap<String, Object>();
     v.put("regionSize", regionSize);
@@ -245,6 +275,12 @@ public final class StatReport {
     v.put("fragmentation", fragmentation());
     v.put("undoArmed", undoArmed);
     v.put("pageChecksums", pageChecksums);
+    if (log != null) {
+      v.put("log", log);
+      v.put("logCapacity", logCapacity);
+      v.put("logRecords", logRecords);
+      v.put("logBytes", logBytes);
+    }
     return v;
   }
 
@@ -255,7 +291,10 @@ public final class StatReport {
       Object v = e.getValue();
       b.append(e.getKey())
           .append(": ")
-          .append(v instanceof Double ? String.format("%.4f", (Double) v) : v)
+          .append(
+              v instanceof Double
+                  ? String.format("%.4f", (Double) v)
+                  : v instanceof String ? TextEscape.path((String) v) : v)
           .append('\n');
     }
     return b.toString();
@@ -269,6 +308,8 @@ public final class StatReport {
         j.put(e.getKey(), (Double) v);
       } else if (v instanceof Boolean) {
         j.put(e.getKey(), (Boolean) v);
+      } else if (v instanceof String) {
+        j.put(e.getKey(), (String) v);
       } else {
         j.put(e.getKey(), (Long) v);
       }
