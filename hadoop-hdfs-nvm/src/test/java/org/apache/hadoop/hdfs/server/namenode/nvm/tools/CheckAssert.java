@@ -24,6 +24,20 @@ final class CheckAssert {
   }
 
   /**
+   * Checks {@code f} with the write-ahead log {@code log} and asserts both files are byte-identical
+   * afterwards.
+   */
+  static CheckReport check(File f, File log) throws IOException {
+    String before = log.exists() ? RegionDamage.sha256(log) : null;
+    String regionBefore = RegionDamage.sha256(f);
+    CheckReport r = RegionCheck.run(f, log);
+    assertEquals("the checker changed " + f, regionBefore, RegionDamage.sha256(f));
+    assertEquals(
+        "the checker changed " + log, before, log.exists() ? RegionDamage.sha256(log) : null);
+    return r;
+  }
+
+  /**
    * The finding of {@code kind} at {@code offset}; fails with the whole report if there is none.
    */
   static Finding find(CheckReport r, Finding.Kind kind, long offset) {

@@ -53,7 +53,22 @@ final class RegionOracle {
   CheckReport judge(File region, File scratch, String what) throws IOException {
     CheckReport report = check(region, what);
     RegionDamage.copy(region, scratch);
+    copyLog(region, scratch);
     return verdict(report, region, scratch, what);
+  }
+
+  /**
+   * The region's write-ahead log (its path + ".wal", which both readers take by default) goes with
+   * the copy, so that both read the same pair; a log left beside the scratch copy goes.
+   */
+  private static void copyLog(File region, File scratch) throws IOException {
+    File log = WriteAheadLog.defaultFile(region);
+    File scratchLog = WriteAheadLog.defaultFile(scratch);
+    if (log.exists()) {
+      RegionDamage.copy(log, scratchLog);
+    } else if (scratchLog.exists() && !scratchLog.delete()) {
+      throw new IOException("cannot delete " + scratchLog);
+    }
   }
 
   /**

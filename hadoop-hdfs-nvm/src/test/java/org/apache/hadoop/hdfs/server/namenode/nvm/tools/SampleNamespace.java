@@ -64,6 +64,13 @@ final class SampleNamespace {
     return n;
   }
 
+  /** The sample written through {@code s}, a store of the formatted region at {@code file}. */
+  static SampleNamespace writeInto(File file, InodeStore s) throws NvmException {
+    SampleNamespace n = new SampleNamespace(file);
+    n.build(s);
+    return n;
+  }
+
   private void build(InodeStore s) throws NvmException {
     root = s.rootPage();
     user =
