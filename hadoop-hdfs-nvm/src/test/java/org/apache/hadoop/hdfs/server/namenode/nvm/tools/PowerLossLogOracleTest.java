@@ -59,9 +59,9 @@ public class PowerLossLogOracleTest {
                 RegionCheckLogTest.OPTIONS))) {
       for (int i = 0; i < steps.size(); i++) {
         String prefix = "pl" + i;
-        s.region().debugPowerloss(shm.file(prefix).getPath());
+        s.region().debugPowerloss(shm.file(prefix).getPath(), 0);
         steps.get(i).run(s);
-        s.region().debugPowerloss(null);
+        s.region().debugPowerloss(null, 0);
         judgeAll(prefix);
       }
     }
