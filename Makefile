@@ -72,7 +72,7 @@ ez-demo: build
 # acknowledges, the killed one back as standby, every acknowledged operation verified.
 # MODE=nvm (default) | mixed (nn1 NVM, nn2 stock, a failover each way) | stock | all (nvm, then mixed).
 ha-demo: build
-	MODE='$(MODE)' ROUNDS='$(ROUNDS)' ./scripts/demo/ha-demo.sh
+	MODE='$(MODE)' ROUNDS='$(ROUNDS)' PERSIST='$(PERSIST)' POWER_LOSS='$(POWER_LOSS)' ./scripts/demo/ha-demo.sh
 
 # NameNode + DataNode processes, a 4-thread client workload, 20 SIGKILLs of the NameNode at random
 # moments; every acknowledged operation must survive. KILLS=, SEED=, THREADS= to vary; HA=1 is

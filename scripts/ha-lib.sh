@@ -263,6 +263,21 @@ ha_other() { [ "$1" = nn1 ] && echo nn2 || echo nn1; }
 # ha_kill ROLE — SIGKILL, until the process is gone.
 ha_kill() { kill_hard "${HA_PID[$1]}"; HA_PID[$1]=; }
 
+# ha_kill_all — SIGKILL to every recorded process still running except the load client, all at
+# once (as a power loss stops them), then until each is gone.
+ha_kill_all() {
+  local role pids=()
+  for role in "${!HA_PID[@]}"; do
+    [ "$role" = load ] && continue
+    [ -n "${HA_PID[$role]}" ] && pids+=("${HA_PID[$role]}") && HA_PID[$role]=
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  disown "${pids[@]}" 2>/dev/null || true
+  kill -9 "${pids[@]}" 2>/dev/null || true
+  local pid
+  for pid in "${pids[@]}"; do while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done; done
+}
+
 # ha_check_loopback — every TCP socket the recorded processes listen on is on 127.0.0.1; prints
 # the count, or the others and fails.
 ha_check_loopback() {
@@ -279,10 +294,15 @@ ha_check_loopback() {
 # log_event_ms ROLE SINCE_MS TEXT — when ROLE's process log (ha_log's names: nn1, zkfc1, …)
 # first logged a line containing TEXT after SINCE_MS (epoch ms; the log has the time of day only,
 # read as of SINCE_MS's day), or nothing.
-log_event_ms() {
-  python3 - "$(ha_log "$1")" "$2" "$3" <<'PY'
+log_event_ms() { log_scan "$1" "$2" "$3" time; }
+
+# log_line_after ROLE SINCE_MS TEXT — that line itself (as log_event_ms finds it), or nothing.
+log_line_after() { log_scan "$1" "$2" "$3" line; }
+
+log_scan() {
+  python3 - "$(ha_log "$1")" "$2" "$3" "$4" <<'PY'
 import datetime, re, sys
-log, since, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+log, since, text, what = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 day = datetime.datetime.fromtimestamp(since / 1000).replace(hour=0, minute=0, second=0, microsecond=0)
 for line in open(log, errors="replace"):
     m = re.match(r"(\d\d):(\d\d):(\d\d),(\d\d\d) ", line)
@@ -290,7 +310,7 @@ for line in open(log, errors="replace"):
         h, mi, s, ms = map(int, m.groups())
         t = int((day + datetime.timedelta(hours=h, minutes=mi, seconds=s, milliseconds=ms)).timestamp() * 1000)
         if t > since:
-            print(t); break
+            print(t if what == "time" else line.rstrip("\n")); break
 PY
 }
 

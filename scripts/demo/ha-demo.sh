@@ -14,6 +14,16 @@
 # (nvm, then mixed). ROUNDS (1; 2 for mixed): failovers per run, each killing whichever is active.
 # LOAD_SECONDS (10), AFTER_SECONDS (5: load after the killed NameNode is standby again), THREADS (4),
 # FAILOVER_TIMEOUT (60 s from the kill for the first acknowledged operation).
+#
+# Then a power-loss round (POWER_LOSS=1; 0 skips it): first the standby NameNode alone, then the
+# whole cluster (every process above but the load client) is SIGKILLed at once and started again.
+# PERSIST says where the NVM regions live and what a power loss leaves of them: emulated (the
+# default) keeps them on tmpfs, which a reboot empties, so the demo deletes them and each NVM
+# NameNode must rebuild its region from its newest fsimage and the shared journal on its own;
+# disk (persist.mode=disk) keeps region and write-ahead log in the work directory, which the
+# reboot keeps, and the NameNode replays its log. (A SIGKILL leaves the page cache to the
+# kernel: what a real power loss does to a disk-mode region is the power-loss sweep's to show,
+# docs/crash-consistency.md.)
 set -euo pipefail
 here=$(dirname "$0")
 source "$here/../cluster-lib.sh"
@@ -24,7 +34,7 @@ MODE=${MODE:-nvm}
 if [ "$MODE" = all ]; then
   rc=0; results=()
   for m in nvm mixed; do
-    if MODE=$m "$0"; then results+=("MODE=$m: passed"); else results+=("MODE=$m: FAILED"); rc=1; fi
+    if MODE=$m PERSIST=${PERSIST:-emulated} POWER_LOSS=${POWER_LOSS:-1} "$0"; then results+=("MODE=$m: passed"); else results+=("MODE=$m: FAILED"); rc=1; fi
   done
   printf '\n'; printf 'ha-demo %s\n' "${results[@]}"
   exit $rc
@@ -40,9 +50,17 @@ LOAD_SECONDS=${LOAD_SECONDS:-10}
 AFTER_SECONDS=${AFTER_SECONDS:-5}
 THREADS=${THREADS:-4}
 FAILOVER_TIMEOUT=${FAILOVER_TIMEOUT:-60}
+POWER_LOSS=${POWER_LOSS:-1}
+PERSIST=${PERSIST:-emulated}
+case $PERSIST in
+  emulated | disk) export NVM_PERSIST=$PERSIST ;;
+  *) echo "PERSIST must be emulated or disk (not '$PERSIST')" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d /tmp/nvm-ha-demo.XXXXXX)
 shm=$(mktemp -d /dev/shm/nvm-ha-demo.XXXXXX)
+regions=$shm
+[ "$PERSIST" = disk ] && regions=$work/regions && mkdir -p "$regions"
 ops="$work/ops.log" stop="$work/stop"
 cleanup() { ha_stop_all; rm -rf "$shm"; echo "(logs kept in $work)"; }
 trap cleanup EXIT
@@ -61,8 +79,8 @@ zkfc_event_ms() { log_event_ms "zkfc${1#nn}" "$2" "$3"; }
 since() { [ -n "$2" ] && echo "+$(secs "$1" "$2") s" || echo "+? s"; }
 
 
-step "1. configure (MODE=$MODE): nn1 $([ "$nvm1" = true ] && echo NVM || echo stock), nn2 $([ "$nvm2" = true ] && echo NVM || echo stock); regions in $shm"
-ha_write_confs "$work" "$shm" "$nvm1" "$nvm2"
+step "1. configure (MODE=$MODE): nn1 $([ "$nvm1" = true ] && echo NVM || echo stock), nn2 $([ "$nvm2" = true ] && echo NVM || echo stock); regions in $regions (persist.mode $PERSIST)"
+ha_write_confs "$work" "$regions" "$nvm1" "$nvm2"
 client=$(ha_conf client)
 echo "   nameservice $HA_NS: nn1 at $(conf_get "$client/hdfs-site.xml" dfs.namenode.rpc-address.ha.nn1), nn2 at $(conf_get "$client/hdfs-site.xml" dfs.namenode.rpc-address.ha.nn2)"
 echo "   shared edits: $(conf_get "$client/hdfs-site.xml" dfs.namenode.shared.edits.dir)"
@@ -157,7 +175,84 @@ for round in $(seq 1 "$ROUNDS"); do
   sleep "$AFTER_SECONDS"
 done
 
-step "$((5 + ROUNDS)). stop the load; verify the namespace against its log"
+# lose_power ROLE... — what a power loss leaves of the NVM regions of these NameNodes (PERSIST)
+lose_power() {
+  local nn
+  for nn in "$@"; do
+    [ "$(conf_get "$(ha_conf "$nn")/hdfs-site.xml" dfs.namenode.nvm.enabled)" = true ] || continue
+    if [ "$PERSIST" = emulated ]; then
+      rm -f "$regions/$nn.region"
+      echo "   $nn: its region on tmpfs is gone with the reboot ($regions/$nn.region deleted)"
+    else
+      echo "   $nn: its region and write-ahead log stay on the disk ($(du -sh "$regions/$nn.region" | cut -f1), log $(du -sh "$regions/$nn.region.wal" | cut -f1))"
+    fi
+  done
+}
+
+# restart_report NN SINCE_MS — how NN's NVM region came back at its last start
+restart_report() {
+  local line
+  local text
+  for text in "initialised for namespace" "region rebuilt in" "at this start" "applied from the shared journal" "NVM namesystem loaded in"; do
+    line=$(log_line_after "$1" "$2" "$text")
+    [ -n "$line" ] || continue
+    line=$(sed -E 's/^[0-9:,]+ INFO [A-Za-z]+: //; s/ for namespace RegionIdentity.*//; s/(NVM region [^:]*): [0-9]+ bytes, (persistence mode [a-z]+), pmem_is_pmem=[a-z]+; .*(; replayed)/\1: \2\3/' <<<"$line")
+    echo "   $1: $line"
+  done
+}
+
+next=$((5 + ROUNDS))
+if [ "$POWER_LOSS" = 1 ]; then
+  standby=$(ha_other "$(ha_active)")
+  step "$next. power loss of the standby $(label "$standby"): kill -9, reboot, restart"
+  t_kill=$(now_ms)
+  ha_kill "$standby"; ha_kill "zkfc${standby#nn}"
+  lose_power "$standby"
+  ha_nn_start "$standby"; zkfc_start "$standby"
+  nn_wait_state "$standby" standby 180 || fail "$(label "$standby") did not become standby after its power loss"
+  echo "   $(label "$standby") standby again $(secs "$t_kill" "$(now_ms)") s after the power loss"
+  restart_report "$standby" "$t_kill"
+  sleep "$AFTER_SECONDS"
+  next=$((next + 1))
+
+  step "$next. power loss of the whole cluster: every process but the load client killed at once; reboot; start in order"
+  before=$(grep -c ' ACK ' "$ops")
+  t_kill=$(now_ms)
+  ha_kill_all
+  echo "   ZooKeeper, 3 JournalNodes, 2 NameNodes, 2 ZKFCs, 2 DataNodes killed at $(clock "$t_kill") ($before operations acknowledged before)"
+  lose_power nn1 nn2
+  t_on=$(now_ms)
+  zk_start || fail "ZooKeeper did not restart"
+  jn_start_all || fail "a JournalNode did not restart"
+  ha_nn_start nn1; zkfc_start nn1; ha_nn_start nn2; zkfc_start nn2
+  ha_dn_start dn1; ha_dn_start dn2
+  active=
+  while [ -z "$active" ]; do
+    for nn in nn1 nn2; do ha_alive "$nn" || { ha_show_log "$nn" 30; fail "$nn exited after the power loss"; }; done
+    [ $(($(now_ms) - t_on)) -gt 300000 ] && fail "no active NameNode 300 s after the power came back"
+    active=$(ha_active)
+    sleep 0.3
+  done
+  standby=$(ha_other "$active")
+  ack=
+  while [ -z "$ack" ]; do
+    t_serving=$(log_event_ms "$active" "$t_on" "Starting services required for active state")
+    [ -n "$t_serving" ] && ack=$(ha_first_ack_after "$ops" "$t_serving")
+    [ -n "$ack" ] && break
+    ha_alive load || { cat "$work/load.out" >&2; fail "the load client exited"; }
+    [ $(($(now_ms) - t_on)) -gt 300000 ] && fail "no operation acknowledged 300 s after the power came back"
+    sleep 0.2
+  done
+  nn_wait_state "$standby" standby 180 || fail "$(label "$standby") did not become standby after the power loss"
+  printf '   %-8s %s began its transition to active\n' "$(since "$t_on" "$t_serving")" "$active"
+  printf '   %-8s the first operation acknowledged after the power came back\n' "$(since "$t_on" "${ack%% *}")"
+  for nn in nn1 nn2; do restart_report "$nn" "$t_on"; done
+  summary+=("power loss: the standby alone, then the whole cluster; $(label "$active") active and acknowledging $(secs "$t_on" "${ack%% *}") s after the power came back")
+  sleep "$AFTER_SECONDS"
+  next=$((next + 1))
+fi
+
+step "$next. stop the load; verify the namespace against its log"
 touch "$stop"
 for _ in $(seq 1 1200); do ha_alive load || break; sleep 0.1; done
 ha_alive load && fail "the load client did not stop within 120 s"
@@ -174,7 +269,7 @@ lost=$(sed -n 's/^lost=//p' "$work/verify.out")
 [ "$verify_rc" = 0 ] && [ "$lost" = 0 ] || fail "verification: lost=${lost:-?} (exit $verify_rc; $work/verify.out)"
 
 echo
-echo "RESULT (MODE=$MODE): lost=0 after $ROUNDS failover(s), $(($(now_ms) / 1000 - t_start / 1000)) s in all"
+echo "RESULT (MODE=$MODE, PERSIST=$PERSIST): lost=0 after $ROUNDS failover(s)$([ "$POWER_LOSS" = 1 ] && echo " and a power-loss round"), $(($(now_ms) / 1000 - t_start / 1000)) s in all"
 printf '   %s\n' "${summary[@]}"
 echo "   kill -9 to the first acknowledged operation: ${gaps[*]} s"
 sed -n 's/^verify: the log has /   the load: /p; s/^verify: /   verified: /p' "$work/verify.out"
