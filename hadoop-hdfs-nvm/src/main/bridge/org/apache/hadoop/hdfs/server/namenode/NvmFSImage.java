@@ -204,7 +204,7 @@ class NvmFSImage extends FSImage {
         region = // validation + crash recovery; refuses a bad file untouched
             Region.open(file, mode, options);
       } catch (NvmException e) {
-        throw NvmRefusalDetail.explain(file, e);
+        throw NvmRefusalDetail.explain(file, options.logFileOf(file), e);
       }
       RegionIdentity found = region.identity();
       if (!expected.equals(found)) {
@@ -392,7 +392,10 @@ class NvmFSImage extends FSImage {
     try { // crash recovery first: the txid of a committed prefix
       region = Region.open(file, mode, NvmRegionConf.options(nvmConf));
     } catch (NvmException e) {
-      throw NvmRefusalDetail.explain(file, e);
+      throw NvmRefusalDetail.explain(file, NvmRegionConf.options(nvmConf).logFileOf(file), e);
+    }
+    if (region.recovery().logRecords() > 0) { // the probe's close checkpoints: said here or never
+      LOG.info(NvmRegionConf.describe(file, region) + " (the HA probe's open)");
     }
     try {
       servableWithHa(region, file);

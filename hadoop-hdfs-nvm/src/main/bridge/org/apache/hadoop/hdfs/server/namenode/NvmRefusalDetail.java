@@ -17,7 +17,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionCheck;
 final class NvmRefusalDetail {
   private NvmRefusalDetail() {}
 
-  static IOException explain(File region, NvmException e) {
+  static IOException explain(File region, File log, NvmException e) {
     long off = e.offset();
     if (off < RegionLayout.DATA_OFFSET) {
       return e;
@@ -25,7 +25,7 @@ final class NvmRefusalDetail {
     long page = off - (off - RegionLayout.DATA_OFFSET) % RegionLayout.PAGE_SIZE;
     StringBuilder where = new StringBuilder();
     try {
-      CheckReport report = RegionCheck.run(region);
+      CheckReport report = RegionCheck.run(region, log);
       for (Finding f : report.findings()) {
         long fo = f.offset();
         if (f.severity() == Finding.Severity.ERROR

@@ -148,7 +148,7 @@ final class NvmStartupOptions {
           e);
     }
     LOG.info("NVM NameNode -recover: region recovery: " + recovery);
-    CheckReport check = RegionCheck.run(file);
+    CheckReport check = RegionCheck.run(file, NvmRegionConf.options(conf).logFileOf(file));
     String findings = check.format();
     if (!check.isConsistent()) {
       throw new IOException(
