@@ -83,10 +83,6 @@ bench_clean() { rm -rf "$1" ${CFG_TMP:+"$CFG_TMP"}; }
 # bench_work — a new work directory on the local disk.
 bench_work() { mktemp -d "$DISK_BASE/nvmbench.XXXXXX"; }
 
-# msync_skipped CFG SIZE MAX — status 0 when CFG is nvm-msync and SIZE is above MAX: the msync
-# mode persists with one msync per flushed range (~140 creates/s here), so its series stay small.
-msync_skipped() { [ "$1" = nvm-msync ] && [ "$2" -gt "$3" ]; }
-
 # record WORKLOAD OP THREADS SIZE CONFIG RUN VALUE UNIT — one row of results.csv.
 record() {
   [ -n "$7" ] || { echo "record: empty value for $*" >&2; return 1; }

@@ -75,10 +75,12 @@ CONFIGS = {
                               name_dir="tmpfs", conf=NULL_JOURNAL, default=True),
     "nvm-emulated": config("NVM NameNode; region on tmpfs, persist.mode=emulated, PMEM_IS_PMEM_FORCE=1",
                            nvm=True, region="tmpfs", conf=EMULATED, default=True),
-    "nvm-msync": config("NVM NameNode; region on the local disk, persist.mode=msync", nvm=True, region="disk",
-                        pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "msync"}, default=True),
+    # the disk mode (region-format.md §12): a group commit is one append to <region>.wal and one
+    # fdatasync; the region file is made durable by checkpoints. It replaced the msync mode, whose
+    # configuration was nvm-msync (a name older results still hold)
     "nvm-disk": config("NVM NameNode; region and its write-ahead log on the local disk, persist.mode=disk",
-                       nvm=True, region="disk", pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "disk"}),
+                       nvm=True, region="disk", pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "disk"},
+                       default=True),
     "nvm-cold": config("nvm-emulated with a 1,000-file inode cache (reads miss the cache)", nvm=True,
                        region="tmpfs", conf=dict(EMULATED, **{"dfs.namenode.nvm.cache.inodes": "1000"}),
                        default=True),
@@ -114,6 +116,14 @@ CONFIGS = {
 }
 H35_CONFIGS = tuple(c for c in CONFIGS if CONFIGS[c]["runtime"] == "hadoop-3.5.0")
 HA_CONFIGS = tuple(c for c in CONFIGS if CONFIGS[c]["ha"])
+
+
+def persists_on_disk(name):
+    """Whether the configuration keeps its namespace durable on the local disk (DISK_BASE): an NVM
+    NameNode in its region (its name dir holds VERSION and seen_txid only), a stock or Hadoop 3.5.0
+    one in its name dir (fsimage and edit log)."""
+    c = CONFIGS[name]
+    return (c["region"] if c["nvm"] else c["name_dir"]) == "disk"
 
 
 def names(default=False, ha=False):

@@ -58,8 +58,6 @@ WORKLOADS = {
 }
 # run-info.txt lists every variable with one of these prefixes
 PARAMETER = re.compile(r"^(NNT|NOMR|MR|REC|HEAP|STREAM|HAT)_")
-# the nvm-msync series of NNThroughputBenchmark (NNT_MSYNC_N): its configurations
-MSYNC_SERIES = "stock-disk nvm-msync"
 
 
 class UsageError(Exception):
@@ -111,10 +109,6 @@ def steps(profile, workloads, env, suite_dir=HERE):
             # the workload's configurations; empty (the script's default) when the profile sets none
             delta["CONFIGS"] = env.get(spec["configs"]) or ""
         out.append((w, cmd, delta))
-        if w == "nnthroughput" and env.get("NNT_MSYNC_N", "0") not in ("", "0"):
-            # the same ops at the msync series' size, against stock-disk at that size (0: none, so
-            # a segment of a profile that sizes the series can leave it out)
-            out.append((w, cmd, {"NNT_N": env["NNT_MSYNC_N"], "CONFIGS": MSYNC_SERIES}))
     return out
 
 
@@ -324,14 +318,8 @@ def run(argv, environ, root=ROOT, suite_dir=HERE, charts=True, now=time.time):
     print(block, end="", flush=True)
 
     st = steps(a.profile, workloads, env, suite_dir)
-    n = len(workloads)
-    i = 0
-    for w, cmd, delta in st:
-        if delta.get("CONFIGS") == MSYNC_SERIES and w == "nnthroughput" and "NNT_N" in delta:
-            print(f"-- nvm-msync series: {delta['NNT_N']} operations, against stock-disk at the same size", flush=True)
-        else:
-            i += 1
-            print(f"\n== [{i}/{n}] {w} ({time.strftime('%H:%M:%S')})", flush=True)
+    for i, (w, cmd, delta) in enumerate(st, 1):
+        print(f"\n== [{i}/{len(st)}] {w} ({time.strftime('%H:%M:%S')})", flush=True)
         rc = subprocess.run(cmd, env=apply(env, delta)).returncode
         if rc != 0:
             print(f"workload {w} exited {rc}", flush=True)

@@ -110,7 +110,7 @@ def plan(s):
 
 
 def kept_log_name(op, t, n, cfg, run):
-    # the size is in the kept log's name: the nvm-msync series reruns stock-disk at its own size
+    # the size is in the kept log's name: a segment may measure a configuration and op at another size
     return f"{op}-t{t}-n{size_of(op, n)}-{cfg}-run{run}.log"
 
 

@@ -11,6 +11,8 @@ wl-*.sh); a workload a profile does not list runs only when named on the command
 HA_CFGS = ["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs"]
 H35_CFGS = ["h35-disk", "h35-tmpfs", "h35-fgl-disk", "h35-fgl-tmpfs"]
 NNT_ANCHORED = ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated"]
+# with the NVM NameNode whose region is on the local disk (persist.mode=disk), as durable as stock-disk
+NNT_WITH_DISK = NNT_ANCHORED + ["nvm-disk"]
 
 PROFILES = {
     "quick": {
@@ -21,8 +23,8 @@ PROFILES = {
         "workloads": ["nnthroughput", "nnbench-nomr", "nnbench-mr", "recovery", "heap", "streaming"],
         "params": {
             "NNT_N": 100000, "NNT_THREADS": 8, "NNT_OPS": ["create", "open"], "NNT_RUNS": 2,
-            "NNT_CONFIGS": NNT_ANCHORED,
-            "NOMR_SIZES": 1000, "NOMR_RUNS": 1, "NOMR_CONFIGS": ["stock-disk", "nvm-emulated", "nvm-msync"],
+            "NNT_CONFIGS": NNT_WITH_DISK,
+            "NOMR_SIZES": 1000, "NOMR_RUNS": 1, "NOMR_CONFIGS": ["stock-disk", "nvm-emulated", "nvm-disk"],
             "MR_FILES": 1000, "MR_MAPS": 4, "MR_RUNS": 1, "MR_CONFIGS": ["stock-disk", "nvm-emulated"],
             "REC_SIZES": 10000, "REC_RUNS": 1, "REC_CONFIGS": ["stock-disk", "nvm-emulated"],
             "HEAP_N": 100000, "HEAP_RUNS": 1,
@@ -39,36 +41,33 @@ PROFILES = {
         "params": {
             "NNT_N": 1000000, "NNT_THREADS": [2, 8],
             "NNT_OPS": ["create", "mkdirs", "open", "delete", "fileStatus", "rename", "blockReport"],
-            "NNT_RUNS": 3, "NNT_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-cold"]
+            "NNT_RUNS": 3,
+            "NNT_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk", "nvm-cold"]
             + H35_CFGS,
-            # nvm-msync persists with one msync per flushed range (~140 creates/s here): a smaller series
-            "NNT_MSYNC_N": 10000,
-            "NOMR_SIZES": [1000, 5000, 10000, 50000, 100000, 500000], "NOMR_RUNS": 3, "NOMR_MSYNC_MAX": 10000,
+            "NOMR_SIZES": [1000, 5000, 10000, 50000, 100000, 500000], "NOMR_RUNS": 3,
             # an HA pair's single client runs at a few hundred files/s here: its series stops at 100k
             "NOMR_HA_MAX": 100000,
-            "NOMR_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-msync"] + HA_CFGS,
-            "MR_FILES": [10000, 50000], "MR_MAPS": [2, 8, 16], "MR_RUNS": 3, "MR_MSYNC_MAX": 10000,
-            "MR_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-msync"],
+            "NOMR_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk"] + HA_CFGS,
+            "MR_FILES": [10000, 50000], "MR_MAPS": [2, 8, 16], "MR_RUNS": 3,
+            "MR_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk"],
             "REC_SIZES": [100000, 1000000, 10000000], "REC_RUNS": 3, "REC_CONFIGS": ["stock-disk", "nvm-emulated"],
             "HEAP_N": 1000000, "HEAP_RUNS": 2,
             "HEAP_ATTRS_N": 1000000, "HEAP_ATTRS_RUNS": 2,
             "STREAM_THREADS": [16, 64], "STREAM_BYTES": [256, 1024], "STREAM_SECONDS": 30, "STREAM_WARMUP": 5,
             "STREAM_RUNS": 3,
-            "STREAM_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-msync"] + HA_CFGS,
+            "STREAM_CONFIGS": ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk"] + HA_CFGS,
             "HAT_FILES": 100000, "HAT_RUNS": 3, "HAT_CONFIGS": HA_CFGS,
         },
     },
     "targets": {
-        "description": "what every performance target is judged on: the write and read ops at 2 and 8 threads "
-                       "against the stock 2.7.3 configurations and Hadoop 3.5.0, restart at 100k and 1M files "
-                       "(make bench-targets)",
+        "description": "what the NNThroughputBenchmark and restart targets are judged on: the write and read ops "
+                       "at 2 and 8 threads against the stock 2.7.3 configurations and Hadoop 3.5.0, restart at "
+                       "100k and 1M files (make bench-targets)",
         "workloads": ["nnthroughput", "recovery"],
         "params": {
             "NNT_N": 100000, "NNT_THREADS": [2, 8], "NNT_OPS": ["create", "mkdirs", "rename", "delete", "open",
                                                                 "fileStatus"],
-            "NNT_RUNS": 3, "NNT_CONFIGS": NNT_ANCHORED + H35_CFGS,
-            # the nvm-msync target (>= 1.0x stock-disk for create and mkdirs): its own series
-            "NNT_MSYNC_N": 10000,
+            "NNT_RUNS": 3, "NNT_CONFIGS": NNT_WITH_DISK + H35_CFGS,
             "REC_SIZES": [100000, 1000000], "REC_RUNS": 3, "REC_CONFIGS": ["stock-disk", "nvm-emulated"],
         },
     },

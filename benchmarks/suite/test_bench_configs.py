@@ -43,7 +43,7 @@ class TableTest(unittest.TestCase):
                 self.assertTrue(c["description"])
 
     def test_the_default_set_is_the_seven_2_7_3_configurations(self):
-        self.assertEqual(["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-msync", "nvm-cold",
+        self.assertEqual(["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk", "nvm-cold",
                           "nvm-warm"], bench_configs.names(default=True))
         self.assertEqual(["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs"],
                          bench_configs.names(ha=True))
@@ -71,6 +71,22 @@ class TableTest(unittest.TestCase):
             for name in (f"h35-{medium}", f"h35-fgl-{medium}"):
                 self.assertEqual(CONFIGS[f"stock-{medium}"]["name_dir"], CONFIGS[name]["name_dir"])
 
+    def test_nvm_disk_keeps_its_region_and_log_on_the_disk_in_the_disk_mode(self):
+        c = CONFIGS["nvm-disk"]
+        self.assertEqual((True, "disk", False), (c["nvm"], c["region"], c["pmem_force"]))
+        self.assertEqual({"dfs.namenode.nvm.persist.mode": "disk"}, c["conf"])
+        # the msync mode's configuration is gone (older results still name it)
+        self.assertNotIn("nvm-msync", CONFIGS)
+        self.assertEqual(1, len(bench_configs.problems("nnthroughput", ["nvm-msync"])))
+
+    def test_the_configurations_that_persist_on_the_disk(self):
+        self.assertEqual(["stock-disk", "nvm-disk", "h35-disk", "h35-fgl-disk"],
+                         [c for c in CONFIGS if "nnthroughput" in CONFIGS[c]["workloads"]
+                          and bench_configs.persists_on_disk(c)])
+        # an NVM NameNode's name dir on the disk holds no namespace
+        self.assertEqual("disk", CONFIGS["nvm-emulated"]["name_dir"])
+        self.assertFalse(bench_configs.persists_on_disk("nvm-emulated"))
+
     def test_every_configuration_has_a_place_and_a_colour_in_the_charts(self):
         for name in CONFIGS:
             self.assertIn(name, bench_chart_colors.ORDER)
@@ -96,6 +112,11 @@ class CommandLineTest(unittest.TestCase):
         out = self.shell_vars("nvm-cold", 'echo "${#CFG_CONF[@]}"', 'echo "${CFG_CONF[2]}=${CFG_CONF[3]}"',
                               'echo "$CFG_NVM $CFG_NAME_ON $CFG_REGION_ON $CFG_ENV_FORCE $CFG_RUNTIME"')
         self.assertEqual(["4", "dfs.namenode.nvm.cache.inodes=1000", "true disk tmpfs 1 nvm-2.7.3"], out)
+
+    def test_shell_gives_nvm_disk_no_pmem_force(self):
+        out = self.shell_vars("nvm-disk", 'echo "$CFG_NVM $CFG_NAME_ON $CFG_REGION_ON $CFG_ENV_FORCE"',
+                              'echo "${CFG_CONF[0]}=${CFG_CONF[1]}"')
+        self.assertEqual(["true disk disk 0", "dfs.namenode.nvm.persist.mode=disk"], out)
 
     def test_shell_describes_an_h35_configuration(self):
         out = self.shell_vars("h35-fgl-tmpfs", 'echo "$CFG_RUNTIME_LIB"', 'echo "$CFG_RUNTIME_JAR"',

@@ -26,7 +26,7 @@ class ProfilesTest(unittest.TestCase):
         p = drv.resolve("quick", {"NNT_N": "5000", "NNT_RUNS": "", "UNRELATED": "x"})
         self.assertEqual("5000", p["NNT_N"])
         self.assertEqual("2", p["NNT_RUNS"])
-        self.assertEqual("stock-disk stock-tmpfs stock-nojournal nvm-emulated", p["NNT_CONFIGS"])
+        self.assertEqual("stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-disk", p["NNT_CONFIGS"])
         self.assertNotIn("UNRELATED", p)
 
     def test_the_profiles_keep_the_values_bench_sh_had(self):
@@ -55,6 +55,24 @@ class ProfilesTest(unittest.TestCase):
             st = drv.steps(profile, ["nnthroughput"], env_of(profile))
             cfgs = st[0][2]["CONFIGS"].split()
             self.assertTrue({"stock-disk", "nvm-emulated", *bench_configs.H35_CONFIGS} <= set(cfgs), profile)
+
+    def test_nvm_disk_runs_beside_stock_disk_wherever_the_msync_mode_ran_and_in_quick_and_targets(self):
+        for profile, params in PROFILES.items():
+            for name, value in params["params"].items():
+                if name.endswith("_CONFIGS"):
+                    self.assertNotIn("nvm-msync", value, (profile, name))
+                    if "nvm-disk" in value:
+                        self.assertIn("stock-disk", value, (profile, name))
+        for profile in ("quick", "targets", "full"):
+            self.assertIn("nvm-disk", PROFILES[profile]["params"]["NNT_CONFIGS"], profile)
+        for name in ("NOMR_CONFIGS", "MR_CONFIGS", "STREAM_CONFIGS"):
+            self.assertIn("nvm-disk", PROFILES["full"]["params"][name], name)
+        self.assertIn("nvm-disk", PROFILES["quick"]["params"]["NOMR_CONFIGS"])
+
+    def test_no_profile_sizes_nvm_disk_apart_from_the_other_configurations(self):
+        # the msync mode's own small series and size caps are gone
+        for profile, params in PROFILES.items():
+            self.assertFalse([p for p in params["params"] if "MSYNC" in p], profile)
 
     def test_a_configuration_a_workload_cannot_run_is_refused_before_anything_runs(self):
         with self.assertRaisesRegex(drv.UsageError, "h35-disk does not run nnbench-nomr"):
@@ -85,19 +103,15 @@ class StepsTest(unittest.TestCase):
         (_, _, delta), = drv.steps("targets", ["heap-attrs"], env_of("targets"))
         self.assertEqual("100000", delta["HEAP_N"])
 
-    def test_the_msync_series_follows_nnthroughput_when_sized(self):
-        self.assertEqual(1, len(drv.steps("nnthroughput", ["nnthroughput"], env_of("nnthroughput"))))
-        self.assertEqual(1, len(drv.steps("targets", ["nnthroughput"], env_of("targets", NNT_MSYNC_N="0"))))
-        st = drv.steps("targets", ["nnthroughput"], env_of("targets"))
-        self.assertEqual({"NNT_N": "10000", "CONFIGS": "stock-disk nvm-msync"}, st[1][2])
-        st = drv.steps("full", ["nnthroughput"], env_of("full"))
-        self.assertEqual({"NNT_N": "10000", "CONFIGS": "stock-disk nvm-msync"}, st[1][2])
-        st = drv.steps("quick", ["nnthroughput"], env_of("quick", NNT_MSYNC_N="500"))
-        self.assertEqual("500", st[1][2]["NNT_N"])
+    def test_nnthroughput_is_one_step_with_every_configuration_at_the_same_size(self):
+        for profile in ("targets", "full", "quick"):
+            (w, _, delta), = drv.steps(profile, ["nnthroughput"], env_of(profile, NNT_MSYNC_N="10000"))
+            self.assertEqual(["CONFIGS"], list(delta), profile)
+            self.assertIn("nvm-disk", delta["CONFIGS"].split(), profile)
 
     def test_the_plan_shows_each_nnthroughput_measurement_with_its_command_line(self):
         env = env_of("targets", NNT_OPS="create", NNT_THREADS="2", NNT_RUNS="1",
-                     NNT_CONFIGS="nvm-emulated h35-fgl-tmpfs", NNT_MSYNC_N="0")
+                     NNT_CONFIGS="nvm-emulated h35-fgl-tmpfs")
         text = drv.plan_text("targets", ["nnthroughput"], env, "/results/x", 1, root="/r")
         lines = [ln for ln in text.splitlines() if re.match(r"^    \d+ run", ln)]
         self.assertEqual(2, len(lines))
@@ -193,8 +207,8 @@ class RunTest(unittest.TestCase):
         self.assertEqual("suite,workload,op,threads,size,config,run,value,unit", rows[0])
         self.assertIn("quick,nnthroughput,create,2,123,nvm-emulated,1,50,ops/s", rows)
         calls = self.read(d, "stub-calls.txt").splitlines()
-        self.assertEqual("wl-nnthroughput.sh CONFIGS=stock-disk stock-tmpfs stock-nojournal nvm-emulated NNT_N=123 "
-                         "HEAP_KIND= SUITE=quick", calls[0])
+        self.assertEqual("wl-nnthroughput.sh CONFIGS=stock-disk stock-tmpfs stock-nojournal nvm-emulated nvm-disk "
+                         "NNT_N=123 HEAP_KIND= SUITE=quick", calls[0])
         self.assertTrue(calls[1].startswith("wl-heap.sh CONFIGS=unset NNT_N=123 HEAP_KIND=attrs"), calls[1])
         info = self.read(d, "run-info.txt")
         self.assertTrue(info.startswith("suite: quick; workloads: nnthroughput heap-attrs\nstarted: "), info)
@@ -230,9 +244,11 @@ class RunTest(unittest.TestCase):
         self.assertEqual(0, rc)
         self.assertFalse(os.path.exists(os.path.join(self.root, "benchmarks")))
         self.assertIn("plan: profile targets; workloads: nnthroughput recovery", out)
-        # 3 runs x 2 thread counts x 6 ops x 8 configurations, each on a line of its own, then the
-        # msync series' 2 configurations
-        self.assertEqual(3 * 2 * 6 * (8 + 2), len(re.findall(r"(?m)^    \d+ run", out)))
+        # 3 runs x 2 thread counts x 6 ops x 9 configurations (nvm-disk among them), each on a line
+        # of its own
+        self.assertEqual(3 * 2 * 6 * 9, len(re.findall(r"(?m)^    \d+ run", out)))
+        self.assertIn("[1/2] nnthroughput: ", out)
+        self.assertIn("[2/2] recovery: ", out)
 
     def test_a_failed_measurement_makes_the_exit_status_1(self):
         rc, out, _ = self.run_driver("quick", "heap", STUB_FAIL="1")

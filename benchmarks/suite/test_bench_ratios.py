@@ -37,14 +37,26 @@ class RatiosTest(unittest.TestCase):
         return median, lo, hi, n
 
     def test_a_baseline_build_is_compared_with_nvm_emulated_only(self):
-        rows = [nnt("nvm-emulated", 1, 97), nnt("nvm-baseline", 1, 100), nnt("nvm-msync", 1, 10),
+        rows = [nnt("nvm-emulated", 1, 97), nnt("nvm-baseline", 1, 100), nnt("nvm-disk", 1, 10),
                 nnt("stock-disk", 1, 10)]
         median, _, _, n = self.ratio(rows, "nvm-emulated", "nvm-baseline")
         self.assertAlmostEqual(0.97, median)
         self.assertEqual(1, n)
         g, units = bench_ratios.group(rows)
         self.assertFalse([r for r in bench_ratios.ratios(g, units)
-                          if r[1] == "nvm-msync" and r[2] == "nvm-baseline"])
+                          if r[1] == "nvm-disk" and r[2] == "nvm-baseline"])
+
+    def test_nvm_disk_is_compared_with_the_stock_configurations_not_with_nvm_emulated(self):
+        rows = [nnt(c, 1, v) for c, v in (("stock-disk", 100), ("stock-tmpfs", 300), ("nvm-emulated", 600),
+                                          ("nvm-disk", 150))]
+        g, units = bench_ratios.group(rows)
+        found = {(r[1], r[2]) for r in bench_ratios.ratios(g, units) if r[1] == "nvm-disk" or r[2] == "nvm-disk"}
+        self.assertEqual({("nvm-disk", "stock-disk"), ("nvm-disk", "stock-tmpfs")}, found)
+        self.assertEqual((1.5, 1.5, 1.5, 1), self.ratio(rows, "nvm-disk", "stock-disk"))
+
+    def test_older_results_with_nvm_msync_still_give_its_ratios(self):
+        rows = [nnt("stock-disk", 1, 100), nnt("nvm-msync", 1, 120)]
+        self.assertEqual((1.2, 1.2, 1.2, 1), self.ratio(rows, "nvm-msync", "stock-disk"))
 
     def test_rates_are_divided_run_by_run(self):
         # run 1: 4x, run 2: 2x, run 3: 3x; the medians of the values (300 / 100) would also give 3,

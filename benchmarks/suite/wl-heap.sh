@@ -21,7 +21,7 @@
 # from its page and evicted again). Each NameNode holds only its own kind of file, so in both the
 # inode cache ends full of them. ACLs are enabled in both (dfs.namenode.acls.enabled).
 #   HEAP_N (files per phase), HEAP_RUNS, HEAP_CONFIGS, HEAP_NN_HEAP, HEAP_THREADS,
-#   HEAP_NVM_CACHE (dfs.namenode.nvm.cache.inodes of nvm-emulated and nvm-msync; default N / 10),
+#   HEAP_NVM_CACHE (dfs.namenode.nvm.cache.inodes of nvm-emulated and nvm-disk; default N / 10),
 #   HEAP_KIND (block or attrs; default block)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
@@ -51,7 +51,7 @@ fill() {
   bench_conf "$cfg" "$work" "$REGION_GB"
   # the retry cache keeps every create's answer for 10 minutes: transient, not per-file state
   conf_put "$work/conf/hdfs-site.xml" dfs.namenode.enable.retrycache false
-  case $cfg in nvm-emulated | nvm-msync) conf_put "$work/conf/hdfs-site.xml" dfs.namenode.nvm.cache.inodes "$NVM_CACHE" ;; esac
+  case $cfg in nvm-emulated | nvm-disk) conf_put "$work/conf/hdfs-site.xml" dfs.namenode.nvm.cache.inodes "$NVM_CACHE" ;; esac
   if [ "$KIND" = attrs ]; then conf_put "$work/conf/hdfs-site.xml" dfs.namenode.acls.enabled true; fi
   nn_format "$work/conf"
   PMEM_IS_PMEM_FORCE=$CFG_ENV_FORCE java -Xmx$NN_HEAP -XX:+UseParallelGC -Djava.net.preferIPv4Stack=true \

@@ -8,7 +8,7 @@
 # Records NNBench's own TPS (create/write/close operations per second over the maps' span),
 # its average create/write and close latencies, and its longest map time (the maps start together
 # at NNBench's -startTime barrier, so this is the workload's elapsed time, as in the seed's figure).
-#   MR_FILES (totals), MR_MAPS, MR_RUNS, CONFIGS, MR_MSYNC_MAX (larger totals skipped for nvm-msync)
+#   MR_FILES (totals), MR_MAPS, MR_RUNS, CONFIGS
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -17,12 +17,9 @@ MAPS_LIST=${MR_MAPS:-"2 8"}
 RUNS=${MR_RUNS:-3}
 CONFIGS=${CONFIGS:-$ALL_CONFIGS}
 LEAD=${MR_LEAD_SECONDS:-10}
-MSYNC_MAX=${MR_MSYNC_MAX:-10000}
 check_configs "$CONFIGS"
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
-
-skip() { msync_skipped "$1" "$2" "$MSYNC_MAX"; }
 
 # mapred_site CONF MAPS — the local runner, MAPS map threads.
 mapred_site() {
@@ -70,10 +67,7 @@ one() {
   LAST_VALUE="TPS $tps, create/write $lat ms, close $close ms, longest map $span s (job $(elapsed_s "$t0" "$t1") s)"
 }
 
-total=0
-for _ in $(seq 1 "$RUNS"); do for c in $CONFIGS; do for f in $FILES_LIST; do
-  skip "$c" "$f" || total=$(( total + $(wc -w <<<"$MAPS_LIST") ))
-done; done; done
+total=$(( RUNS * $(wc -w <<<"$CONFIGS") * $(wc -w <<<"$FILES_LIST") * $(wc -w <<<"$MAPS_LIST") ))
 step=0
 for run in $(seq 1 "$RUNS"); do
   for cfg in $CONFIGS; do
@@ -81,11 +75,10 @@ for run in $(seq 1 "$RUNS"); do
     if ! cluster_up "$cfg" "$work" 1; then
       keep_log "$work/conf/logs/namenode.log" nnbench-mr "$cfg-run$run-namenode.log"
       cluster_down; bench_clean "$work"
-      for f in $FILES_LIST; do skip "$cfg" "$f" && continue; for m in $MAPS_LIST; do step=$((step + 1)); echo "nnbench-mr,$cfg,$f,$m,$run" >> "$RESULTS/failures.txt"; done; done
+      for f in $FILES_LIST; do for m in $MAPS_LIST; do step=$((step + 1)); echo "nnbench-mr,$cfg,$f,$m,$run" >> "$RESULTS/failures.txt"; done; done
       progress "$step" "$total" "nnbench-mr $cfg run $run: cluster did not start"; continue
     fi
     for f in $FILES_LIST; do
-      skip "$cfg" "$f" && continue
       for m in $MAPS_LIST; do
         step=$((step + 1))
         if one "$cfg" "$run" "$f" "$m" "$work"; then

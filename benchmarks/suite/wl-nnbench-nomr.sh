@@ -10,8 +10,8 @@
 # Elapsed time runs from the benchmark's own -startTime barrier (the client JVM is up and waiting)
 # to the client's exit. An HA configuration (bench-ha-lib.sh) runs the same client against its pair
 # through hdfs://ha.
-#   NOMR_SIZES, NOMR_RUNS, CONFIGS, NOMR_BYTES, NOMR_MSYNC_MAX (larger sizes skipped for nvm-msync),
-#   NOMR_HA_MAX (larger sizes skipped for the HA configurations; default: none skipped)
+#   NOMR_SIZES, NOMR_RUNS, CONFIGS, NOMR_BYTES, NOMR_HA_MAX (larger sizes skipped for the HA
+#   configurations; default: none skipped)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -19,7 +19,6 @@ SIZES=${NOMR_SIZES:-"1000 5000 10000"}
 RUNS=${NOMR_RUNS:-3}
 CONFIGS=${CONFIGS:-$ALL_CONFIGS}
 BYTES=${NOMR_BYTES:-0}
-MSYNC_MAX=${NOMR_MSYNC_MAX:-10000}
 HA_MAX=${NOMR_HA_MAX:-}
 LEAD=${NOMR_LEAD_SECONDS:-4}
 check_configs "$CONFIGS"
@@ -28,12 +27,10 @@ REGION_GB=$(( max / 2000000 + 1 ))
 NN_PID= DN_PID=
 trap 'cluster_down' EXIT
 
-# sizes_for CFG — the sizes CFG runs (nvm-msync stops at NOMR_MSYNC_MAX, an HA configuration at
-# NOMR_HA_MAX), one per line.
+# sizes_for CFG — the sizes CFG runs (an HA configuration stops at NOMR_HA_MAX), one per line.
 sizes_for() {
   local s
   for s in $SIZES; do
-    msync_skipped "$1" "$s" "$MSYNC_MAX" && continue
     is_ha_config "$1" && [ -n "$HA_MAX" ] && [ "$s" -gt "$HA_MAX" ] && continue
     echo "$s"
   done

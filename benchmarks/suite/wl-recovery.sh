@@ -121,9 +121,10 @@ restart() {
     *) cp -a "$work/snap-$variant" "$name"; label="$cfg:$variant" ;;
   esac
   log="$work/conf/logs/namenode.log"; : > "$log"
-  local force=1; [ "$cfg" = nvm-msync ] && force=0
+  # PMEM_IS_PMEM_FORCE as the configuration table has it (0 for a region on the disk: nvm-disk)
+  config_vars "$cfg" || return 1
   t0=$(date +%s%3N)
-  HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" PMEM_FORCE=$force nn_start "$work/conf"
+  HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" PMEM_FORCE=$CFG_ENV_FORCE nn_start "$work/conf"
   out=$(hclient "$work/conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 0 --timeout-seconds 1800 || true)
   stop_pid "$NN_PID"; NN_PID=
   keep_log "$log" recovery "restart-n$n-$label-run$run-namenode.log"
