@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from bench_chart_colors import COLORS, ORDER  # noqa: E402
+from bench_diskstats import ROWS as DISK_ROWS  # noqa: E402
 from bench_ratios import group, load as load_rows  # noqa: E402
 
 
@@ -69,6 +70,8 @@ def save(fig, d, name, out):
 
 
 def nnthroughput(v, units, d, out):
+    # the ops' rates (the disk statistics' rows per operation have their own chart)
+    v = {k: vals for k, vals in v.items() if k[0] == "nnthroughput" and units.get((k[0], k[1])) == "ops/s"}
     keys = {(k[2], k[3]) for k in v if k[0] == "nnthroughput"}
     for t, s in sorted(keys, key=lambda x: (int(x[0]), int(x[1]))):
         ops = sorted({k[1] for k in v if k[0] == "nnthroughput" and k[2] == t and (k[3] == s or k[1] == "blockReport")},
@@ -87,6 +90,30 @@ def nnthroughput(v, units, d, out):
         ax.set_title(f"NNThroughputBenchmark, {t} threads, {int(s):,} operations")
         legend(ax, fontsize=8)
         save(fig, d, f"nnthroughput-t{t}-n{s}.png", out)
+
+
+def nnthroughput_disk(v, d, out):
+    """The disk statistics per operation of the configurations that persist on the local disk: per
+    thread count and size, writes, KiB and flushes per operation, by op."""
+    suffixes = {f"-{suffix}": unit for suffix, unit in DISK_ROWS}
+
+    def split(op):
+        return next(((op[:-len(x)], x) for x in suffixes if op.endswith(x)), (None, None))
+    keys = {(k[2], k[3]) for k in v if k[0] == "nnthroughput" and split(k[1])[0]}
+    order = ["create", "mkdirs", "delete", "rename", "open", "fileStatus", "blockReport"]
+    for t, s in sorted(keys, key=lambda x: (int(x[0]), int(x[1]))):
+        mine = {k: vals for k, vals in v.items() if k[0] == "nnthroughput" and k[2] == t and k[3] == s
+                and split(k[1])[0]}
+        ops = sorted({split(k[1])[0] for k in mine}, key=lambda o: order.index(o) if o in order else 99)
+        cfgs = configs_of(mine, lambda k: True)
+        fig, axs = plt.subplots(1, len(suffixes), figsize=(15, 4.2))
+        for ax, (x, unit) in zip(axs, suffixes.items()):
+            grouped_bars(ax, ops, cfgs, lambda o, c: mine.get(("nnthroughput", o + x, t, s, c), []))
+            ax.set_xticklabels(ops, fontsize=8)
+            ax.set_ylabel(unit.replace("/op", " per operation"))
+            legend(ax, fontsize=7)
+        fig.suptitle(f"NNThroughputBenchmark, the local disk's statistics: {t} threads, {int(s):,} operations")
+        save(fig, d, f"nnthroughput-disk-t{t}-n{s}.png", out)
 
 
 def lines_by_size(v, d, out, workload, op, title, ylabel, name, logx=True, logy=False):
@@ -235,6 +262,7 @@ def main():
     v, units = load(d)
     out = []
     nnthroughput(v, units, d, out)
+    nnthroughput_disk(v, d, out)
     lines_by_size(v, d, out, "nnbench-nomr", "createWrite-elapsed", "NNBenchWithoutMR createWrite: elapsed time",
                   "elapsed (s)", "nnbench-nomr.png")
     nnbench_mr(v, d, out)

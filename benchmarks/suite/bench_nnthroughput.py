@@ -7,10 +7,20 @@
 h35-* configurations: it creates its own NameNode only when no remote one is named, so it runs with
 -fs file:///, through LockCheckedNNThroughput (benchmarks/hadoop35), which prints the class of the
 NameNode's namesystem lock and edit log after the run; a measurement whose lock is not its
-configuration's (bench_configs.py, "lock") fails. Same ops, options, JVM flags and JDK for both.
+configuration's (bench_configs.py, "lock") fails. Same ops, options, JVM flags and JDK for both;
+-keepResults for both, so that the JVM does not delete what its op made before it exits (after the
+timed part; the disk statistics below would count that delete).
 Each measurement is a fresh JVM on a freshly formatted name directory / region (a copy of one
 formatted per configuration and process, prepare-measurement.sh).
 Interleaved: for each run, for each thread count, for each op, every configuration in turn.
+
+Disk statistics: for a configuration whose namespace is durable on the local disk
+(bench_configs.persists_on_disk: stock-disk, nvm-disk, h35-disk, h35-fgl-disk), the counters of
+the block device holding DISK_BASE (bench_diskstats.py) are read when the benchmark logs
+"Starting N OP(s)." (its setup done: the NameNode started, the files open, delete and rename need
+created) and again once the JVM has exited (the NameNode stopped: its close's writes count), and
+recorded per operation (divided by that N) as OP-disk-writes (writes/op), OP-disk-KiB (KiB/op)
+and OP-disk-flushes (flushes/op; left out when the kernel does not count flushes).
 
 Environment (wl-nnthroughput.sh runs this; every variable optional):
   NNT_OPS, NNT_THREADS, NNT_N (operations; for blockReport: N/10 blocks per report), NNT_RUNS,
@@ -34,6 +44,7 @@ import tempfile
 import time
 
 import bench_configs
+import bench_diskstats
 import bench_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -100,7 +111,59 @@ def command(cfg, op, threads, s, work, lib, root=ROOT):
     tmp = f"{work}/conf/tmp"
     return (["java", f"-Xms{s['heap']}", f"-Xmx{s['heap']}", "-XX:+UseParallelGC", f"-Dhadoop.tmp.dir={tmp}",
              "-Djava.net.preferIPv4Stack=true", "-cp", ":".join(cp), main, "-fs", fs, "-D", f"hadoop.tmp.dir={tmp}"]
-            + op_args(op, threads, s))
+            + op_args(op, threads, s) + ["-keepResults"])
+
+
+def start_marker(op):
+    """The line NNThroughputBenchmark logs right before its timed operations of `op` start
+    (OperationStatsBase.benchmark, 2.7.3 and 3.5.0); open, delete and rename log one for the creates
+    of their setup first."""
+    return re.compile(rf"Starting (\d+) {re.escape(op)}\(s\)\.")
+
+
+class DiskWindow:
+    """The disk statistics of one measurement: the device's counters sampled when the benchmark logs
+    that its timed operations start (watch sees every line of its output) and when the JVM has
+    exited (end); rows() gives them per operation of that start line (bench_diskstats.per_op)."""
+
+    def __init__(self, op, dev, sample=bench_diskstats.sample):
+        self.marker = start_marker(op)
+        self.dev = dev
+        self.sample = sample
+        self.before = self.after = None
+        self.ops = 0
+
+    def watch(self, line):
+        if self.before is None:
+            m = self.marker.search(line)
+            if m:
+                self.before = self.sample(self.dev)
+                self.ops = int(m.group(1))
+
+    def end(self):
+        if self.before is not None:
+            self.after = self.sample(self.dev)
+
+    def rows(self):
+        return bench_diskstats.per_op(self.before, self.after, self.ops)
+
+
+def run_logged(cmd, env, log, watch=None):
+    """Runs cmd with its stdout and stderr written, line by line as they come, to the file log;
+    watch, when given, is called with each line (text). Returns the exit status."""
+    with open(log, "wb") as out:
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            for line in p.stdout:
+                out.write(line)
+                if watch:
+                    watch(line.decode(errors="replace"))
+            p.stdout.close()
+            return p.wait()
+        except BaseException:
+            p.kill()
+            p.wait()
+            raise
 
 
 def plan(s):
@@ -158,6 +221,15 @@ def checks_summary(logs_dir, since=0.0):
                 x[0][0]))]
 
 
+def disk_note(device, disk_base, cfgs):
+    """The line saying which device's statistics the disk configurations' measurements record."""
+    if not device:
+        return (f"disk statistics: no block device found for DISK_BASE={disk_base}; the measurements of "
+                f"{' '.join(cfgs)} have no writes/op, KiB/op or flushes/op rows")
+    return (f"disk statistics: {device[2]} ({device[0]}:{device[1]}), which holds DISK_BASE={disk_base}, "
+            f"per operation for {' '.join(cfgs)}")
+
+
 def check_runtimes(configs, env, root=ROOT):
     """Exit 1 with a message if a runtime the configurations need is not built."""
     for cfg in configs:
@@ -181,6 +253,10 @@ class Measurements:
         self.t0 = float(env.get("BENCH_T0") or time.time())
         self.disk = env.get("DISK_BASE") or "/var/tmp"
         self.format_cache = tempfile.mkdtemp(prefix="nvmbench-format.", dir=self.disk)
+        on_disk = [c for c in s["configs"] if bench_configs.persists_on_disk(c)]
+        self.device = bench_diskstats.find_device(self.disk) if on_disk else None
+        if on_disk:
+            print(disk_note(self.device, self.disk, on_disk), flush=True)
 
     def close(self):
         shutil.rmtree(self.format_cache, ignore_errors=True)
@@ -199,9 +275,10 @@ class Measurements:
                 raise RuntimeError(f"{cfg}: configuration or format failed (exit {p.returncode})")
             log = os.path.join(work, "bench.log")
             env = dict(self.env, PMEM_IS_PMEM_FORCE=prepared["CFG_ENV_FORCE"])
-            with open(log, "w") as out:
-                rc = subprocess.run(command(cfg, op, t, s, work, prepared["CFG_LIB"]), env=env, stdout=out,
-                                    stderr=subprocess.STDOUT).returncode
+            disk = DiskWindow(op, self.device) if self.device and bench_configs.persists_on_disk(cfg) else None
+            rc = run_logged(command(cfg, op, t, s, work, prepared["CFG_LIB"]), env, log, disk and disk.watch)
+            if disk:
+                disk.end()
             kept = bench_results.keep_log(self.results, log, WORKLOAD, kept_log_name(op, t, s["n"], cfg, run))
             with open(log, errors="replace") as f:
                 text = f.read()
@@ -214,8 +291,15 @@ class Measurements:
                 raise RuntimeError(f"{problem} (log: {kept})")
             bench_results.record(self.results, self.suite, WORKLOAD, op, t, size_of(op, s["n"]), cfg, run,
                                  m.group(1), "ops/s")
+            rows = disk.rows() if disk else []
+            for suffix, value, unit in rows:
+                bench_results.record(self.results, self.suite, WORKLOAD, f"{op}-{suffix}", t, size_of(op, s["n"]),
+                                     cfg, run, value, unit)
             lock = LOCK_LINE.findall(text)
-            return m.group(1), (f" (lock {lock[0].rsplit('.', 1)[-1]})" if lock else "")
+            note = f" (lock {lock[0].rsplit('.', 1)[-1]})" if lock else ""
+            if rows:
+                note += " (disk per op: " + ", ".join(f"{v} {u.split('/')[0]}" for _, v, u in rows) + ")"
+            return m.group(1), note
         finally:
             shutil.rmtree(work, ignore_errors=True)
             if prepared.get("CFG_TMP"):

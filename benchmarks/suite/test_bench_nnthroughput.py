@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Tests of bench_nnthroughput.py: the interleaving, NNThroughputBenchmark's command line for 2.7.3
-and for Hadoop 3.5.0, the lock and mode checks of a measurement's log, and the summary of the
-3.5.0 checks for run-info.txt. Run by `make test`."""
+and for Hadoop 3.5.0, the lock and mode checks of a measurement's log, the summary of the
+3.5.0 checks for run-info.txt, and the disk statistics' window (the benchmark's start line to the
+JVM's exit) with the output copied line by line. Run by `make test`."""
 import os
+import sys
 import tempfile
 import time
 import unittest
@@ -74,7 +76,14 @@ class CommandTest(unittest.TestCase):
         # the same JVM flags and benchmark arguments as 2.7.3's
         ref = nnt.command("stock-disk", "create", "2", self.s, "/w", "/lib35", root="/r")
         self.assertEqual(ref[:6], cmd[:6])
-        self.assertEqual(ref[-9:], cmd[-9:])
+        self.assertEqual(ref[-10:], cmd[-10:])
+
+    def test_every_measurement_keeps_its_results_so_that_the_jvm_exits_without_deleting_them(self):
+        for cfg in ("stock-disk", "nvm-disk", "h35-disk"):
+            for op in ("create", "open", "blockReport"):
+                cmd = nnt.command(cfg, op, "2", self.s, "/w", "/lib", root="/r")
+                self.assertEqual(["-op", op], cmd[-len(nnt.op_args(op, "2", self.s)) - 1:][:2])
+                self.assertEqual("-keepResults", cmd[-1])
 
 
 class ChecksTest(unittest.TestCase):
@@ -118,6 +127,60 @@ class ChecksTest(unittest.TestCase):
             lines = nnt.checks_summary(d, since=time.time() - 60)
         self.assertEqual([f"h35-disk: namesystem lock {GLOBAL}, edit log {SYNC_EDIT_LOG} (1 measurement)",
                           f"h35-fgl-tmpfs: namesystem lock {FGL}, edit log {ASYNC_EDIT_LOG} (2 measurements)"], lines)
+
+
+def sample_of(values):
+    """A bench_diskstats.sample stand-in answering the next counters of `values` at each call."""
+    it = iter(values)
+
+    def sample(dev):
+        w, kib, f = next(it)
+        return {"name": "vda", "writes": w, "sectors_written": kib * 2, "flushes": f}
+    return sample
+
+
+class DiskWindowTest(unittest.TestCase):
+
+    def test_the_start_line_of_the_op_itself_opens_the_window(self):
+        m = nnt.start_marker("open")
+        self.assertEqual("1000", m.search("12:00:01,5 INFO namenode.NNThroughputBenchmark: "
+                                          "Starting 1000 open(s).").group(1))
+        self.assertIsNone(m.search("Starting 1000 create(s)."))
+        self.assertIsNone(nnt.start_marker("create").search("Starting benchmark: create"))
+
+    def test_an_open_measurement_counts_from_its_own_start_line_not_its_setups(self):
+        w = nnt.DiskWindow("open", (254, 0), sample_of([(100, 1000, 50), (300, 1400, 150)]))
+        for line in ("Starting benchmark: open", "Starting 100 create(s).", "Created 100 files.",
+                     "Starting 100 open(s).", "--- open stats  ---", "Starting 100 open(s)."):
+            w.watch(line)
+        self.assertEqual(100, w.ops)
+        w.end()
+        self.assertEqual([("disk-writes", "2.0000", "writes/op"), ("disk-KiB", "4.0000", "KiB/op"),
+                          ("disk-flushes", "1.0000", "flushes/op")], w.rows())
+
+    def test_no_start_line_no_rows(self):
+        w = nnt.DiskWindow("create", (254, 0), sample_of([]))
+        w.watch("Exception in thread main")
+        w.end()
+        self.assertEqual([], w.rows())
+
+    def test_the_output_is_copied_line_by_line_and_watched_as_it_comes(self):
+        seen = []
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "bench.log")
+            rc = nnt.run_logged([sys.executable, "-c", "import sys; print('a'); print('Starting 5 create(s).'); "
+                                 "sys.stdout.flush(); sys.stderr.write('err\\n'); sys.exit(3)"],
+                                dict(os.environ), log, seen.append)
+            with open(log) as f:
+                text = f.read()
+        self.assertEqual(3, rc)
+        self.assertEqual("a\nStarting 5 create(s).\nerr\n", text)
+        self.assertEqual(["a\n", "Starting 5 create(s).\n", "err\n"], seen)
+
+    def test_the_note_names_the_device_or_says_there_is_none(self):
+        self.assertIn("vda (254:0), which holds DISK_BASE=/var/tmp",
+                      nnt.disk_note((254, 0, "vda"), "/var/tmp", ["stock-disk", "nvm-disk"]))
+        self.assertIn("no block device found", nnt.disk_note(None, "/x", ["nvm-disk"]))
 
 
 if __name__ == "__main__":
