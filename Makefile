@@ -106,7 +106,7 @@ bench-build: deps
 
 # The side-by-side benchmark suite (docs/benchmarks.md; benchmarks/suite/bench.sh runs its driver,
 # bench_driver.py, whose profiles are bench_profiles.py): six of the seven 2.7.3 configurations
-# (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync, nvm-cold; nvm-warm runs only
+# (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-disk, nvm-cold; nvm-warm runs only
 # when named in CONFIGS), same jar, the HA pairs, and Hadoop 3.5.0's own NNThroughputBenchmark
 # (h35-disk, h35-tmpfs, h35-fgl-disk, h35-fgl-tmpfs); interleaved runs, results.csv / ratios.csv /
 # charts under benchmarks/results/<timestamp>/.
@@ -114,14 +114,16 @@ bench: bench-build
 	./benchmarks/suite/bench.sh full
 
 # A subset of the suite: under 6 minutes, build included, on the project's 2-core machine when quiet;
-# five configurations (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-msync).
+# five configurations (stock-disk, stock-tmpfs, stock-nojournal, nvm-emulated, nvm-disk).
 bench-quick: bench-build
 	./benchmarks/suite/bench.sh quick
 
-# The measurements behind every performance target (write/read ops at 2 and 8 threads, the nvm-msync
-# series against stock-disk, restart at 100k and 1M files), with Hadoop 3.5.0's NNThroughputBenchmark
-# (the four h35-* configurations) interleaved as an anchor; 78 minutes on the project's 2-core
-# machine when it was quiet (run 20261127-140255).
+# The measurements behind the NNThroughputBenchmark and restart targets (write/read ops at 2 and 8
+# threads, nvm-disk beside stock-disk, restart at 100k and 1M files), with Hadoop 3.5.0's
+# NNThroughputBenchmark (the four h35-* configurations) interleaved as an anchor; 78 minutes on the
+# project's 2-core machine when it was quiet (run 20261127-140255, with the nvm-msync series where
+# nvm-disk now runs). The streaming and NNBenchWithoutMR targets: bench.sh targets streaming
+# nnbench-nomr.
 bench-targets: bench-build
 	./benchmarks/suite/bench.sh targets
 
