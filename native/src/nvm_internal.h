@@ -84,7 +84,7 @@ struct nvm_region {
   pthread_mutex_t populate_mu; /* guards populated, populate_stop; never held across madvise */
   pthread_cond_t populate_cond;
   pthread_t populate_thread;
-  int populate_running, populate_stop;
+  int populate_running, populate_stop, populate_idle; /* idle: waiting, or about to */
   uint64_t populated; /* pages below this index are populated (as far as the thread knows) */
   int failed;         /* sticky: a group's commit failed; its batches are not in the region */
   char fail_msg[512]; /* what that commit reported (the threads that waited for it read it) */
@@ -203,6 +203,7 @@ void nvm_work_mirror(nvm_region *r, uint64_t off);
 int nvm_populate_start(nvm_region *r);
 void nvm_populate_stop(nvm_region *r);
 void nvm_populate_forget(nvm_region *r); /* the working copy's pages were dropped */
+void nvm_populate_nudge(nvm_region *r);  /* the high-water mark rose */
 
 /* alloc.c */
 int nvm_alloc_init(nvm_region *r);

@@ -37,23 +37,35 @@ static int populate(nvm_region *r, uint64_t from, uint64_t to) {
   return bad;
 }
 
+/* The pages to populate next, [*from, *want), for a high-water mark hw; 0 when the populated
+ * pages already reach half the window above it (the thread waits then). */
+static int work_ahead(const nvm_region *r, uint64_t populated, uint64_t hw, uint64_t *from,
+                      uint64_t *want) {
+  *want = hw + NVM_POPULATE_AHEAD;
+  if (*want > r->page_count) *want = r->page_count;
+  *from = populated > hw ? populated : hw;
+  return *from + NVM_POPULATE_AHEAD / 2 <= *want;
+}
+
 static void *populate_main(void *arg) {
   nvm_region *r = arg;
   pthread_mutex_lock(&r->populate_mu);
   while (!r->populate_stop) {
-    uint64_t hw = __atomic_load_n(&r->high_water, __ATOMIC_RELAXED);
-    uint64_t want = hw + NVM_POPULATE_AHEAD;
-    if (want > r->page_count) want = r->page_count;
-    uint64_t from = r->populated > hw ? r->populated : hw;
-    if (from + NVM_POPULATE_AHEAD / 2 > want) { /* enough ahead: wait for the allocator */
-      pthread_cond_wait(&r->populate_cond, &r->populate_mu);
+    /* idle is set before the mark is read, and a reservation raises the mark before it reads
+     * idle (both sequentially consistent): one of the two sees the other's store, so a raise
+     * is never missed by both (nvm_populate_nudge) */
+    __atomic_store_n(&r->populate_idle, 1, __ATOMIC_SEQ_CST);
+    uint64_t hw = __atomic_load_n(&r->high_water, __ATOMIC_SEQ_CST), from, want;
+    if (!work_ahead(r, r->populated, hw, &from, &want)) {
+      pthread_cond_wait(&r->populate_cond, &r->populate_mu); /* enough ahead */
       continue;
     }
+    __atomic_store_n(&r->populate_idle, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&r->populate_mu);
     int bad = populate(r, from, want);
     pthread_mutex_lock(&r->populate_mu);
     if (bad) break; /* the kernel cannot: staging takes its faults as before */
-    if (r->populated < want) r->populated = want;
+    if (r->populated < want) __atomic_store_n(&r->populated, want, __ATOMIC_RELAXED);
   }
   pthread_mutex_unlock(&r->populate_mu);
   return NULL;
@@ -78,9 +90,23 @@ void nvm_populate_stop(nvm_region *r) {
   r->populate_running = 0;
 }
 
+/* After the allocator raised the high-water mark (high_water stored sequentially consistent):
+ * wakes the thread only when it waits and the window needs it (the caller raised the mark
+ * under r->lock and released it), so that a reservation takes no
+ * lock and makes no system call on almost every call. */
+void nvm_populate_nudge(nvm_region *r) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* the raised mark before idle is read */
+  if (!r->populate_running || !__atomic_load_n(&r->populate_idle, __ATOMIC_SEQ_CST)) return;
+  uint64_t from, want, hw = __atomic_load_n(&r->high_water, __ATOMIC_RELAXED);
+  if (!work_ahead(r, __atomic_load_n(&r->populated, __ATOMIC_RELAXED), hw, &from, &want)) return;
+  pthread_mutex_lock(&r->populate_mu);
+  pthread_cond_signal(&r->populate_cond);
+  pthread_mutex_unlock(&r->populate_mu);
+}
+
 void nvm_populate_forget(nvm_region *r) {
   pthread_mutex_lock(&r->populate_mu);
-  r->populated = 0; /* dropped: populate again from the high-water mark */
+  __atomic_store_n(&r->populated, 0, __ATOMIC_RELAXED); /* dropped: from the mark again */
   pthread_cond_signal(&r->populate_cond);
   pthread_mutex_unlock(&r->populate_mu);
 }

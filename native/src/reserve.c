@@ -28,11 +28,7 @@ int nvm_reserve_pages(nvm_region *r, uint32_t n, uint64_t *offs) {
   uint64_t hw = r->high_water;
   if (rc == NVM_OK) rc = nvm_alloc_take(r, n, offs);
   pthread_mutex_unlock(&r->lock);
-  if (r->high_water != hw && r->populate_running) { /* populate.c: the mark moved */
-    pthread_mutex_lock(&r->populate_mu);
-    pthread_cond_signal(&r->populate_cond);
-    pthread_mutex_unlock(&r->populate_mu);
-  }
+  if (r->high_water != hw) nvm_populate_nudge(r); /* populate.c: the mark moved */
   if (persisting) pthread_mutex_unlock(&r->persist_lock);
   return rc;
 }

@@ -2,9 +2,14 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.metrics2.annotation.Metrics;
 
 /**
@@ -22,9 +27,65 @@ import org.apache.hadoop.metrics2.annotation.Metrics;
 class NvmFSNamesystem extends FSNamesystem {
   private final NvmFSImage nvmImage;
 
+  /** The RPC server's region space check, for the owner of a new inode (set once it exists). */
+  private volatile NvmSpaceGuard ownerSpace;
+
   NvmFSNamesystem(Configuration conf, NvmFSImage image) throws IOException {
     super(conf, image, false);
     this.nvmImage = image;
+  }
+
+  void guardOwnerSpace(NvmSpaceGuard space) {
+    this.ownerSpace = space;
+  }
+
+  /**
+   * The owner's name string is checked for room here, where the stock RPC server has resolved it
+   * ({@code permissions}): the RPC server checks the rest before it calls, and resolving the caller
+   * there too would cost a second lookup of the caller's identity (an access-control context walk
+   * for a call from inside the process). Still before the namespace changes.
+   */
+  @Override
+  HdfsFileStatus startFile(
+      String src,
+      PermissionStatus permissions,
+      String holder,
+      String clientMachine,
+      EnumSet<CreateFlag> flag,
+      boolean createParent,
+      short replication,
+      long blockSize,
+      CryptoProtocolVersion[] supportedVersions,
+      boolean logRetryCache)
+      throws IOException {
+    checkOwnerSpace("create", src, permissions);
+    return super.startFile(
+        src,
+        permissions,
+        holder,
+        clientMachine,
+        flag,
+        createParent,
+        replication,
+        blockSize,
+        supportedVersions,
+        logRetryCache);
+  }
+
+  /** As {@link #startFile}: the new directories' owner. */
+  @Override
+  boolean mkdirs(String src, PermissionStatus permissions, boolean createParent)
+      throws IOException {
+    checkOwnerSpace("mkdirs", src, permissions);
+    return super.mkdirs(src, permissions, createParent);
+  }
+
+  private void checkOwnerSpace(String what, String src, PermissionStatus permissions)
+      throws IOException {
+    NvmSpaceGuard space = ownerSpace;
+    if (space != null && permissions != null) {
+      space.check(what, src, space.newStringPages(permissions.getUserName()));
+    }
   }
 
   @Override

@@ -72,6 +72,9 @@ class NvmRpcServer extends NameNodeRpcServer {
   NvmRpcServer(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
     this.space = new NvmSpaceGuard(conf, namesystem);
+    if (namesystem instanceof NvmFSNamesystem) {
+      ((NvmFSNamesystem) namesystem).guardOwnerSpace(space);
+    }
     this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
   }
 
@@ -92,15 +95,16 @@ class NvmRpcServer extends NameNodeRpcServer {
         "create",
         src,
         (createParent ? NvmSpaceGuard.pathPages(src) : NvmSpaceGuard.lastPages(src))
-            + space.newStringPages(clientName, clientMachine(), remoteUser())
-            + encryptionInfoPages(src));
+            + space.newStringPages(clientName, clientMachine())
+            + encryptionInfoPages(src)); // the owner's string: NvmFSNamesystem.startFile
+
     return super.create(
         src, masked, clientName, flag, createParent, replication, blockSize, supportedVersions);
   }
 
   @Override
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
-    space.check("mkdirs", src, NvmSpaceGuard.pathPages(src) + space.newStringPages(remoteUser()));
+    space.check("mkdirs", src, NvmSpaceGuard.pathPages(src)); // owner: NvmFSNamesystem.mkdirs
     return super.mkdirs(src, masked, createParent);
   }
 
