@@ -11,12 +11,20 @@
 #   stock-*:edits    the stock NameNode loading fsimage 0 and replaying every edit of the build
 #                    (and, past dfs.namenode.checkpoint.txns, saving a new image, as 2.7.3 does)
 #   nvm-*            the NVM NameNode scanning its region and rebuilding the namespace
+#   nvm-disk         the same after a kill -9 with its write-ahead log at the checkpoint bound (the
+#                    worst case): after the build the NameNode is started again, LogFill renames
+#                    files until the log since the last checkpoint is just under the bound, the
+#                    NameNode is killed with SIGKILL, and region, log and name dir are copied; every
+#                    restart replays that log (its "replayed N records (B bytes)" line is required
+#                    and recorded as log-replayed-records / log-replayed-bytes)
 # Each restart records namespace-ready (process launch to the first answered RPC), safemode-off
 # (launch to safe mode off; the files have no blocks, so no block report is waited for) and load
 # (the NameNode's own log: stock "Finished loading FSImage in", NVM "loadFSImage" of "NVM namesystem
 # loaded in": the same span, FSNamesystem.loadFSImage, in both).
+# Every restart's copies are synced to the disk before the launch: no restart pays for writing back
+# its own copy (a disk-mode replay ends with an fdatasync of the region file).
 #   REC_SIZES, REC_RUNS (restarts per variant), REC_CONFIGS, REC_CLIENTS, REC_NNBENCH_MAX,
-#   REC_DIRECT_THREADS
+#   REC_DIRECT_THREADS, REC_FILL_ARGS (LogFill's options, e.g. "--margin 65536")
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -26,6 +34,7 @@ CONFIGS=${REC_CONFIGS:-"stock-disk nvm-emulated"}
 CLIENTS=${REC_CLIENTS:-4}
 NNBENCH_MAX=${REC_NNBENCH_MAX:-1000000}
 DIRECT_THREADS=${REC_DIRECT_THREADS:-32}
+FILL_ARGS=${REC_FILL_ARGS:-}
 check_configs "$CONFIGS"
 NN_PID= DN_PID=
 WORKS=()
@@ -44,12 +53,51 @@ clients() {
   echo "$p"
 }
 
-# build CFG N WORK — creates the namespace (build_nnbench or build_direct), then copies the state
-# aside: WORK/snap-edits (stock) or WORK/snap (NVM: name dir + region), and WORK/snap-fsimage (stock).
+# build CFG N WORK — creates the namespace (build_nnbench or build_direct), in the disk mode fills
+# the write-ahead log to its bound (fill_log), then copies the state aside: WORK/snap-edits (stock)
+# or WORK/snap (NVM: name dir + region, and the disk mode's log), and WORK/snap-fsimage (stock).
 build() {
   local cfg=$1 n=$2 work=$3
   if [ "$n" -le "$NNBENCH_MAX" ]; then build_nnbench "$cfg" "$n" "$work"; else build_direct "$cfg" "$n" "$work"; fi || return 1
+  if disk_mode "$work"; then fill_log "$cfg" "$n" "$work" || return 1; fi
   snapshot "$cfg" "$n" "$work"
+}
+
+# disk_mode WORK — status 0 if WORK's NameNode persists in the disk mode (a write-ahead log).
+disk_mode() { [ "$(conf_get "$1/conf/hdfs-site.xml" dfs.namenode.nvm.persist.mode)" = disk ]; }
+
+# log_file WORK — the disk mode's write-ahead log: dfs.namenode.nvm.log.path, else <region>.wal.
+log_file() {
+  local site=$1/conf/hdfs-site.xml p
+  p=$(conf_get "$site" dfs.namenode.nvm.log.path)
+  echo "${p:-$(conf_get "$site" dfs.namenode.nvm.region.path).wal}"
+}
+
+# fill_log CFG N WORK — the disk mode's worst case for a restart: the built namespace's NameNode
+# (stopped cleanly by the build, so its log is empty) started again, LogFill's renames until the
+# log written since the last checkpoint is in [bound - margin, bound) (bound: the checkpoint size,
+# at which the checkpointer would empty it; LogFill reads the log from /jmx), then kill -9. The
+# checkpoint period is set to an hour first: the fill waits for quiet /jmx readings, and the time
+# trigger would otherwise checkpoint meanwhile. Sets FILL_RECORDS (the records the restarts must
+# replay; empty if a checkpoint fell inside the fill, when only the bytes can be checked).
+FILL_RECORDS=
+fill_log() {
+  local cfg=$1 n=$2 work=$3 out fin
+  conf_put "$work/conf/hdfs-site.xml" dfs.namenode.nvm.checkpoint.period 1h
+  config_vars "$cfg" || return 1
+  HJAVA_HEAP="-Xmx$(( 3 + n / 2000000 ))g" PMEM_FORCE=$CFG_ENV_FORCE nn_start "$work/conf"
+  out=$(hclient "$work/conf" org.nvmnn.workload.ReadyProbe --pid "$NN_PID" --datanodes 0 --timeout-seconds 1800 || true)
+  grep -q '^safemode-off' <<<"$out" || { echo "recovery $cfg n=$n: the NameNode did not come back for the log fill: $out" >&2; return 1; }
+  echo "recovery build n=$n $cfg: filling the write-ahead log to its checkpoint bound (LogFill)"
+  # shellcheck disable=SC2086
+  hclient "$work/conf" org.nvmnn.workload.LogFill $FILL_ARGS | tee "$work/fill.out" | sed -u 's/^/  /' || true
+  kill_hard "$NN_PID"; NN_PID=
+  keep_log "$work/fill.out" recovery "fill-n$n-$cfg.out"
+  keep_log "$work/conf/logs/namenode.log" recovery "fill-n$n-$cfg-namenode.log"
+  fin=$(grep "^fill done" "$work/fill.out") \
+    || { echo "recovery $cfg n=$n: LogFill did not reach the bound: $RESULTS/logs/recovery/fill-n$n-$cfg.out" >&2; return 1; }
+  FILL_RECORDS=$(sed -n 's/.* records=\([0-9]*\) .* checkpoints=0$/\1/p' <<<"$fin")
+  [ -s "$(log_file "$work")" ] || { echo "recovery $cfg n=$n: no write-ahead log at $(log_file "$work")" >&2; return 1; }
 }
 
 # build_nnbench CFG N WORK — a NameNode and a DataNode as processes, NNBenchWithoutMR clients
@@ -95,7 +143,9 @@ snapshot() {
   name=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
   case $cfg in
     nvm-*)
-      mkdir -p "$work/snap" && cp -a "$name" "$work/snap/name" && cp --sparse=always "$CFG_REGION" "$work.shm/snap.region" ;;
+      mkdir -p "$work/snap" && cp -a "$name" "$work/snap/name" && cp --sparse=always "$CFG_REGION" "$work.shm/snap.region"
+      # the disk mode's log, as the kill left it (preallocated: copied whole, not sparse)
+      if disk_mode "$work"; then cp "$(log_file "$work")" "$work.shm/snap.wal" && echo "$FILL_RECORDS" > "$work/snap/fill-records"; fi ;;
     *)
       cp -a "$name" "$work/snap-edits"
       # a checkpoint for the fsimage variant
@@ -116,10 +166,18 @@ restart() {
   local cfg=$1 variant=$2 n=$3 work=$4 run=$5 name label=$1 t0 out log load
   name=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.name.dir); name=${name#file://}
   rm -rf "$name"
+  local region copies=()
+  region=$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.nvm.region.path)
   case $variant in
-    scan) cp -a "$work/snap/name" "$name"; cp --sparse=always "$work.shm/snap.region" "$(conf_get "$work/conf/hdfs-site.xml" dfs.namenode.nvm.region.path)" ;;
+    scan)
+      cp -a "$work/snap/name" "$name"; cp --sparse=always "$work.shm/snap.region" "$region"; copies+=("$region")
+      if [ -f "$work.shm/snap.wal" ]; then cp "$work.shm/snap.wal" "$(log_file "$work")"; copies+=("$(log_file "$work")"); fi ;;
     *) cp -a "$work/snap-$variant" "$name"; label="$cfg:$variant" ;;
   esac
+  # the copies on the disk, so the restart does not write them back (the disk mode's replay ends
+  # with an fdatasync of the region file, and its new epoch with one of the log)
+  mapfile -t -O "${#copies[@]}" copies < <(find "$name" -type f)
+  sync "${copies[@]}"
   log="$work/conf/logs/namenode.log"; : > "$log"
   # PMEM_IS_PMEM_FORCE as the configuration table has it (0 for a region on the disk: nvm-disk)
   config_vars "$cfg" || return 1
@@ -133,13 +191,27 @@ restart() {
   load=$(sed -n -e 's/.*Finished loading FSImage in \([0-9]*\) msecs.*/\1/p' \
     -e 's/.*NVM namesystem loaded in [0-9]* ms (loadFSImage \([0-9]*\) ms.*/\1/p' "$log" | tail -1)
   [ -n "$load" ] || { echo "restart $label n=$n: no load time in the NameNode log" >&2; return 1; }
+  local replay="" recs bytes
+  if [ "$variant" = scan ] && [ -f "$work.shm/snap.wal" ]; then
+    # the disk mode: the restart must have replayed the whole log the fill left
+    recs=$(sed -n 's/.*; replayed \([0-9]*\) records (\([0-9]*\) bytes) at this start.*/\1/p' "$log" | tail -1)
+    bytes=$(sed -n 's/.*; replayed \([0-9]*\) records (\([0-9]*\) bytes) at this start.*/\2/p' "$log" | tail -1)
+    [ -n "$recs" ] && [ "$recs" -gt 0 ] \
+      || { echo "restart $label n=$n run $run: replayed no write-ahead log ($RESULTS/logs/recovery/restart-n$n-$label-run$run-namenode.log)" >&2; return 1; }
+    local want; want=$(cat "$work/snap/fill-records")
+    [ -z "$want" ] || [ "$recs" = "$want" ] \
+      || { echo "restart $label n=$n run $run: replayed $recs records, the fill wrote $want" >&2; return 1; }
+    record recovery log-replayed-records 0 "$n" "$label" "$run" "$recs" records
+    record recovery log-replayed-bytes 0 "$n" "$label" "$run" "$bytes" B
+    replay=", replayed $recs records ($bytes bytes)"
+  fi
   local ready safe
   ready=$(python3 -c "print('%.3f' % (($(awk '/^answered/ {print $2}' <<<"$out") - $t0) / 1000.0))")
   safe=$(python3 -c "print('%.3f' % (($(awk '/^safemode-off/ {print $2}' <<<"$out") - $t0) / 1000.0))")
   record recovery namespace-ready 0 "$n" "$label" "$run" "$ready" s
   record recovery safemode-off 0 "$n" "$label" "$run" "$safe" s
   record recovery load 0 "$n" "$label" "$run" "$(python3 -c "print('%.3f' % ($load / 1000.0))")" s
-  LAST_VALUE="load $(python3 -c "print('%.3f' % ($load / 1000.0))") s, ready $ready s, safe mode off $safe s"
+  LAST_VALUE="load $(python3 -c "print('%.3f' % ($load / 1000.0))") s, ready $ready s, safe mode off $safe s$replay"
 }
 
 variants() { case $1 in nvm-*) echo scan ;; *) echo "edits fsimage" ;; esac; }
