@@ -194,6 +194,29 @@ class TargetsTest(unittest.TestCase):
         t = self.targets(rows)[(fsimage, "load n=1000000")]
         self.assertEqual(("8.00", "5.00-20.00", "MISS"), (t["median"], t["range"], t["verdict"]))
 
+    def test_1m_restart_of_nvm_disk_with_its_log_at_the_bound_against_the_stock_fsimage_load(self):
+        disk = "restart 1M files, log at its bound: nvm-disk load <= stock fsimage load"
+        rows = [load("stock-disk:fsimage", 1, 2.0, 1000000), load("nvm-disk", 1, 1.6, 1000000),
+                load("stock-disk:fsimage", 2, 2.0, 1000000), load("nvm-disk", 2, 2.5, 1000000),
+                load("stock-disk:fsimage", 3, 2.0, 1000000), load("nvm-disk", 3, 1.9, 1000000),
+                load("stock-disk:edits", 1, 12.0, 1000000), load("nvm-emulated", 1, 0.7, 1000000),
+                # the replayed log's rows have no stock counterpart: no ratio, no effect on the target
+                row("recovery", "log-replayed-records", 0, 1000000, "nvm-disk", 1, 87169, "records"),
+                row("recovery", "log-replayed-bytes", 0, 1000000, "nvm-disk", 1, 33336496, "B")]
+        t = self.targets(rows)
+        self.assertEqual(("1.05", "0.80-1.25", "3 runs", "PASS"),
+                         (t[(disk, "load n=1000000")]["median"], t[(disk, "load n=1000000")]["range"],
+                          t[(disk, "load n=1000000")]["runs"], t[(disk, "load n=1000000")]["verdict"]))
+        self.assertEqual(1, len([k for k in t if k[0] == disk]))  # judged against the fsimage variant only
+        slow = self.targets([load("stock-disk:fsimage", 1, 2.0, 1000000), load("nvm-disk", 1, 2.1, 1000000)])
+        self.assertEqual("MISS", slow[(disk, "load n=1000000")]["verdict"])
+        # another size is information only
+        other = self.targets([load("stock-disk:fsimage", 1, 0.4, 100000), load("nvm-disk", 1, 0.2, 100000)])
+        self.assertEqual("not measured in this run", other[(disk, "-")]["runs"])
+        info = "restart (other sizes), log at its bound: nvm-disk vs stock fsimage load"
+        self.assertEqual(("2.00", "info"), (other[(info, "load n=100000")]["median"],
+                                            other[(info, "load n=100000")]["verdict"]))
+
     def test_a_target_without_measurements_says_so(self):
         t = self.targets([nnt("stock-disk", 1, 100), nnt("nvm-emulated", 1, 600)])
         reads = t[("read ops: nvm-emulated >= 0.95x stock-disk", "-")]
