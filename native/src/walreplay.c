@@ -16,6 +16,7 @@
  *      checkpoint (checkpoint.c): a crash before that replays again, which stores the same
  *      bytes.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "checkpoint.h"
@@ -106,6 +107,14 @@ int nvm_wal_recover(nvm_region *r) {
                        "operations",
                        r->path, r->log_path, epoch, (unsigned long long)checkpoint);
   if (rc == NVM_OK) rc = nvm_wal_check_header(r->wal, nvm_ld64(r, NVM_HDR_CREATION_ID), epoch);
+  if (rc == NVM_ELOG) { /* a foreign or damaged log: reported at the region's word that needs it */
+    char why[256];
+    snprintf(why, sizeof why, "%s", nvm_errormsg());
+    return nvm_fail_at(NVM_ELOG, NVM_SB_WAL_CHECKPOINT,
+                       "%s: the region was not closed and needs "
+                       "its write-ahead log, which is refused: %s",
+                       r->path, why);
+  }
   if (rc) return rc;
   struct replay x = {r, 0, 0, 0, 0, 0};
   uint64_t end;

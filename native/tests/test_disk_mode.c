@@ -118,6 +118,7 @@ static void refusals(void) {
   tu_copy(lp, limg);
   CHECK_RC(nvm_region_open_with(img, NVM_MODE_DISK, 0, &small, &x), NVM_ELOG);
   CHECK_MSG("belongs to region");
+  CHECK_OFFSET(NVM_SB_WAL_CHECKPOINT); /* the region's word that needs the log, not the log's */
   /* another region's log */
   char lo[600];
   log_path(lo, sizeof lo, other);
@@ -125,6 +126,7 @@ static void refusals(void) {
   tu_close(o);
   tu_copy(lo, limg);
   CHECK_RC(nvm_region_open_with(img, NVM_MODE_DISK, 0, &small, &x), NVM_ELOG);
+  CHECK_OFFSET(NVM_SB_WAL_CHECKPOINT);
   printf("  refused: without its log, with another epoch's, with another region's\n");
 }
 

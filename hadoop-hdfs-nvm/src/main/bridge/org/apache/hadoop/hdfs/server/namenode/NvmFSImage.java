@@ -47,6 +47,10 @@ class NvmFSImage extends FSImage {
 
   private volatile NvmWriteThrough writeThrough;
   private volatile NvmNamespaceMetrics metrics;
+
+  /** Disk mode: the checkpoint at JVM shutdown; removed at close (under this image's monitor). */
+  private NvmCheckpointAtExit checkpointAtExit;
+
   private final Configuration nvmConf;
   private final NvmRollbackImageGuard rollbackGuard;
 
@@ -349,6 +353,9 @@ class NvmFSImage extends FSImage {
     }
     this.metrics =
         NvmNamespaceMetrics.register(nvmConf, store, recovered, writeThrough.slim().cache());
+    synchronized (this) {
+      checkpointAtExit = NvmCheckpointAtExit.register(this, file, region);
+    }
     return false;
   }
 
@@ -565,6 +572,10 @@ class NvmFSImage extends FSImage {
 
   @Override
   public synchronized void close() throws IOException {
+    if (checkpointAtExit != null) {
+      checkpointAtExit.remove();
+      checkpointAtExit = null;
+    }
     try {
       super.close();
     } finally {

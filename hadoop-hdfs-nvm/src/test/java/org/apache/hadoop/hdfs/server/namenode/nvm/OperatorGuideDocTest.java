@@ -101,40 +101,18 @@ public class OperatorGuideDocTest {
       createInode(s, s.rootPage(), InodeAttrs.directory("d"));
     }
     try (InodeStore s = shm.reopen("r")) {
-      Configuration conf = new Configuration(false);
-      conf.set(DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY, "60");
-      conf.set(DFSConfigKeys.DFS_NAMESERVICE_ID, "ns1");
-      NvmNamespaceMetrics m =
-          new NvmNamespaceMetrics(conf, s, new LastRecovery(s.region().recovery(), 1, 1, 2));
-      m.setInodeCacheStats(
-          new InodeCacheStats() {
-            public long size() {
-              return 0;
-            }
-
-            public long capacity() {
-              return 1;
-            }
-
-            public long hits() {
-              return 0;
-            }
-
-            public long misses() {
-              return 0;
-            }
-
-            public long evictions() {
-              return 0;
-            }
-          });
-      RecordingCollector c = new RecordingCollector();
-      m.getMetrics(c, true);
-      for (String t : c.tags.keySet()) {
-        published.add("tag." + t);
-      }
-      published.addAll(c.values.keySet());
-      kinds.putAll(c.isCounter);
+      publish(s, published, kinds);
+    }
+    // the disk mode publishes its write-ahead log's metrics too (region-format.md §12)
+    RegionOptions disk = new RegionOptions(null, 1 << 20, 0, 0, RegionOptions.NO_CHECKPOINTER);
+    try (InodeStore s =
+        InodeStore.open(
+            Region.create(shm.file("d"), ShmDir.MEDIUM, ShmDir.ID, PersistMode.DISK, disk))) {
+      s.format(1000L, 0755, "hdfs", "supergroup");
+    }
+    try (InodeStore s = InodeStore.open(Region.open(shm.file("d"), PersistMode.DISK, disk))) {
+      assertTrue("a disk-mode store has a log", s.region().logStats() != null);
+      publish(s, published, kinds);
     }
     assertEquals(
         "guide's metrics table vs the NvmNamespace source",
@@ -148,5 +126,43 @@ public class OperatorGuideDocTest {
         assertEquals("kind of " + name, kinds.get(name) ? "counter" : "gauge", kind);
       }
     }
+  }
+
+  /** The tags and values an NvmNamespace source over {@code s} publishes, with their kinds. */
+  private static void publish(InodeStore s, TreeSet<String> published, Map<String, Boolean> kinds) {
+    Configuration conf = new Configuration(false);
+    conf.set(DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY, "60");
+    conf.set(DFSConfigKeys.DFS_NAMESERVICE_ID, "ns1");
+    NvmNamespaceMetrics m =
+        new NvmNamespaceMetrics(conf, s, new LastRecovery(s.region().recovery(), 1, 1, 2));
+    m.setInodeCacheStats(
+        new InodeCacheStats() {
+          public long size() {
+            return 0;
+          }
+
+          public long capacity() {
+            return 1;
+          }
+
+          public long hits() {
+            return 0;
+          }
+
+          public long misses() {
+            return 0;
+          }
+
+          public long evictions() {
+            return 0;
+          }
+        });
+    RecordingCollector c = new RecordingCollector();
+    m.getMetrics(c, true);
+    for (String t : c.tags.keySet()) {
+      published.add("tag." + t);
+    }
+    published.addAll(c.values.keySet());
+    kinds.putAll(c.isCounter);
   }
 }
