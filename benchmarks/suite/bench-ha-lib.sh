@@ -11,6 +11,9 @@
 #                    PMEM_IS_PMEM_FORCE=1, name dirs on the local disk); the JournalNodes' edits on
 #                    the local disk
 #   nvm-ha-tmpfs     as nvm-ha-disk, the JournalNodes' edits on tmpfs
+#   nvm-disk-ha-disk NVM NameNodes as nvm-disk (persist.mode=disk: each region and its write-ahead
+#                    log on the local disk, in WORK/data/regions; no PMEM_IS_PMEM_FORCE); the
+#                    JournalNodes' edits on the local disk
 # Replication 1 and one DataNode, as in the other configurations. Every process shares the
 # machine's CPUs with the active NameNode (the standby tails the journal every second).
 # The waits poll the NameNodes' /jmx servlet (ha_poll.py: no JVM per poll).
@@ -24,12 +27,18 @@ is_ha_config() { case $1 in *-ha-*) return 0 ;; *) return 1 ;; esac; }
 
 # ha_bench_conf CFG WORK REGION_GB [SHM] — the conf dirs of every process under WORK
 # (ha_write_confs: new ports), the tmpfs parts in SHM or a new directory under SHM_BASE (CFG_TMP);
-# sets CLUSTER_CONF (the client's).
+# sets CLUSTER_CONF (the client's). The regions: in CFG_TMP (tmpfs), or for a region on the disk
+# (CFG_REGION_ON=disk) in WORK/data/regions, beside the rest of the pair's state (a copy of
+# WORK/data holds them: wl-ha-timings.sh). Exports NVM_PERSIST for cluster-lib's hjava: disk for a
+# region on the disk (the NameNodes run without PMEM_IS_PMEM_FORCE), emulated otherwise.
 ha_bench_conf() {
-  local cfg=$1 work=$2 gb=$3 role site i
+  local cfg=$1 work=$2 gb=$3 role site i regions
   config_vars "$cfg" || return 2
   CFG_TMP=${4:-$(mktemp -d "$SHM_BASE/nvmbench.XXXXXX")}
-  ha_write_confs "$work" "$CFG_TMP" "$CFG_NVM" "$CFG_NVM"
+  regions=$CFG_TMP NVM_PERSIST=emulated
+  if [ "$CFG_REGION_ON" = disk ]; then regions=$work/data/regions NVM_PERSIST=disk; mkdir -p "$regions"; fi
+  export NVM_PERSIST
+  ha_write_confs "$work" "$regions" "$CFG_NVM" "$CFG_NVM"
   for role in "${HA_NNS[@]}" "${HA_JNS[@]}" "${HA_DNS[@]}" client; do
     site=$(ha_conf "$role")/hdfs-site.xml
     conf_put "$site" dfs.replication 1
@@ -76,17 +85,28 @@ ha_wait_pair() {
   ha_show_log nn1 15; ha_show_log nn2 15; ha_show_log zkfc1 10; ha_show_log zkfc2 10; return 1
 }
 
-# ha_nn_launch NN — a NameNode of the pair, with the suite's NameNode heap (NN_HEAP_OPT, -Xmx4g).
+# ha_nn_launch NN — a NameNode of the pair, with the suite's NameNode heap (NN_HEAP_OPT, -Xmx4g);
+# PMEM_IS_PMEM_FORCE as hjava sets it from NVM_PERSIST (ha_bench_conf).
 ha_nn_launch() { HJAVA_HEAP=${NN_HEAP_OPT:--Xmx4g} ha_nn_start "$1"; }
 
 # ha_bench_ready CFG — one DataNode, then until the active NameNode (through hdfs://ha) has left
-# safe mode with it registered; checks that both NameNodes run in CFG's mode.
+# safe mode with it registered; checks that both NameNodes run in CFG's mode (NVM or stock) and
+# that NVM NameNodes run in the persist.mode CFG sets (their NvmNamespace bean's PersistMode).
 ha_bench_ready() {
-  local out nn
+  local out nn want= got i
   ha_dn_start dn1
   out=$(hclient "$CLUSTER_CONF" org.nvmnn.workload.ReadyProbe --datanodes 1 --timeout-seconds 120 || true)
   grep -q '^safemode-off' <<<"$out" || { echo "HA cluster for $1 did not come up: $out (logs in $HA_WORK/conf)" >&2; return 1; }
   for nn in "${HA_NNS[@]}"; do check_mode "$1" "$(ha_log "$nn")" || return 1; done
+  config_vars "$1" || return 2
+  for ((i = 0; i < ${#CFG_CONF[@]}; i += 2)); do
+    [ "${CFG_CONF[i]}" != dfs.namenode.nvm.persist.mode ] || want=${CFG_CONF[i + 1]}
+  done
+  [ "$CFG_NVM" = true ] && [ -n "$want" ] || return 0
+  for nn in "${HA_NNS[@]}"; do
+    got=$($HA_POLL mode "$(ha_http "$nn")")
+    [ "$got" = "$want" ] || { echo "$1: $nn runs in persist.mode '$got', not '$want'" >&2; return 1; }
+  done
 }
 
 # ha_bench_up CFG WORK REGION_GB — configures (ha_bench_conf), formats and starts the pair as

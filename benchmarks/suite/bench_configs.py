@@ -42,6 +42,7 @@ NULL_JOURNAL = {
     "dfs.namenode.edits.journal-plugin.nvmnull": "org.apache.hadoop.hdfs.server.namenode.NullJournalManager",
 }
 EMULATED = {"dfs.namenode.nvm.persist.mode": "emulated"}
+DISK_MODE = {"dfs.namenode.nvm.persist.mode": "disk"}
 
 
 def config(description, runtime="nvm-2.7.3", nvm=False, name_dir="disk", region=None, pmem_force=True,
@@ -79,7 +80,7 @@ CONFIGS = {
     # fdatasync; the region file is made durable by checkpoints. It replaced the msync mode, whose
     # configuration was nvm-msync (a name older results still hold)
     "nvm-disk": config("NVM NameNode; region and its write-ahead log on the local disk, persist.mode=disk",
-                       nvm=True, region="disk", pmem_force=False, conf={"dfs.namenode.nvm.persist.mode": "disk"},
+                       nvm=True, region="disk", pmem_force=False, conf=DISK_MODE,
                        default=True),
     "nvm-cold": config("nvm-emulated with a 1,000-file inode cache (reads miss the cache)", nvm=True,
                        region="tmpfs", conf=dict(EMULATED, **{"dfs.namenode.nvm.cache.inodes": "1000"}),
@@ -100,6 +101,12 @@ CONFIGS = {
     "nvm-ha-tmpfs": config("HA pair of NVM NameNodes (as nvm-emulated), the JournalNodes' edits on tmpfs",
                            nvm=True, region="tmpfs", conf=EMULATED, ha=True, journal_nodes="tmpfs",
                            workloads=("nnbench-nomr", "streaming", "ha-timings")),
+    # the NameNodes of nvm-disk paired (<NameNodes>-ha-<JournalNodes' medium>): each region and its
+    # write-ahead log on the local disk, as durable as stock-ha-disk's name dirs
+    "nvm-disk-ha-disk": config("HA pair of NVM NameNodes in persist.mode=disk (as nvm-disk): regions and their "
+                               "write-ahead logs on the local disk; the JournalNodes' edits on the local disk",
+                               nvm=True, region="disk", pmem_force=False, conf=DISK_MODE, ha=True,
+                               journal_nodes="disk", workloads=("nnbench-nomr", "streaming", "ha-timings")),
     # Apache Hadoop 3.5.0's own NameNode, in its own NNThroughputBenchmark; edit logging left at
     # 3.5.0's default (dfs.namenode.edits.asynclogging=true: FSEditLogAsync)
     "h35-disk": config("Hadoop 3.5.0 NameNode, default global lock; name dir on the local disk: edits fsync'd",

@@ -28,11 +28,16 @@ NVM = ("nvm-emulated", "nvm-disk", "nvm-cold", "nvm-warm", "nvm-msync")
 # The HA configurations are compared only as these pairs (numerator, denominator): NVM HA against
 # stock HA with the JournalNodes' edits on the same medium, and each HA pair against the non-HA
 # configuration of its NameNodes (HA's cost: below 1 when HA is slower).
+# The disk mode's pair (nvm-disk-ha-disk) against stock HA, against the emulated mode's pair (the
+# same JournalNodes; above 1 when the disk mode is better) and against nvm-disk (HA's cost).
 HA_PAIRS = (
     ("nvm-ha-disk", "stock-ha-disk"),
     ("nvm-ha-tmpfs", "stock-ha-tmpfs"),
+    ("nvm-disk-ha-disk", "stock-ha-disk"),
+    ("nvm-disk-ha-disk", "nvm-ha-disk"),
     ("nvm-ha-disk", "nvm-emulated"),
     ("nvm-ha-tmpfs", "nvm-emulated"),
+    ("nvm-disk-ha-disk", "nvm-disk"),
     ("stock-ha-disk", "stock-disk"),
     ("stock-ha-tmpfs", "stock-tmpfs"),
 )
@@ -189,8 +194,12 @@ HA_OPS = {"nnbench-nomr": ("createWrite",), "streaming": ("files", "create-p50",
 HA_INFO = [
     ("HA, JournalNodes on disk: NVM HA vs stock HA", HA_OPS, "nvm-ha-disk", "stock-ha-disk"),
     ("HA, JournalNodes on tmpfs: NVM HA vs stock HA", HA_OPS, "nvm-ha-tmpfs", "stock-ha-tmpfs"),
+    ("HA, JournalNodes on disk: NVM HA in the disk mode vs stock HA", HA_OPS, "nvm-disk-ha-disk", "stock-ha-disk"),
+    ("HA, JournalNodes on disk: NVM HA, the disk mode vs the emulated mode", HA_OPS, "nvm-disk-ha-disk",
+     "nvm-ha-disk"),
     ("HA's cost, NVM: HA (JournalNodes on disk) vs nvm-emulated", HA_OPS, "nvm-ha-disk", "nvm-emulated"),
     ("HA's cost, NVM: HA (JournalNodes on tmpfs) vs nvm-emulated", HA_OPS, "nvm-ha-tmpfs", "nvm-emulated"),
+    ("HA's cost, NVM in the disk mode: nvm-disk-ha-disk vs nvm-disk", HA_OPS, "nvm-disk-ha-disk", "nvm-disk"),
     ("HA's cost, stock: stock-ha-disk vs stock-disk", HA_OPS, "stock-ha-disk", "stock-disk"),
     ("HA's cost, stock: stock-ha-tmpfs vs stock-tmpfs", HA_OPS, "stock-ha-tmpfs", "stock-tmpfs"),
 ]

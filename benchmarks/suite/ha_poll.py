@@ -4,6 +4,8 @@
 Usage:
   ha_poll.py state HOST:PORT     prints the HA state (active, standby, ...) or "down"
   ha_poll.py txid HOST:PORT      prints the last transaction id it applied or wrote, or "down"
+  ha_poll.py mode HOST:PORT      prints an NVM NameNode's persistence mode (pmem, emulated, disk), or
+                                 "none" (no NvmNamespace bean: a stock NameNode) or "down"
   ha_poll.py until HOST:PORT [--state S] [--txid N] [--pid PID] [--timeout SECONDS] [--interval MS]
       polls until the NameNode reports state S and has applied (or written) transaction N; prints
       "reached <epoch ms> state=<S> txid=<T>" and exits 0. Exits 1, printing "exited" or "timeout
@@ -13,6 +15,8 @@ HOST:PORT is the NameNode's HTTP address. Two beans are read: NameNodeStatus ("S
 sets from its HA state) and NameNodeInfo ("JournalTransactionInfo", a JSON string whose
 "LastAppliedOrWrittenTxId" is the last transaction the NameNode applied from the journal as standby,
 or wrote as active). No JVM is started per poll, so polling every 50 ms costs the machine little.
+The mode is the "tag.PersistMode" of an NVM NameNode's NvmNamespace bean (its metrics source; a
+second source of the same JVM is NvmNamespace-1, ...).
 """
 import json
 import os
@@ -22,6 +26,7 @@ import urllib.request
 
 STATUS = "Hadoop:service=NameNode,name=NameNodeStatus"
 INFO = "Hadoop:service=NameNode,name=NameNodeInfo"
+NVM = "Hadoop:service=NameNode,name=NvmNamespace"
 
 
 def bean(text, name):
@@ -51,6 +56,20 @@ def parse_txid(text):
         return None
 
 
+def parse_mode(text):
+    """The persistence mode an NVM NameNode publishes (tag.PersistMode of its first NvmNamespace bean),
+    or None."""
+    try:
+        beans = json.loads(text).get("beans", [])
+    except ValueError:
+        return None
+    for b in beans:
+        name = b.get("name", "")
+        if (name == NVM or name.startswith(NVM + "-")) and b.get("tag.PersistMode"):
+            return b["tag.PersistMode"]
+    return None
+
+
 def satisfied(state, txid, want_state, want_txid):
     if want_state is not None and state != want_state:
         return False
@@ -61,11 +80,23 @@ def satisfied(state, txid, want_state, want_txid):
 
 def fetch(addr, bean_name, attribute, timeout=2.0):
     """One attribute of one bean (/jmx?get=BEAN::ATTRIBUTE: the servlet computes no other)."""
+    return get(f"http://{addr}/jmx?get={bean_name}::{attribute}", timeout)
+
+
+def get(url, timeout=2.0):
     try:
-        with urllib.request.urlopen(f"http://{addr}/jmx?get={bean_name}::{attribute}", timeout=timeout) as r:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
             return r.read().decode("utf-8", "replace")
     except OSError:
         return None
+
+
+def read_mode(addr):
+    """The NameNode's persistence mode, "none" for a NameNode without the NVM bean, None if down."""
+    if fetch(addr, STATUS, "State") is None:
+        return None
+    t = get(f"http://{addr}/jmx?qry={NVM}*")
+    return (parse_mode(t) or "none") if t is not None else None
 
 
 def read(addr):
@@ -97,10 +128,13 @@ def until(addr, want_state, want_txid, pid, timeout_s, interval_ms):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("state", "txid", "until"):
+    if len(argv) < 3 or argv[1] not in ("state", "txid", "mode", "until"):
         print(__doc__, file=sys.stderr)
         return 2
     cmd, addr, rest = argv[1], argv[2], argv[3:]
+    if cmd == "mode":
+        print(read_mode(addr) or "down")
+        return 0
     if cmd in ("state", "txid"):
         state, txid = read(addr)
         value = state if cmd == "state" else txid

@@ -45,7 +45,7 @@ class TableTest(unittest.TestCase):
     def test_the_default_set_is_the_seven_2_7_3_configurations(self):
         self.assertEqual(["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated", "nvm-disk", "nvm-cold",
                           "nvm-warm"], bench_configs.names(default=True))
-        self.assertEqual(["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs"],
+        self.assertEqual(["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs", "nvm-disk-ha-disk"],
                          bench_configs.names(ha=True))
 
     def test_hadoop_3_5_0_runs_nnthroughput_only_with_the_lock_it_must_report(self):
@@ -78,6 +78,16 @@ class TableTest(unittest.TestCase):
         # the msync mode's configuration is gone (older results still name it)
         self.assertNotIn("nvm-msync", CONFIGS)
         self.assertEqual(1, len(bench_configs.problems("nnthroughput", ["nvm-msync"])))
+
+    def test_nvm_disk_ha_disk_pairs_nvm_disks_namenodes_over_journalnodes_on_the_disk(self):
+        c, single = CONFIGS["nvm-disk-ha-disk"], CONFIGS["nvm-disk"]
+        self.assertEqual((True, True, "disk"), (c["ha"], c["nvm"], c["journal_nodes"]))
+        for field in ("region", "pmem_force", "conf", "name_dir"):
+            self.assertEqual(single[field], c[field], field)
+        self.assertTrue(bench_configs.persists_on_disk("nvm-disk-ha-disk"))
+        # the emulated mode's pair keeps its regions on tmpfs
+        self.assertFalse(bench_configs.persists_on_disk("nvm-ha-disk"))
+        self.assertEqual(CONFIGS["nvm-ha-disk"]["workloads"], c["workloads"])
 
     def test_the_configurations_that_persist_on_the_disk(self):
         self.assertEqual(["stock-disk", "nvm-disk", "h35-disk", "h35-fgl-disk"],
@@ -117,6 +127,13 @@ class CommandLineTest(unittest.TestCase):
         out = self.shell_vars("nvm-disk", 'echo "$CFG_NVM $CFG_NAME_ON $CFG_REGION_ON $CFG_ENV_FORCE"',
                               'echo "${CFG_CONF[0]}=${CFG_CONF[1]}"')
         self.assertEqual(["true disk disk 0", "dfs.namenode.nvm.persist.mode=disk"], out)
+
+    def test_shell_gives_the_disk_modes_ha_pair_its_regions_on_the_disk_and_no_pmem_force(self):
+        out = self.shell_vars("nvm-disk-ha-disk", 'echo "$CFG_NVM $CFG_REGION_ON $CFG_ENV_FORCE $CFG_JN_ON"',
+                              'echo "${CFG_CONF[0]}=${CFG_CONF[1]}"')
+        self.assertEqual(["true disk 0 disk", "dfs.namenode.nvm.persist.mode=disk"], out)
+        out = self.shell_vars("nvm-ha-disk", 'echo "$CFG_REGION_ON $CFG_ENV_FORCE ${CFG_CONF[1]}"')
+        self.assertEqual(["tmpfs 1 emulated"], out)
 
     def test_shell_describes_an_h35_configuration(self):
         out = self.shell_vars("h35-fgl-tmpfs", 'echo "$CFG_RUNTIME_LIB"', 'echo "$CFG_RUNTIME_JAR"',

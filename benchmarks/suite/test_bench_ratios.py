@@ -123,6 +123,13 @@ class HaRatiosTest(unittest.TestCase):
                           ("nvm-ha-disk", "nvm-emulated"), ("nvm-ha-tmpfs", "nvm-emulated"),
                           ("stock-ha-disk", "stock-disk"), ("stock-ha-tmpfs", "stock-tmpfs")}, found)
 
+    def test_the_disk_modes_pair_is_compared_with_stock_ha_the_emulated_pair_and_nvm_disk(self):
+        configs = ["stock-disk", "nvm-emulated", "nvm-disk", "stock-ha-disk", "nvm-ha-disk", "nvm-disk-ha-disk"]
+        g, units = bench_ratios.group([nomr(c, 1, 100 + i) for i, c in enumerate(configs)])
+        found = {(r[1], r[2]) for r in bench_ratios.ratios(g, units) if "nvm-disk-ha-disk" in r[1:3]}
+        self.assertEqual({("nvm-disk-ha-disk", "stock-ha-disk"), ("nvm-disk-ha-disk", "nvm-ha-disk"),
+                          ("nvm-disk-ha-disk", "nvm-disk")}, found)
+
     def test_ha_cost_is_the_ha_rate_over_the_non_ha_rate_run_by_run(self):
         rows = [nomr("nvm-emulated", 1, 600), nomr("nvm-ha-disk", 1, 300),
                 nomr("nvm-emulated", 2, 500), nomr("nvm-ha-disk", 2, 400)]
@@ -331,6 +338,16 @@ class TargetsTest(unittest.TestCase):
         self.assertEqual("0.50", cost["median"])
         # the parts of a timing are in ratios.csv, not among the targets
         self.assertFalse([k for k in t if "failover-begin" in k[1]])
+
+    def test_the_disk_modes_pair_is_listed_against_stock_ha_and_the_emulated_pair(self):
+        rows = [hat(op, cfg, 1, v) for op, cfg, v in (
+            ("failover", "stock-ha-disk", 1.0), ("failover", "nvm-ha-disk", 2.0), ("failover", "nvm-disk-ha-disk", 4.0))]
+        t = self.targets(rows)
+        vs_stock = t[("HA, JournalNodes on disk: NVM HA in the disk mode vs stock HA", "ha-timings failover t=2 n=50000")]
+        self.assertEqual("0.25", vs_stock["median"])
+        vs_emulated = t[("HA, JournalNodes on disk: NVM HA, the disk mode vs the emulated mode",
+                         "ha-timings failover t=2 n=50000")]
+        self.assertEqual("0.50", vs_emulated["median"])
 
     def test_3_5_0_comparisons_are_listed_with_the_targets_as_information_at_every_size(self):
         rows = [nnt_op(op, c, 1, v) for op, c, v in (

@@ -31,6 +31,23 @@ class ParseTest(unittest.TestCase):
         self.assertIsNone(ha_poll.parse_state("<html>starting</html>"))
 
 
+class ModeTest(unittest.TestCase):
+
+    def test_the_mode_is_the_nvm_beans_persist_mode_tag(self):
+        nvm = {"name": ha_poll.NVM, "modelerType": "NvmNamespace", "tag.PersistMode": "disk",
+               "tag.RegionPath": "/var/tmp/x/nn1.region"}
+        self.assertEqual("disk", ha_poll.parse_mode(jmx(nvm)))
+        # a second source of the same JVM
+        self.assertEqual("emulated", ha_poll.parse_mode(jmx(dict(nvm, **{"name": ha_poll.NVM + "-1",
+                                                                        "tag.PersistMode": "emulated"}))))
+
+    def test_no_nvm_bean_or_a_bad_answer_is_none(self):
+        self.assertIsNone(ha_poll.parse_mode(STANDBY))
+        self.assertIsNone(ha_poll.parse_mode(jmx({"name": ha_poll.NVM})))
+        self.assertIsNone(ha_poll.parse_mode(jmx({"name": ha_poll.NVM + "Other", "tag.PersistMode": "disk"})))
+        self.assertIsNone(ha_poll.parse_mode("<html>starting</html>"))
+
+
 class SatisfiedTest(unittest.TestCase):
 
     def test_a_standby_is_caught_up_at_or_past_the_target_txid(self):
