@@ -236,15 +236,16 @@ def streaming(v, d, out):
 
 
 def ha_timings(v, d, out):
-    """The HA timings per namespace size: the three side-by-side timings and the rejoin (left), and
-    their parts (right): when the new active began its transition, and the NameNode's own load."""
+    """The HA timings per namespace size: the catch-up, the three side-by-side timings and the rejoin
+    (left), and their parts (right): the standby's own apply, when the new active began its
+    transition, and the NameNode's own load."""
     for s in sorted({k[3] for k in v if k[0] == "ha-timings"}, key=int):
         cfgs = configs_of(v, lambda k: k[0] == "ha-timings" and k[3] == s)
         fig, axs = plt.subplots(1, 2, figsize=(12, 4.5))
         for ax, ops, title in (
-                (axs[0], ["failover", "standby-restart", "active-restart", "rejoin"], "timings"),
-                (axs[1], ["failover-begin", "standby-restart-load", "active-restart-begin", "active-restart-load"],
-                 "their parts")):
+                (axs[0], ["catch-up", "failover", "standby-restart", "active-restart", "rejoin"], "timings"),
+                (axs[1], ["catch-up-apply", "failover-begin", "standby-restart-load", "active-restart-begin",
+                          "active-restart-load"], "their parts")):
             ops = [o for o in ops if any(k[0] == "ha-timings" and k[1] == o and k[3] == s for k in v)]
             grouped_bars(ax, ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
                                                      if k[0] == "ha-timings" and k[1] == o and k[3] == s and k[4] == c])

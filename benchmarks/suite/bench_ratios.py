@@ -22,6 +22,9 @@ HIGHER_IS_BETTER = {"ops/s", "files/s"}
 # the local disk's statistics per operation (bench_diskstats.ROWS): lower is better, and 0 is a
 # measurement (no flush at all), where a rate or time of 0 is none
 COUNTS_PER_OP = {"writes/op", "KiB/op", "flushes/op"}
+# what a run measured but no configuration does better or worse: the HA timings' catch-up-edits,
+# how many edits the standby was behind (set by the workload, not by the configuration)
+NO_RATIO = {"edits"}
 # nvm-msync: the configuration nvm-disk replaced, still in older results (their ratios are recomputed
 # with every segment added and by bench_ratios.py DIR)
 NVM = ("nvm-emulated", "nvm-disk", "nvm-cold", "nvm-warm", "nvm-msync")
@@ -67,6 +70,8 @@ def load(path):
 
 def advantage(num, den, unit):
     """How many times better num is than den in this unit (None: no ratio)."""
+    if unit in NO_RATIO:
+        return None
     if unit in COUNTS_PER_OP and num >= 0 and den >= 0:
         if num == 0:
             return 1.0 if den == 0 else math.inf
@@ -190,7 +195,7 @@ INFO_RATIOS = [
 ]
 # the HA comparisons shown with the targets: (description, {workload: ops}, numerator, denominator)
 HA_OPS = {"nnbench-nomr": ("createWrite",), "streaming": ("files", "create-p50", "create-p99"),
-          "ha-timings": ("failover", "standby-restart", "active-restart", "rejoin")}
+          "ha-timings": ("catch-up", "catch-up-apply", "failover", "standby-restart", "active-restart", "rejoin")}
 HA_INFO = [
     ("HA, JournalNodes on disk: NVM HA vs stock HA", HA_OPS, "nvm-ha-disk", "stock-ha-disk"),
     ("HA, JournalNodes on tmpfs: NVM HA vs stock HA", HA_OPS, "nvm-ha-tmpfs", "stock-ha-tmpfs"),

@@ -130,6 +130,15 @@ class HaRatiosTest(unittest.TestCase):
         self.assertEqual({("nvm-disk-ha-disk", "stock-ha-disk"), ("nvm-disk-ha-disk", "nvm-ha-disk"),
                           ("nvm-disk-ha-disk", "nvm-disk")}, found)
 
+    def test_catch_up_edits_are_a_count_the_workload_sets_and_get_no_ratio(self):
+        rows = [row("ha-timings", "catch-up-edits", 2, 50000, c, 1, n, "edits")
+                for c, n in (("stock-ha-disk", 20400), ("nvm-disk-ha-disk", 20380))]
+        rows += [hat("catch-up", "stock-ha-disk", 1, 1.0), hat("catch-up", "nvm-disk-ha-disk", 1, 2.0)]
+        g, units = bench_ratios.group(rows)
+        found = [(r[0][1], r[3]) for r in bench_ratios.ratios(g, units)]
+        self.assertEqual([("catch-up", 0.5)], found)
+        self.assertIsNone(bench_ratios.advantage(20380.0, 20400.0, "edits"))
+
     def test_ha_cost_is_the_ha_rate_over_the_non_ha_rate_run_by_run(self):
         rows = [nomr("nvm-emulated", 1, 600), nomr("nvm-ha-disk", 1, 300),
                 nomr("nvm-emulated", 2, 500), nomr("nvm-ha-disk", 2, 400)]
@@ -341,13 +350,17 @@ class TargetsTest(unittest.TestCase):
 
     def test_the_disk_modes_pair_is_listed_against_stock_ha_and_the_emulated_pair(self):
         rows = [hat(op, cfg, 1, v) for op, cfg, v in (
-            ("failover", "stock-ha-disk", 1.0), ("failover", "nvm-ha-disk", 2.0), ("failover", "nvm-disk-ha-disk", 4.0))]
+            ("catch-up", "stock-ha-disk", 1.0), ("catch-up", "nvm-ha-disk", 2.0), ("catch-up", "nvm-disk-ha-disk", 4.0),
+            ("catch-up-apply", "stock-ha-disk", 0.5), ("catch-up-apply", "nvm-disk-ha-disk", 1.0))]
         t = self.targets(rows)
-        vs_stock = t[("HA, JournalNodes on disk: NVM HA in the disk mode vs stock HA", "ha-timings failover t=2 n=50000")]
+        vs_stock = t[("HA, JournalNodes on disk: NVM HA in the disk mode vs stock HA", "ha-timings catch-up t=2 n=50000")]
         self.assertEqual("0.25", vs_stock["median"])
         vs_emulated = t[("HA, JournalNodes on disk: NVM HA, the disk mode vs the emulated mode",
-                         "ha-timings failover t=2 n=50000")]
+                         "ha-timings catch-up t=2 n=50000")]
         self.assertEqual("0.50", vs_emulated["median"])
+        apply = t[("HA, JournalNodes on disk: NVM HA in the disk mode vs stock HA",
+                   "ha-timings catch-up-apply t=2 n=50000")]
+        self.assertEqual("0.50", apply["median"])
 
     def test_3_5_0_comparisons_are_listed_with_the_targets_as_information_at_every_size(self):
         rows = [nnt_op(op, c, 1, v) for op, c, v in (

@@ -6,10 +6,16 @@
 # loads an fsimage of half the files and replays the other half's edits), end after the build,
 # none never. The active rolls its edit log, the standby applies it; the pair is stopped and its
 # state (name dirs, regions, the JournalNodes' edits) copied aside.
-# Then per run, every configuration in turn, from a fresh copy of that state: the pair started
-# (both NameNodes at once), a light load (HaLoad: HAT_LOAD_THREADS threads creating empty files and
-# renaming some through hdfs://ha, each pausing HAT_LOAD_PAUSE_MS after every operation, every
-# acknowledgement logged with its ms), and in turn:
+# Then per run, every configuration in turn, from a fresh copy of that state (written back to the
+# disk, sync, before the pair starts): the pair started (both NameNodes at once), a light load
+# (HaLoad: HAT_LOAD_THREADS threads creating empty files and renaming some through hdfs://ha, each
+# pausing HAT_LOAD_PAUSE_MS after every operation, every acknowledgement logged with its ms), and in
+# turn:
+#   catch-up         the active rolls its edit log and the standby applies it; HAT_CATCHUP_FILES
+#                    empty files created by HAT_CLIENTS NNBenchWithoutMR clients (a 2.7.3 standby
+#                    reads finalized segments only: their edits wait in the active's open segment);
+#                    the active rolls (dfsadmin -rollEdits, up to R) -> the standby has applied R
+#                    (its /jmx), from the active's "Starting log segment at R+1"
 #   failover         kill -9 of the active -> the first operation acknowledged after the other
 #                    NameNode logged "Starting services required for active state" (make ha-demo's
 #                    definition: from then on only the new active answers)
@@ -24,11 +30,14 @@
 # HAT_ACTIVE_RESTART=killed launches the killed active instead of the stopped standby: a stock
 # NameNode comes back; an NVM one waits until another NameNode became active (docs/ha.md §3:
 # its region may hold edits the quorum never accepted), so it fails after HAT_TIMEOUT.
-# Recorded (s): failover, failover-begin (kill -> the new active began its transition), rejoin,
-# standby-restart, standby-restart-load, active-restart, active-restart-begin,
-# active-restart-load (the NameNode's own load time from its log, as wl-recovery.sh reads it).
+# Recorded (s): catch-up, catch-up-apply (the standby's own apply of that segment, from its log:
+# "Reading ... expecting start txid" to the tailer's "Loaded N edits"), failover, failover-begin
+# (kill -> the new active began its transition), rejoin, standby-restart, standby-restart-load,
+# active-restart, active-restart-begin, active-restart-load (the NameNode's own load time from its
+# log, as wl-recovery.sh reads it); and catch-up-edits (edits): N, how far behind the standby was.
 #   HAT_FILES, HAT_RUNS, HAT_CONFIGS, HAT_CLIENTS, HAT_CHECKPOINT, HAT_LOAD_THREADS,
-#   HAT_LOAD_PAUSE_MS, HAT_WARMUP_SECONDS, HAT_GAP_SECONDS, HAT_TIMEOUT, HAT_ACTIVE_RESTART
+#   HAT_LOAD_PAUSE_MS, HAT_WARMUP_SECONDS, HAT_GAP_SECONDS, HAT_TIMEOUT, HAT_ACTIVE_RESTART,
+#   HAT_CATCHUP_FILES (default HAT_FILES / 5; 0: no catch-up)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -43,6 +52,7 @@ WARMUP=${HAT_WARMUP_SECONDS:-3}
 GAP=${HAT_GAP_SECONDS:-5}
 TIMEOUT=${HAT_TIMEOUT:-180}
 RELAUNCH=${HAT_ACTIVE_RESTART:-standby}
+CATCHUP=${HAT_CATCHUP_FILES:-$(( FILES / 5 ))}
 check_configs "$CONFIGS"
 for c in $CONFIGS; do is_ha_config "$c" || { echo "ha-timings: $c is not an HA configuration ($HA_CONFIGS)" >&2; exit 2; }; done
 case $CHECKPOINT in mid | end | none) ;; *) echo "HAT_CHECKPOINT: mid, end or none" >&2; exit 2 ;; esac
@@ -110,13 +120,17 @@ build() {
   cluster_down
   ha_keep_logs ha-timings "build-$cfg"
   rm -rf "$work/snap" "$CFG_TMP.snap"
-  cp -a "$work/data" "$work/snap" && cp -a --sparse=always "$CFG_TMP" "$CFG_TMP.snap"
+  # (a region on the disk is in data/regions: copied as it is, so a write-ahead log's preallocated
+  # ring stays allocated; only the copies on tmpfs are made sparse)
+  cp -a "$work/data" "$work/snap" && cp -a --sparse=always "$CFG_TMP" "$CFG_TMP.snap" && sync
 }
 
 # restore CFG WORK — new conf dirs (new ports) over the copied state; clears the logs.
 restore() {
   local cfg=$1 work=$2 shm=${SHM_OF[$1]}
   rm -rf "$work/data" "$shm" && cp -a "$work/snap" "$work/data" && cp -a --sparse=always "$shm.snap" "$shm"
+  # the copy written back before anything is timed (a region on the disk copies hundreds of MiB)
+  sync
   rm -f "$work"/conf/*/logs/*
   ha_bench_conf "$cfg" "$work" "$GB" "$shm"
   # the load's client: its failover retries 100-250 ms apart (ha-lib: up to 1 s) and for minutes,
@@ -147,7 +161,34 @@ first_ack_after_transition() {
 # ha_stop_role ROLE — SIGTERM, until the process is gone.
 ha_stop_role() { stop_pid "${HA_PID[$1]:-}"; HA_PID[$1]=; }
 
-# timings CFG RUN — the four timings in a started pair; rows into results.csv.
+# catch_up CFG RUN A B — the catch-up timing: standby B current, CATCHUP files created through
+# the active A, A rolls; until B applied the segment. Rows into results.csv.
+catch_up() {
+  local cfg=$1 run=$2 a=$3 b=$4 before last t0 t_roll r t_read t_loaded line n
+  before=$(roll) || return 1
+  ha_until "$b" "$TIMEOUT" --state standby --txid "$before" > /dev/null || return 1
+  nnbench_clients "$CLUSTER_CONF" "$CATCHUP" "$CLIENTS" "/hat-catchup" "$HA_WORK/catchup.out" \
+    "ha-timings catch-up $cfg run $run" \
+    || { keep_log "$HA_WORK/catchup.out" ha-timings "$cfg-run$run-catchup.out"; echo "catch-up: NNBenchWithoutMR failed" >&2; return 1; }
+  t0=$(now_ms)
+  last=$(roll) || return 1
+  r=$(ha_until "$b" "$TIMEOUT" --state standby --txid "$last") || return 1
+  t_roll=$(log_event_ms "$a" "$t0" "Starting log segment at $((last + 1))")
+  t_read=$(log_event_ms "$b" "$t0" "expecting start txid #$((before + 1))")
+  line=$(log_line_after "$b" "$t0" "edits starting from txid $before ")
+  t_loaded=$(log_event_ms "$b" "$t0" "edits starting from txid $before ")
+  n=$(sed -n 's/.*Loaded \([0-9]*\) edits starting from txid.*/\1/p' <<<"$line")
+  [ -n "$t_roll" ] && [ -n "$t_read" ] && [ -n "$t_loaded" ] && [ -n "$n" ] || {
+    echo "catch-up: log lines not found (roll ${t_roll:-?}, read ${t_read:-?}, loaded ${t_loaded:-?} '$line')" >&2
+    return 1
+  }
+  rec catch-up "$(secs "$t_roll" "$(awk '{print $2}' <<<"$r")")"
+  rec catch-up-apply "$(secs "$t_read" "$t_loaded")"
+  record ha-timings catch-up-edits "$THREADS" "$FILES" "$cfg" "$run" "$n" edits
+  progress "." "." "ha-timings $cfg run $run: catch-up $(secs "$t_roll" "$(awk '{print $2}' <<<"$r")") s ($b applied $n edits in $(secs "$t_read" "$t_loaded") s)"
+}
+
+# timings CFG RUN — the timings in a started pair; rows into results.csv.
 timings() {
   local cfg=$1 run=$2 a=$HA_ACTIVE b=$HA_STANDBY t0 t r out last x
   rec() { record ha-timings "$1" "$THREADS" "$FILES" "$cfg" "$run" "$2" s; }
@@ -159,6 +200,9 @@ timings() {
   for _ in $(seq 1 600); do [ -n "$(ha_first_ack_after "$OPS" 0)" ] && break; ha_alive load || break; sleep 0.1; done
   [ -n "$(ha_first_ack_after "$OPS" 0)" ] || { echo "the load acknowledged nothing" >&2; cat "$LOAD_OUT" >&2; return 1; }
   sleep "$WARMUP"
+
+  # catch-up: the standby b behind by CATCHUP files' edits, then the roll
+  [ "$CATCHUP" = 0 ] || catch_up "$cfg" "$run" "$a" "$b" || return 1
 
   # failover: kill -9 of the active a; b takes over
   t0=$(now_ms); ha_kill "$a"
