@@ -8,7 +8,10 @@ wl-*.sh); a workload a profile does not list runs only when named on the command
 """
 
 # The HA configurations (bench-ha-lib.sh) and Apache Hadoop 3.5.0's (NNThroughputBenchmark only).
-HA_CFGS = ["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs"]
+HA_CFGS = ["stock-ha-disk", "stock-ha-tmpfs", "nvm-ha-disk", "nvm-ha-tmpfs", "nvm-disk-ha-disk"]
+# the HA pairs whose JournalNodes keep their edits on the local disk: stock, NVM in the emulated mode
+# (regions on tmpfs) and NVM in the disk mode (regions and their logs on the local disk)
+HA_DISK_CFGS = ["stock-ha-disk", "nvm-ha-disk", "nvm-disk-ha-disk"]
 H35_CFGS = ["h35-disk", "h35-tmpfs", "h35-fgl-disk", "h35-fgl-tmpfs"]
 NNT_ANCHORED = ["stock-disk", "stock-tmpfs", "stock-nojournal", "nvm-emulated"]
 # with the NVM NameNode whose region is on the local disk (persist.mode=disk), as durable as stock-disk
@@ -88,15 +91,17 @@ PROFILES = {
         "params": {"HEAP_ATTRS_N": 500000, "HEAP_ATTRS_RUNS": 2},
     },
     "ha": {
-        "description": "the HA configurations of NNBenchWithoutMR and streaming beside stock-disk, stock-tmpfs "
-                       "and nvm-emulated, and the HA timings; 20-30 minutes (make bench-ha)",
+        "description": "the HA configurations of NNBenchWithoutMR and streaming beside stock-disk, stock-tmpfs, "
+                       "nvm-emulated and nvm-disk, and the HA timings of the three pairs with the journal on "
+                       "disk; 30-45 minutes (make bench-ha)",
         "workloads": ["nnbench-nomr", "streaming", "ha-timings"],
         # the HA configurations beside the non-HA ones they are compared with (HA's cost), interleaved
         "params": {
-            "NOMR_SIZES": 5000, "NOMR_RUNS": 2, "NOMR_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated"] + HA_CFGS,
+            "NOMR_SIZES": 5000, "NOMR_RUNS": 2,
+            "NOMR_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated", "nvm-disk"] + HA_CFGS,
             "STREAM_THREADS": 16, "STREAM_BYTES": 256, "STREAM_SECONDS": 8, "STREAM_WARMUP": 3, "STREAM_RUNS": 2,
-            "STREAM_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated"] + HA_CFGS,
-            "HAT_FILES": 50000, "HAT_RUNS": 3, "HAT_CONFIGS": ["stock-ha-disk", "nvm-ha-disk"],
+            "STREAM_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated", "nvm-disk"] + HA_CFGS,
+            "HAT_FILES": 50000, "HAT_RUNS": 3, "HAT_CONFIGS": HA_DISK_CFGS,
         },
     },
 }

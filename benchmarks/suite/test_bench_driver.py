@@ -69,6 +69,18 @@ class ProfilesTest(unittest.TestCase):
             self.assertIn("nvm-disk", PROFILES["full"]["params"][name], name)
         self.assertIn("nvm-disk", PROFILES["quick"]["params"]["NOMR_CONFIGS"])
 
+    def test_the_ha_profile_runs_the_three_pairs_with_the_journal_on_disk_side_by_side(self):
+        p = drv.resolve("ha", {})
+        self.assertEqual("stock-ha-disk nvm-ha-disk nvm-disk-ha-disk", p["HAT_CONFIGS"])
+        for name in ("NOMR_CONFIGS", "STREAM_CONFIGS"):
+            cfgs = p[name].split()
+            # each pair beside the non-HA configuration of its NameNodes (HA's cost)
+            self.assertTrue({"stock-ha-disk", "nvm-ha-disk", "nvm-disk-ha-disk", "stock-disk", "nvm-emulated",
+                             "nvm-disk"} <= set(cfgs), name)
+        # interleaved: the one run of each workload goes through its configurations in turn
+        self.assertEqual(["stock-ha-disk", "nvm-ha-disk", "nvm-disk-ha-disk"],
+                         drv.configs_of("ha-timings", env_of("ha")))
+
     def test_no_profile_sizes_nvm_disk_apart_from_the_other_configurations(self):
         # the msync mode's own small series and size caps are gone
         for profile, params in PROFILES.items():
