@@ -249,7 +249,7 @@ def ha_timings(v, d, out):
             ops = [o for o in ops if any(k[0] == "ha-timings" and k[1] == o and k[3] == s for k in v)]
             grouped_bars(ax, ops, cfgs, lambda o, c: [x for k, vals in v.items() for x in vals
                                                      if k[0] == "ha-timings" and k[1] == o and k[3] == s and k[4] == c])
-            ax.set_xticklabels(ops, fontsize=8)
+            ax.set_xticklabels(ops, fontsize=8, rotation=15)
             ax.set_ylabel("seconds")
             ax.set_title(title)
             legend(ax, fontsize=8)
