@@ -136,10 +136,11 @@ nnthroughput: bench-build
 bench-heap-attrs: bench-build
 	./benchmarks/suite/bench.sh heap-attrs
 
-# HA in the suite (docs/benchmarks.md, "HA"): NNBenchWithoutMR and streaming in the four HA configurations
-# (stock and NVM pairs, the JournalNodes' edits on disk and on tmpfs) beside stock-disk, stock-tmpfs
-# and nvm-emulated, and the HA timings (failover, standby restart, active restart; stock HA against NVM
-# HA at 50k files, 3 runs); 20-30 minutes on the project's 2-core machine.
+# HA in the suite (docs/benchmarks.md, "HA"): NNBenchWithoutMR and streaming in the five HA configurations
+# (stock pairs, NVM pairs in the emulated and the disk mode, the JournalNodes' edits on disk and on
+# tmpfs) beside stock-disk, stock-tmpfs, nvm-emulated and nvm-disk, and the HA timings (catch-up,
+# failover, standby restart, active restart, rejoin; stock HA against NVM HA in both modes at 50k
+# files, 3 runs); about 30 minutes on the project's 2-core machine.
 bench-ha: bench-build
 	./benchmarks/suite/bench.sh ha
 
