@@ -82,6 +82,10 @@ CONFIGS = {
     "nvm-disk": config("NVM NameNode; region and its write-ahead log on the local disk, persist.mode=disk",
                        nvm=True, region="disk", pmem_force=False, conf=DISK_MODE,
                        default=True),
+    # nvm-disk without its default commit delay (dfs.namenode.nvm.commit.delay, region-format.md §7.7)
+    "nvm-disk-nodelay": config("nvm-disk with the commit delay off (dfs.namenode.nvm.commit.delay=0)", nvm=True,
+                               region="disk", pmem_force=False,
+                               conf=dict(DISK_MODE, **{"dfs.namenode.nvm.commit.delay": "0"})),
     "nvm-cold": config("nvm-emulated with a 1,000-file inode cache (reads miss the cache)", nvm=True,
                        region="tmpfs", conf=dict(EMULATED, **{"dfs.namenode.nvm.cache.inodes": "1000"}),
                        default=True),

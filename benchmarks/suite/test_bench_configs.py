@@ -90,7 +90,7 @@ class TableTest(unittest.TestCase):
         self.assertEqual(CONFIGS["nvm-ha-disk"]["workloads"], c["workloads"])
 
     def test_the_configurations_that_persist_on_the_disk(self):
-        self.assertEqual(["stock-disk", "nvm-disk", "h35-disk", "h35-fgl-disk"],
+        self.assertEqual(["stock-disk", "nvm-disk", "nvm-disk-nodelay", "h35-disk", "h35-fgl-disk"],
                          [c for c in CONFIGS if "nnthroughput" in CONFIGS[c]["workloads"]
                           and bench_configs.persists_on_disk(c)])
         # an NVM NameNode's name dir on the disk holds no namespace

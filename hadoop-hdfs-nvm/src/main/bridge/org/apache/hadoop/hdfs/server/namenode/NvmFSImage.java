@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.logging.Log;
@@ -322,6 +323,21 @@ class NvmFSImage extends FSImage {
       store.groupCommit(
           nvmConf.getBoolean(
               NvmConfigKeys.NVM_GROUP_COMMIT_KEY, NvmConfigKeys.NVM_GROUP_COMMIT_DEFAULT));
+      // 2.7.3's only public view of the namesystem lock's queue is this accessor of its lock
+      ReentrantReadWriteLock fsLock = target.getFsLockForTests();
+      store.commitDelay(
+          NvmRegionConf.commitDelayNanos(nvmConf, region.persistMode()),
+          fsLock == null ? null : fsLock::getQueueLength);
+      if (store.commitDelayNanos() > 0) {
+        LOG.info(
+            "NVM region "
+                + file
+                + ": commit delay "
+                + store.commitDelayNanos() / 1000
+                + " us while threads queue for the namesystem lock ("
+                + NvmConfigKeys.NVM_COMMIT_DELAY_KEY
+                + ")");
+      }
       ((NvmFSEditLog) editLog).attach(ns);
       ((NvmFSEditLog) editLog).attachTokens(tokens);
       ((NvmFSEditLog) editLog).attachCache(cache);

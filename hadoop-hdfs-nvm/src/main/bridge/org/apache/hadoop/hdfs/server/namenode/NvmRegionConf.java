@@ -52,6 +52,19 @@ final class NvmRegionConf {
         0);
   }
 
+  /**
+   * {@code dfs.namenode.nvm.commit.delay} in nanoseconds (a bare number is microseconds); unset:
+   * {@link NvmConfigKeys#NVM_COMMIT_DELAY_DISK_DEFAULT_US} in the disk mode, where a group costs an
+   * {@code fdatasync}, and 0 in the memory modes, whose commit costs less than any wait.
+   */
+  static long commitDelayNanos(Configuration conf, PersistMode mode) {
+    long us =
+        conf.getTrimmed(NvmConfigKeys.NVM_COMMIT_DELAY_KEY, "").isEmpty()
+            ? (mode == PersistMode.DISK ? NvmConfigKeys.NVM_COMMIT_DELAY_DISK_DEFAULT_US : 0)
+            : conf.getTimeDuration(NvmConfigKeys.NVM_COMMIT_DELAY_KEY, 0, TimeUnit.MICROSECONDS);
+    return TimeUnit.MICROSECONDS.toNanos(us);
+  }
+
   /** The start-up line that says how this region persists (the operator's guide quotes it). */
   static String describe(File file, Region region) {
     StringBuilder b = new StringBuilder();

@@ -113,6 +113,17 @@ public final class NvmConfigKeys {
   public static final boolean NVM_GROUP_COMMIT_DEFAULT = true;
 
   /**
+   * The commit delay (docs/region-format.md §7.7): before a group commit, its committer waits up to
+   * this long while other threads queue for the namesystem lock, so that their batches join the
+   * group (one {@code fdatasync} in the disk mode) instead of the next one. Microseconds, or a
+   * number with a unit (us, ms); 0: off. Without queued threads it never waits. Unset: {@link
+   * #NVM_COMMIT_DELAY_DISK_DEFAULT_US} in the disk mode, 0 in the memory modes.
+   */
+  public static final String NVM_COMMIT_DELAY_KEY = "dfs.namenode.nvm.commit.delay";
+
+  public static final long NVM_COMMIT_DELAY_DISK_DEFAULT_US = 100;
+
+  /**
    * Keys an operator can set per nameservice or per NameNode, as {@code <key>.<nameserviceId>} or
    * {@code <key>.<nameserviceId>.<namenodeId>} (HDFS's convention for NameNode-specific keys): the
    * most specific one present wins over the plain key ({@link NvmGenericKeys}).
@@ -132,5 +143,6 @@ public final class NvmConfigKeys {
     NVM_RETRY_LOG_ENTRIES_KEY,
     NVM_HA_UNDECIDED_WAIT_KEY,
     NVM_GROUP_COMMIT_KEY,
+    NVM_COMMIT_DELAY_KEY,
   };
 }

@@ -3,7 +3,9 @@ package org.apache.hadoop.hdfs.server.namenode.nvm;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits.invalid;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException.ErrorCode;
 
@@ -169,6 +171,9 @@ public final class InodeStore implements AutoCloseable {
       committing = true;
     }
     try {
+      if (all) {
+        awaitQueuedWriters();
+      }
       syncLock.lock(); // held by pauseCommits and close too
       try {
         if (mine > durable) {
@@ -188,6 +193,44 @@ public final class InodeStore implements AutoCloseable {
       }
     }
   }
+
+  /**
+   * The commit delay ({@code dfs.namenode.nvm.commit.delay}): before its commit, the group's
+   * committer waits up to this long while writers queue for the namesystem lock, so that the
+   * batches they are about to stage join this group's one commit (in the disk mode one {@code
+   * fdatasync}) instead of the next group's. 0: off. With no writer queued (one client) it does not
+   * wait at all; in HA ({@code all} false) it does not wait, since the commit then covers only the
+   * committer's own batch.
+   */
+  private volatile long commitDelayNanos;
+
+  /** How many threads wait for the namesystem lock; null: no commit delay. */
+  private volatile IntSupplier writersQueued;
+
+  /** Sets the commit delay (0: off) and how to count the writers it waits for. */
+  public void commitDelay(long nanos, IntSupplier queued) {
+    this.writersQueued = queued;
+    this.commitDelayNanos = Math.max(0, nanos);
+  }
+
+  public long commitDelayNanos() {
+    return commitDelayNanos;
+  }
+
+  private void awaitQueuedWriters() {
+    long delay = commitDelayNanos;
+    IntSupplier queued = writersQueued;
+    if (delay <= 0 || queued == null) {
+      return;
+    }
+    long deadline = System.nanoTime() + delay;
+    while (queued.getAsInt() > 0 && System.nanoTime() - deadline < 0) {
+      LockSupport.parkNanos(COMMIT_DELAY_POLL_NANOS);
+    }
+  }
+
+  /** How often the commit delay looks at the lock's queue again. */
+  private static final long COMMIT_DELAY_POLL_NANOS = 10_000;
 
   /** The ferry's monitor: {@link #committing} and the threads waiting for a commit to end. */
   private final Object ferry = new Object();

@@ -7,6 +7,9 @@ import static org.junit.Assert.*;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Rule;
 import org.junit.Test;
 
@@ -14,7 +17,8 @@ import org.junit.Test;
  * Group commit through the store (docs/region-format.md §7.7): with it on, a commit stages its
  * batch, readers see it at once, and the region file holds it only after a sync; one sync serves
  * every thread whose batch was staged before it; a sync up to a thread's own batch leaves later
- * ones staged; a failed sync fails the store.
+ * ones staged; a failed sync fails the store; a commit delay lets writers queued for the namesystem
+ * lock join the group, for a bounded time, and never in HA.
  */
 public class GroupCommitTest {
   @Rule public ShmDir shm = new ShmDir();
@@ -186,6 +190,67 @@ public class GroupCommitTest {
       } catch (NvmException e) {
         assertEquals(NvmException.ErrorCode.ECRASHED, e.code());
       }
+    }
+  }
+
+  @Test(timeout = 120_000)
+  public void aCommitDelayLetsTheQueuedWritersJoinTheGroup() throws Exception {
+    try (InodeStore s = formatted(shm)) {
+      File file = s.region().file();
+      s.groupCommit(true);
+      CountDownLatch waiting = new CountDownLatch(1);
+      AtomicInteger queued = new AtomicInteger(1); // a writer queued for the namesystem lock
+      s.commitDelay(
+          TimeUnit.SECONDS.toNanos(60),
+          () -> {
+            waiting.countDown();
+            return queued.get();
+          });
+      long syncs = s.region().stats().syncs();
+      long[] pages = new long[2];
+      Exception[] failed = new Exception[1];
+      Thread committer =
+          new Thread(
+              () -> {
+                try {
+                  pages[0] = createInode(s, s.rootPage(), InodeAttrs.file("a"));
+                  s.syncMine(true);
+                } catch (Exception e) {
+                  failed[0] = e;
+                }
+              });
+      committer.start();
+      assertTrue("the committer looks at the lock's queue", waiting.await(60, TimeUnit.SECONDS));
+      // the queued writer gets the lock, stages, and leaves the queue: the commit covers it too
+      inThread(() -> pages[1] = createInode(s, s.rootPage(), InodeAttrs.file("b")));
+      assertFalse("nothing committed while the writer was queued", liveOnMedia(file, pages[0]));
+      queued.set(0);
+      committer.join();
+      if (failed[0] != null) {
+        throw failed[0];
+      }
+      assertTrue(liveOnMedia(file, pages[0]));
+      assertTrue("the queued writer's batch joined the group", liveOnMedia(file, pages[1]));
+      assertEquals("one group commit", syncs + 1, s.region().stats().syncs());
+    }
+  }
+
+  @Test(timeout = 120_000)
+  public void theCommitDelayIsBoundedAndOffInHa() throws Exception {
+    try (InodeStore s = formatted(shm)) {
+      File file = s.region().file();
+      s.groupCommit(true);
+      long delay = TimeUnit.MILLISECONDS.toNanos(50);
+      s.commitDelay(delay, () -> 1); // a queue that never empties
+      long page = createInode(s, s.rootPage(), InodeAttrs.file("a"));
+      long t0 = System.nanoTime();
+      s.syncMine(true);
+      assertTrue("waited the delay", System.nanoTime() - t0 >= delay);
+      assertTrue("and committed after it", liveOnMedia(file, page));
+      s.commitDelay(TimeUnit.SECONDS.toNanos(600), () -> 1);
+      long ha = createInode(s, s.rootPage(), InodeAttrs.file("b"));
+      s.syncMine(false); // HA: the commit covers only this thread's batch, so it does not wait
+      assertTrue(liveOnMedia(file, ha));
     }
   }
 }
