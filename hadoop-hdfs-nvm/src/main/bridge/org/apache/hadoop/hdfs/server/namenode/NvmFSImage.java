@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.logging.Log;
@@ -324,10 +323,9 @@ class NvmFSImage extends FSImage {
           nvmConf.getBoolean(
               NvmConfigKeys.NVM_GROUP_COMMIT_KEY, NvmConfigKeys.NVM_GROUP_COMMIT_DEFAULT));
       // 2.7.3's only public view of the namesystem lock's queue is this accessor of its lock
-      ReentrantReadWriteLock fsLock = target.getFsLockForTests();
       store.commitDelay(
           NvmRegionConf.commitDelayNanos(nvmConf, region.persistMode()),
-          fsLock == null ? null : fsLock::getQueueLength);
+          target.getFsLockForTests()::getQueueLength);
       if (store.commitDelayNanos() > 0) {
         LOG.info(
             "NVM region "
@@ -376,21 +374,12 @@ class NvmFSImage extends FSImage {
   }
 
   /**
-   * HA: the region may be served only if it holds a prefix of what the journal quorum committed
-   * ({@link NvmHaRegionCheck}). A region ahead of the quorum, or one the journal can no longer
-   * bring forward, is closed, set aside ({@code <region>.set-aside}, replacing an older one) and
-   * rebuilt ({@link NvmRegionRebuildNeeded}); while the segment this NameNode last wrote as active
-   * is not finalized (no NameNode became active since), it waits {@link
-   * NvmConfigKeys#NVM_HA_UNDECIDED_WAIT_KEY} for the other NameNode's transition to recover it,
-   * then recovers it itself ({@link #recoverJournal}).
-   */
-  /**
    * HA, before the namesystem is built ({@link NvmNamesystemLoader}): whether this NameNode has a
    * region it may serve. Reads the name directories and the shared journal (this image is a probe,
    * closed afterwards); throws {@link NvmRegionRebuildNeeded} when the region must be built from
    * the newest fsimage and the journal: there is none although the name directories hold a
    * namespace (after -bootstrapStandby), or the one there is was set aside ({@link
-   * #servableWithHa}).
+   * NvmHaRegionGate#requireServable}).
    */
   void haPrecheck() throws IOException {
     Map<StorageDirectory, StorageState> states = new HashMap<StorageDirectory, StorageState>();
@@ -421,80 +410,12 @@ class NvmFSImage extends FSImage {
       LOG.info(NvmRegionConf.describe(file, region) + " (the HA probe's open)");
     }
     try {
-      servableWithHa(region, file);
+      NvmHaRegionGate.requireServable(region, file, editLog, storage, nvmConf);
     } finally {
       if (!region.isClosed()) {
         region.close();
       }
     }
-  }
-
-  private void servableWithHa(Region region, File file) throws IOException {
-    long writer = NvmHaWriterMark.segment(storage);
-    editLog.initSharedJournalsForRead();
-    long waitMs =
-        nvmConf.getLong(
-            NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_KEY, NvmConfigKeys.NVM_HA_UNDECIDED_WAIT_DEFAULT);
-    long start = System.nanoTime();
-    long lastLog = 0;
-    boolean recovered = false;
-    while (true) {
-      NvmHaRegionCheck.Result r = NvmHaRegionCheck.check(editLog, region.lastTxId(), writer);
-      switch (r.verdict) {
-        case SERVABLE:
-          if (writer >= 0) {
-            NvmHaWriterMark.segmentEnded(storage); // decided: the region is within the quorum
-          }
-          LOG.info("NVM region " + file + " is servable with HA: " + r.detail);
-          return;
-        case AHEAD:
-        case GAP:
-          region.close();
-          File aside = new File(file.getPath() + ".set-aside");
-          java.nio.file.Files.move(
-              file.toPath(), aside.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-          NvmHaWriterMark.segmentEnded(storage);
-          throw new NvmRegionRebuildNeeded(
-              "region " + file + " not servable (" + r + "); set aside as " + aside);
-        case UNDECIDED:
-        default:
-          long waited = (System.nanoTime() - start) / 1_000_000;
-          if (waited > waitMs && !recovered) {
-            recoverJournal(r);
-            recovered = true;
-            continue;
-          }
-          if (waited - lastLog >= 10_000 || lastLog == 0) {
-            LOG.info("NVM NameNode: waiting for the shared journal to decide: " + r.detail);
-            lastLog = Math.max(waited, 1);
-          }
-          try {
-            Thread.sleep(1000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("waiting for the shared journal");
-          }
-      }
-    }
-  }
-
-  /**
-   * Nobody recovered the segment this NameNode was writing as active (the other NameNode is down,
-   * or not made active): this NameNode runs the journal's recovery itself, the one a transition to
-   * active runs first (a new writer epoch, then the unfinalized segment ended where a quorum has
-   * it). The epoch keeps it safe if the other NameNode's transition runs at the same time: the
-   * journal accepts only the newest writer, and a transition fenced here is retried by its ZKFC.
-   */
-  private void recoverJournal(NvmHaRegionCheck.Result r) throws IOException {
-    LOG.info(
-        "NVM NameNode: no NameNode recovered the shared journal's last segment ("
-            + r.detail
-            + "); recovering it, as a transition to active does");
-    editLog.close();
-    editLog.initJournalsForWrite();
-    editLog.recoverUnclosedStreams();
-    editLog.close();
-    editLog.initSharedJournalsForRead();
   }
 
   /**
