@@ -75,6 +75,7 @@
   X(SB_MASTER_KEY_ID, 4208)    /* last delegation master key id (FEATURE_RECORDS) */                \
   X(SB_COUNTER_BITS, 48)       /* a counter's value bits; the 16 above are its check */             \
   X(FEATURE_WAL, 32)           /* the disk mode's write-ahead log: the SB_WAL_* words below */      \
+  X(FEATURE_SNAPSHOTS, 64)     /* the DI_SNAPSHOT word of directory pages */                        \
   X(SB_WAL_EPOCH, 4216)        /* u64: low 32 = the log's epoch, high 32 = ~epoch; 0 = none */      \
   X(SB_WAL_CHECKPOINT, 4224)   /* u64: the LSN replay starts at; 0 = the region needs no log */     \
   X(SB_WAL_CHECK, 4232)        /* u64: CRC-32C of the two words above (low 32), 0 above */          \
@@ -188,6 +189,8 @@
   X(DI_TYPE_QUOTA, 136) /* 4 x i64: RAM_DISK, SSD, DISK, ARCHIVE */                                 \
   X(DI_TYPE_QUOTA_COUNT, 4)                                                                         \
   X(DI_STORAGE_POLICY, 168) /* u64 storage policy id, 0 = unspecified */                            \
+  X(DI_SNAPSHOT, 176)       /* u64, FEATURE_SNAPSHOTS: DI_SNAPSHOTTABLE | 0 (other bits 0) */       \
+  X(DI_SNAPSHOTTABLE, 1)    /* snapshots allowed (SnapshotManager's snapshottable set) */           \
   /* ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ---- */                                   \
   X(EXT_OWNER_ID, 8)                                                                                \
   X(EXT_NEXT, 16)                                                                                   \

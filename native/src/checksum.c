@@ -142,8 +142,7 @@ int nvm_read_features(nvm_region *r) {
                        "%s: superblock feature word 0x%016llx does not match its complement",
                        r->path, (unsigned long long)w);
   uint32_t f = (uint32_t)(w & LOW32);
-  if (f & ~(uint32_t)(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                      NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL))
+  if (f & ~(uint32_t)NVM_FEATURES_ALL)
     return nvm_fail_at(NVM_EVERSION, NVM_SB_FEATURES,
                        "%s: region uses features 0x%x this library does not know", r->path, f);
   r->checksums = (f & NVM_FEATURE_PAGE_CHECKSUMS) != 0;
@@ -152,6 +151,7 @@ int nvm_read_features(nvm_region *r) {
   r->symlinks = (f & NVM_FEATURE_SYMLINKS) != 0;
   r->redo = (f & NVM_FEATURE_REDO_LOG) != 0;
   r->wal_feature = (f & NVM_FEATURE_WAL) != 0;
+  r->snapshots = (f & NVM_FEATURE_SNAPSHOTS) != 0;
   if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: records without page checksums", r->path, f);
@@ -170,6 +170,10 @@ int nvm_read_features(nvm_region *r) {
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: the write-ahead log without the redo log",
                        r->path, f);
+  if (r->snapshots && !r->wal_feature) /* and snapshots after the write-ahead log */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: snapshots without the write-ahead log",
+                       r->path, f);
   return NVM_OK;
 }
 
@@ -177,7 +181,7 @@ static int set_features(nvm_region *r) {
   uint32_t f = (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) |
                (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0) |
                (r->symlinks ? NVM_FEATURE_SYMLINKS : 0) | (r->redo ? NVM_FEATURE_REDO_LOG : 0) |
-               (r->wal_feature ? NVM_FEATURE_WAL : 0);
+               (r->wal_feature ? NVM_FEATURE_WAL : 0) | (r->snapshots ? NVM_FEATURE_SNAPSHOTS : 0);
   uint64_t w = nvm_features_word(f);
   nvm_store(r, NVM_SB_FEATURES, &w, 8);
   nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
@@ -223,24 +227,22 @@ static int upgrade_records(nvm_region *r) {
   return rc;
 }
 
-/* Before the feature every IN_ATTRS word was reserved and zero (no attributes) and no
- * page had KIND_ATTR_EXT: setting the bit is the whole upgrade (region-format.md §5.6). */
-static int upgrade_attrs(nvm_region *r) {
-  if (r->attrs) return NVM_OK;
-  r->attrs = 1;
+/* A feature whose upgrade is setting its bit alone (one atomic store of SB_FEATURES): `flag`
+ * is the region's field for it. */
+static int gain_feature(nvm_region *r, int *flag) {
+  if (*flag) return NVM_OK;
+  *flag = 1;
   int rc = set_features(r);
-  if (rc) r->attrs = 0;
+  if (rc) *flag = 0;
   return rc;
 }
 
+/* Before the feature every IN_ATTRS word was reserved and zero (no attributes) and no
+ * page had KIND_ATTR_EXT: setting the bit is the whole upgrade (region-format.md §5.6). */
+static int upgrade_attrs(nvm_region *r) { return gain_feature(r, &r->attrs); }
+
 /* Before the feature no page had KIND_SYMLINK: setting the bit is the whole upgrade. */
-static int upgrade_symlinks(nvm_region *r) {
-  if (r->symlinks) return NVM_OK;
-  r->symlinks = 1;
-  int rc = set_features(r);
-  if (rc) r->symlinks = 0;
-  return rc;
-}
+static int upgrade_symlinks(nvm_region *r) { return gain_feature(r, &r->symlinks); }
 
 /* Recovery has rolled back (or found empty) the old undo record. Its payload stays behind
  * a zero UNDO_STATE, so the whole area is zeroed and drained before the bit is set: a redo
@@ -260,13 +262,11 @@ static int upgrade_redo(nvm_region *r) {
 
 /* Before the feature the three SB_WAL_* words were unused zeros, which mean "no log": setting
  * the bit is the whole upgrade (region-format.md §12.2). */
-static int upgrade_wal(nvm_region *r) {
-  if (r->wal_feature) return NVM_OK;
-  r->wal_feature = 1;
-  int rc = set_features(r);
-  if (rc) r->wal_feature = 0;
-  return rc;
-}
+static int upgrade_wal(nvm_region *r) { return gain_feature(r, &r->wal_feature); }
+
+/* Before the feature every directory page's DI_SNAPSHOT word was reserved and zero (no
+ * directory snapshottable): setting the bit is the whole upgrade (region-format.md §5.2). */
+static int upgrade_snapshots(nvm_region *r) { return gain_feature(r, &r->snapshots); }
 
 int nvm_upgrade_features(nvm_region *r) {
   int rc = upgrade_checksums(r);
@@ -274,5 +274,6 @@ int nvm_upgrade_features(nvm_region *r) {
   if (rc == NVM_OK) rc = upgrade_attrs(r);
   if (rc == NVM_OK) rc = upgrade_symlinks(r);
   if (rc == NVM_OK) rc = upgrade_redo(r);
-  return rc ? rc : upgrade_wal(r);
+  if (rc == NVM_OK) rc = upgrade_wal(r);
+  return rc ? rc : upgrade_snapshots(r);
 }

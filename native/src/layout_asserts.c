@@ -85,7 +85,13 @@ _Static_assert((NVM_FEATURE_PAGE_CHECKSUMS & NVM_FEATURE_RECORDS) == 0 &&
                     NVM_FEATURE_SYMLINKS) == 0 &&
                    ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
                      NVM_FEATURE_SYMLINKS) &
-                    NVM_FEATURE_REDO_LOG) == 0,
+                    NVM_FEATURE_REDO_LOG) == 0 &&
+                   ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
+                     NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG) &
+                    NVM_FEATURE_WAL) == 0 &&
+                   ((NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
+                     NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL) &
+                    NVM_FEATURE_SNAPSHOTS) == 0,
                "feature bits are distinct");
 _Static_assert(NVM_SB_COUNTER_BITS + 16 == 64,
                "a counter word is its value and a 16-bit check (region-format.md §11)");
@@ -160,7 +166,8 @@ _Static_assert(NVM_ALIGNED8(NVM_BLOCK_RECORD_SIZE) && NVM_ALIGNED8(NVM_BR_ID) &&
                    NVM_ALIGNED8(NVM_BR_NUM_BYTES) && NVM_ALIGNED8(NVM_BR_GENSTAMP),
                "block record words are 8-aligned in every record");
 _Static_assert(NVM_ALIGNED8(NVM_DI_NS_QUOTA) && NVM_ALIGNED8(NVM_DI_DS_QUOTA) &&
-                   NVM_ALIGNED8(NVM_DI_TYPE_QUOTA) && NVM_ALIGNED8(NVM_DI_STORAGE_POLICY),
+                   NVM_ALIGNED8(NVM_DI_TYPE_QUOTA) && NVM_ALIGNED8(NVM_DI_STORAGE_POLICY) &&
+                   NVM_ALIGNED8(NVM_DI_SNAPSHOT),
                "directory page words are 8-aligned");
 _Static_assert(NVM_ALIGNED8(NVM_EXT_OWNER_ID) && NVM_ALIGNED8(NVM_EXT_NEXT) &&
                    NVM_ALIGNED8(NVM_EXT_COUNT) && NVM_ALIGNED8(NVM_EXT_PAYLOAD),
@@ -235,7 +242,9 @@ _Static_assert(NVM_DI_TYPE_QUOTA == NVM_DI_DS_QUOTA + 8,
                "the per-type quotas follow the storage-space quota");
 _Static_assert(NVM_DI_TYPE_QUOTA + 8 * NVM_DI_TYPE_QUOTA_COUNT <= NVM_DI_STORAGE_POLICY,
                "the per-type quotas end before the storage policy");
-_Static_assert(NVM_DI_STORAGE_POLICY + 8 <= NVM_PAGE_SIZE, "the directory fields fit in the page");
+_Static_assert(NVM_DI_STORAGE_POLICY + 8 == NVM_DI_SNAPSHOT,
+               "the snapshot word follows the storage policy");
+_Static_assert(NVM_DI_SNAPSHOT + 8 <= NVM_IN_ATTRS, "the directory fields fit in the page");
 
 /* ---- extension and string pages ---- */
 _Static_assert(NVM_EXT_OWNER_ID == NVM_PG_STATE + 8 && NVM_EXT_NEXT == NVM_EXT_OWNER_ID + 8 &&
@@ -276,7 +285,7 @@ _Static_assert(NVM_KIND_SYMLINK == NVM_KIND_ATTR_EXT + 1 &&
                "page kinds are consecutive (nvm_checksum_of_other_kind tries each)");
 _Static_assert(NVM_IN_ATTRS ==
                        NVM_FI_BLOCKS_INLINE + NVM_BLOCKS_INLINE_MAX * NVM_BLOCK_RECORD_SIZE &&
-                   NVM_IN_ATTRS >= NVM_DI_STORAGE_POLICY + 8 && NVM_ALIGNED8(NVM_IN_ATTRS) &&
+                   NVM_IN_ATTRS >= NVM_DI_SNAPSHOT + 8 && NVM_ALIGNED8(NVM_IN_ATTRS) &&
                    NVM_IN_ATTRS + 8 == NVM_PAGE_SIZE,
                "IN_ATTRS is the last word of file and directory pages (their reserved bytes)");
 _Static_assert(NVM_SL_TARGET_LEN == NVM_FI_HEADER && NVM_SL_TARGET_EXT == NVM_SL_TARGET_LEN + 8 &&

@@ -95,6 +95,7 @@ struct nvm_region {
   int symlinks;    /* FEATURE_SYMLINKS: symlink inode pages (§5.2) */
   int redo;        /* FEATURE_REDO_LOG: the undo area holds two redo slots (§4.1) */
   int wal_feature; /* FEATURE_WAL: the SB_WAL_* words (§12.2) */
+  int snapshots;   /* FEATURE_SNAPSHOTS: the DI_SNAPSHOT word of directory pages (§5.2) */
 
   /* redo log (redo.c, region-format.md §7.3); written under persist_lock */
   int redo_undrained; /* the last record's in-place bytes are flushed, not yet drained */
@@ -367,3 +368,7 @@ static inline int nvm_is_page_off(const nvm_region *r, uint64_t off, uint64_t *i
 }
 
 #endif /* NVM_INTERNAL_H */
+/* Every feature bit this library knows; a region it creates has them all (region-format.md §11). */
+#define NVM_FEATURES_ALL                                                        \
+  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
+   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS)

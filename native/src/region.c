@@ -192,9 +192,8 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   r->symlinks = 1;
   r->redo = 1;
   r->wal_feature = 1;
-  *(uint64_t *)(r->base + NVM_SB_FEATURES) =
-      nvm_features_word(NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |
-                        NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL);
+  r->snapshots = 1;
+  *(uint64_t *)(r->base + NVM_SB_FEATURES) = nvm_features_word(NVM_FEATURES_ALL);
   for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);
   nvm_flush(r, r->base, NVM_HEADER_SIZE);

@@ -38,9 +38,7 @@ static void refused_at(const char *p, uint64_t at, const char *needle) {
 }
 
 /* a new region, and an old one after its first read-write open, has every feature */
-#define ALL_FEATURES                                                            \
-  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
-   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL)
+#define ALL_FEATURES NVM_FEATURES_ALL
 
 int main(void) {
   const char *p = tu_path("cks"), *base = tu_path("cks-base");
@@ -166,7 +164,8 @@ int main(void) {
    * damaged is refused, not rolled back */
   tu_copy(base, p);
   uint64_t four = 4,
-           legacy = nvm_features_word(ALL_FEATURES & ~(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL));
+           legacy = nvm_features_word(
+               ALL_FEATURES & ~(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS));
   uint8_t old_rec[NVM_UNDO_PAYLOAD - NVM_UNDO_OFFSET + 24] = {0};
   uint32_t one = 1, bytes = 24, len = 8;
   uint64_t target = NVM_SB_COMMIT_SEQ, saved = nvm_counter_word(NVM_SB_COMMIT_SEQ, 7);

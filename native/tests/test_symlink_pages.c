@@ -9,9 +9,7 @@
 #include "test_util.h"
 
 static const uint64_t R = NVM_ROOT_INODE_ID;
-#define ALL_FEATURES                                                            \
-  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
-   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL)
+#define ALL_FEATURES NVM_FEATURES_ALL
 #define LONG_LEN 600 /* 112 inline, then 224 + 224 + 40 */
 
 static const char *p, *base, *copy;

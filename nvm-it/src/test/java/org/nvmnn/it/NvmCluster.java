@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.junit.Assume;
 
@@ -139,6 +140,20 @@ public final class NvmCluster {
               "spaceConsumed"));
 
   /** Snapshot of the whole namespace (from "/"). */
+  /**
+   * The snapshottable directories the NameNode lists, each as "path quota" (a client-side {@link
+   * #snapshot} does not list them).
+   */
+  public static List<String> snapshottableDirs(DistributedFileSystem fs) throws IOException {
+    List<String> out = new ArrayList<>();
+    SnapshottableDirectoryStatus[] dirs = fs.getSnapshottableDirListing();
+    for (SnapshottableDirectoryStatus d :
+        dirs == null ? new SnapshottableDirectoryStatus[0] : dirs) {
+      out.add(d.getFullPath().toUri().getPath() + " " + d.getSnapshotQuota());
+    }
+    return out;
+  }
+
   public static Snapshot snapshot(DistributedFileSystem fs) throws IOException {
     return snapshot(fs, "/");
   }

@@ -42,6 +42,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.tools.RegionStat;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.After;
 import org.junit.Test;
+import org.nvmnn.it.NvmCluster;
 
 /**
  * ACLs and extended attributes cross a migration both ways: a stock namespace's access and default
@@ -281,7 +282,8 @@ public class AttributeMigrationTest {
   }
 
   @Test(timeout = 300_000)
-  public void snapshotsAreStillRefusedAndEncryptionZonesImported() throws Exception {
+  public void snapshotsAreRefusedSnapshottableDirectoriesAndEncryptionZonesImported()
+      throws Exception {
     File keys = new File(NamespaceOpsTestBase.baseDir(getClass()), "refusals.jks");
     cluster =
         cluster(
@@ -305,7 +307,7 @@ public class AttributeMigrationTest {
     fs.createEncryptionZone(new Path("/ez"), "k");
     fs.create(new Path("/ez/f"), (short) 1).close(); // an encrypted file: its encryption info
     Map<String, String> refused = new LinkedHashMap<>();
-    refused.put("/snap", "a snapshottable directory (snapshots)");
+    refused.put("/snap", "a snapshottable directory with snapshots (snapshots)");
 
     while (!refused.isEmpty()) {
       cluster.shutdownNameNode(0);
@@ -322,8 +324,7 @@ public class AttributeMigrationTest {
       assertFalse(region(cluster).exists());
       cluster.restartNameNode(0, true);
       fs = cluster.getFileSystem();
-      fs.deleteSnapshot(new Path("/snap"), "s1");
-      fs.disallowSnapshot(new Path("/snap"));
+      fs.deleteSnapshot(new Path("/snap"), "s1"); // /snap stays snapshottable
       refused.remove(named);
     }
     List<String> onStock = state(fs);
@@ -334,8 +335,10 @@ public class AttributeMigrationTest {
         line(onStock, "/ez/f").contains("raw.hdfs.crypto.file.encryption.info="));
     FileEncryptionInfo infoOnStock = fs.getClient().getFileInfo("/ez/f").getFileEncryptionInfo();
     assertNotNull(infoOnStock);
+    assertEquals("[/snap 65536]", NvmCluster.snapshottableDirs(fs).toString());
     fs = MigrationTestSupport.importAndStartNvm(cluster);
     assertEquals("after the import", onStock, state(fs));
+    assertEquals("after the import", "[/snap 65536]", NvmCluster.snapshottableDirs(fs).toString());
     // the zone's xattr came with the directory, and the rebuild registered the zone again
     assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
     assertEquals("k", fs.listEncryptionZones().next().getKeyName());
@@ -345,6 +348,7 @@ public class AttributeMigrationTest {
 
     fs = MigrationTestSupport.exportAndStartStock(cluster);
     assertEquals("after the export", onStock, state(fs));
+    assertEquals("after the export", "[/snap 65536]", NvmCluster.snapshottableDirs(fs).toString());
     assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
     assertEquals(
         infoOnStock.toString(),

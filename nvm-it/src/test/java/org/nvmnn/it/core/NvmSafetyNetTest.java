@@ -13,8 +13,8 @@ import org.junit.After;
 import org.junit.Test;
 
 /**
- * The last line of defence: an edit-log operation the NVM edit log does not persist (here allowing
- * snapshots, which NvmRpcServer refuses up front) reaching the edit log stops the NameNode
+ * The last line of defence: an edit-log operation the NVM edit log does not persist (here creating
+ * a snapshot, which NvmRpcServer refuses up front) reaching the edit log stops the NameNode
  * (ExitUtil.terminate naming the op) instead of being acknowledged and lost on restart.
  */
 public class NvmSafetyNetTest {
@@ -36,15 +36,17 @@ public class NvmSafetyNetTest {
     c = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     ExitUtil.disableSystemExit();
     FSEditLog log = c.getNamesystem().getEditLog();
-    Method m = FSEditLog.class.getDeclaredMethod("logAllowSnapshot", String.class);
+    Method m =
+        FSEditLog.class.getDeclaredMethod(
+            "logCreateSnapshot", String.class, String.class, boolean.class);
     m.setAccessible(true);
     try {
-      m.invoke(log, "/");
+      m.invoke(log, "/", "s0", false);
       fail("the NameNode accepted an op it cannot persist");
     } catch (InvocationTargetException e) {
       Throwable t = e.getCause();
       assertTrue("expected ExitException, got " + t, t instanceof ExitUtil.ExitException);
-      assertTrue(t.getMessage(), t.getMessage().contains("OP_ALLOW_SNAPSHOT"));
+      assertTrue(t.getMessage(), t.getMessage().contains("OP_CREATE_SNAPSHOT"));
     }
     assertTrue(ExitUtil.terminateCalled());
   }

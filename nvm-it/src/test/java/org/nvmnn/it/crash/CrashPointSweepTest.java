@@ -511,7 +511,12 @@ public class CrashPointSweepTest {
     sweep("setReplication", () -> assertTrue(nn.setReplication("/s/a/f1", (short) 3)));
     sweep("setQuota", () -> nn.setQuota("/s/b", 1000, 1L << 30, null));
     sweep("setStoragePolicy (file)", () -> nn.setStoragePolicy("/s/a/f1", "COLD"));
+    sweep("allowSnapshot", () -> nn.allowSnapshot("/s/a"));
+    sweep("disallowSnapshot", () -> nn.disallowSnapshot("/s/a"));
+    sweep("allowSnapshot (the root: snapshottable before, quota 0)", () -> nn.allowSnapshot("/"));
+    sweep("disallowSnapshot (the root: quota 0 again)", () -> nn.disallowSnapshot("/"));
     sweep("delete file", () -> assertTrue(nn.delete("/s/a/f1", false)));
+    nn.allowSnapshot("/s/b"); // the recursive delete takes a snapshottable directory with it
     sweep("delete (recursive tree)", () -> assertTrue(nn.delete("/s/b", true)));
 
     sweepTokens();

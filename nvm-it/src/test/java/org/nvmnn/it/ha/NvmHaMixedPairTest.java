@@ -1,5 +1,6 @@
 package org.nvmnn.it.ha;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
@@ -31,6 +32,10 @@ public class NvmHaMixedPairTest {
         new Path(root + "/a"), new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
     fs.mkdirs(new Path(root + "/gone"));
     fs.delete(new Path(root + "/gone"), true);
+    fs.allowSnapshot(new Path(root + "/a")); // OP_ALLOW_SNAPSHOT: a word of the directory page
+    fs.mkdirs(new Path(root + "/s"));
+    fs.allowSnapshot(new Path(root + "/s"));
+    fs.disallowSnapshot(new Path(root + "/s"));
   }
 
   @Test(timeout = 300_000)
@@ -46,19 +51,26 @@ public class NvmHaMixedPairTest {
     assertFalse(NvmTestAccess.isNvm(c.getNameNode(1)));
     HATestUtil.waitForStandbyToCatchUp(c.getNameNode(0), c.getNameNode(1));
     NvmCluster.Snapshot onNvm = NvmCluster.snapshot(fs);
+    String dirsOnNvm = NvmCluster.snapshottableDirs(fs).toString();
+    assertEquals("[/nvm-active-1/a 65536]", dirsOnNvm);
 
     c.transitionToStandby(0);
     c.transitionToActive(1); // NVM active -> stock active
     NvmCluster.assertSameNamespace("stock active after NVM", onNvm, NvmCluster.snapshot(fs));
+    assertEquals("stock active after NVM", dirsOnNvm, NvmCluster.snapshottableDirs(fs).toString());
     ops(fs, "/stock-active");
     HATestUtil.waitForStandbyToCatchUp(c.getNameNode(1), c.getNameNode(0)); // NVM standby tails
     NvmCluster.Snapshot onStock = NvmCluster.snapshot(fs);
+    String dirsOnStock = NvmCluster.snapshottableDirs(fs).toString();
 
     c.transitionToStandby(1);
     c.transitionToActive(0); // stock active -> NVM active
     NvmCluster.assertSameNamespace("NVM active after stock", onStock, NvmCluster.snapshot(fs));
+    assertEquals(
+        "NVM active after stock", dirsOnStock, NvmCluster.snapshottableDirs(fs).toString());
     ops(fs, "/nvm-active-2");
     NvmCluster.Snapshot onNvm2 = NvmCluster.snapshot(fs);
+    String dirsOnNvm2 = NvmCluster.snapshottableDirs(fs).toString();
 
     // the NVM NameNode restarts from its region alone: what it tailed from the stock active is
     // there
@@ -68,5 +80,11 @@ public class NvmHaMixedPairTest {
     c.transitionToActive(0);
     NvmCluster.assertSameNamespace(
         "NVM NameNode restarted from its region", onNvm2, NvmCluster.snapshot(fs));
+    assertEquals(
+        "[/nvm-active-1/a 65536, /nvm-active-2/a 65536, /stock-active/a 65536]", dirsOnNvm2);
+    assertEquals(
+        "NVM NameNode restarted from its region",
+        dirsOnNvm2,
+        NvmCluster.snapshottableDirs(fs).toString());
   }
 }

@@ -87,6 +87,10 @@ public class NvmHaPairTest {
     fs.modifyAclEntries(new Path(r, "d"), AclEntry.parseAclSpec("default:user:carol:rwx", true));
     fs.mkdirs(new Path(r, "d/inherits")); // takes d's default ACL
     fs.setStoragePolicy(new Path(r, "d/e"), "HOT");
+    fs.allowSnapshot(new Path(r, "d/e")); // OP_ALLOW_SNAPSHOT: the page's DI_SNAPSHOT word
+    fs.mkdirs(new Path(r, "s"));
+    fs.allowSnapshot(new Path(r, "s"));
+    fs.disallowSnapshot(new Path(r, "s")); // and OP_DISALLOW_SNAPSHOT
     write(fs, new Path(r, "t"), content(4, BLOCK + 500));
     fs.truncate(new Path(r, "t"), BLOCK); // on a block boundary: done at once
     write(fs, new Path(r, "c1"), content(5, 700));
@@ -126,6 +130,9 @@ public class NvmHaPairTest {
     }
     for (String p : toList(fs.listCachePools())) {
       out.add("pool " + p);
+    }
+    for (String d : NvmCluster.snapshottableDirs(fs)) {
+      out.add("snapshottable " + d);
     }
     for (String d : toList(fs.listCacheDirectives(null))) {
       out.add("directive " + d);

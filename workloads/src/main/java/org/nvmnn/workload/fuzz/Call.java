@@ -336,8 +336,9 @@ enum Call {
         return null;
       }),
 
-  // --- what the NVM NameNode refuses (docs/unsupported-operations.md); sent to stock only when
-  // the NVM NameNode did not refuse ---
+  // --- snapshots: allowSnapshot and disallowSnapshot are compared as any call; the rest, and the
+  // calls below, the NVM NameNode refuses (docs/unsupported-operations.md); sent to stock only
+  // when the NVM NameNode did not refuse ---
   allowSnapshot(
       p(Param.PATH),
       (c, a) -> {

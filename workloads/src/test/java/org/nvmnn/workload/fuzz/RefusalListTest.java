@@ -24,6 +24,9 @@ public class RefusalListTest {
     unknown.removeAll(known);
     assertEquals("refused calls the fuzzer does not make", new HashSet<String>(), unknown);
     assertTrue(r.listed(Op.of(Call.createSnapshot, "/a", "s1")));
+    // allowing and disallowing snapshots are persisted (DI_SNAPSHOT): no longer listed
+    assertFalse(r.listed(Op.of(Call.allowSnapshot, "/a")));
+    assertFalse(r.listed(Op.of(Call.disallowSnapshot, "/a")));
     // ACLs and xattrs are persisted (region-format.md §5.6): no longer listed
     assertFalse(r.listed(Op.of(Call.setAcl, "/a", "user:x:rwx")));
     assertFalse(r.listed(Op.of(Call.removeXAttr, "/a", "user.x")));

@@ -9,10 +9,12 @@ import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AddCacheDirectiveInfoO
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AddCachePoolOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AddCloseOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AllocateBlockIdOp;
+import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AllowSnapshotOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AppendOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.CancelDelegationTokenOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.ClearNSQuotaOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.ConcatDeleteOp;
+import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.DisallowSnapshotOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.GetDelegationTokenOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.MkdirOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.ModifyCacheDirectiveInfoOp;
@@ -178,6 +180,12 @@ final class NvmEditApplier {
       case OP_CLEAR_NS_QUOTA:
         w.pathChanged(((ClearNSQuotaOp) op).src);
         return;
+      case OP_ALLOW_SNAPSHOT:
+        w.pathChanged(((AllowSnapshotOp) op).snapshotRoot);
+        return;
+      case OP_DISALLOW_SNAPSHOT:
+        w.pathChanged(((DisallowSnapshotOp) op).snapshotRoot);
+        return;
       case OP_SET_QUOTA:
         w.pathChanged(((SetQuotaOp) op).src);
         return;
@@ -273,7 +281,8 @@ final class NvmEditApplier {
         editLog.cacheWriteThrough().directiveRemoved(((RemoveCacheDirectiveInfoOp) op).id, rpc);
         return;
       default:
-        // snapshots, rolling upgrades: memory has the change and the region cannot hold it
+        // snapshots (but allowing and disallowing them), rolling upgrades: memory has the change
+        // and the region cannot hold it
         WriteThroughFailure.stop(
             "edit "
                 + op.opCode

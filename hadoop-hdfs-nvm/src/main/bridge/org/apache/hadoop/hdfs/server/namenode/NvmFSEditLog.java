@@ -274,6 +274,8 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
           FSEditLogOpCodes.OP_SET_STORAGE_POLICY,
           FSEditLogOpCodes.OP_SET_QUOTA,
           FSEditLogOpCodes.OP_SET_QUOTA_BY_STORAGETYPE,
+          FSEditLogOpCodes.OP_ALLOW_SNAPSHOT,
+          FSEditLogOpCodes.OP_DISALLOW_SNAPSHOT,
           FSEditLogOpCodes.OP_SET_PERMISSIONS,
           FSEditLogOpCodes.OP_SET_OWNER,
           FSEditLogOpCodes.OP_TIMES,
@@ -466,6 +468,29 @@ class NvmFSEditLog extends FSEditLog { // not final: upstream tests spy on the e
         super.logSetQuota(src, nsQuota, dsQuota);
       }
       wt().pathChanged(src);
+    }
+  }
+
+  // ---- snapshots: allowing and disallowing them is a word of the directory page (DI_SNAPSHOT);
+  // snapshots themselves are refused at the RPC layer (docs/snapshots.md)
+
+  @Override
+  void logAllowSnapshot(String path) {
+    synchronized (order()) {
+      if (ha) {
+        super.logAllowSnapshot(path);
+      }
+      wt().pathChanged(path);
+    }
+  }
+
+  @Override
+  void logDisallowSnapshot(String path) {
+    synchronized (order()) {
+      if (ha) {
+        super.logDisallowSnapshot(path);
+      }
+      wt().pathChanged(path);
     }
   }
 

@@ -150,7 +150,8 @@ final class NvmImportScan {
               q[0],
               q[1],
               Arrays.copyOfRange(q, 2, 2 + RegionLayout.DI_TYPE_QUOTA_COUNT),
-              d.getLocalStoragePolicyID() & 0xff));
+              d.getLocalStoragePolicyID() & 0xff,
+              InodeEncoder.snapshottable(d)));
       pages += InodeLimits.pagesFor(a, 0);
       return;
     }
@@ -200,11 +201,13 @@ final class NvmImportScan {
     // encrypted file's raw.hdfs.crypto.* xattr with them: the rebuild registers the zones again
     if (n.isDirectory()) {
       INodeDirectory d = n.asDirectory();
-      if (isSnapshottable(d)) {
+      // a snapshottable directory is carried (DI_SNAPSHOT, InodeEncoder.attrs); its snapshots are
+      // not
+      if (hasSnapshots(d)) {
         throw feature(
             path,
-            "a snapshottable directory (snapshots)",
-            "delete its snapshots and disallow them (hdfs dfs -deleteSnapshot, hdfs dfsadmin -disallowSnapshot)");
+            "a snapshottable directory with snapshots (snapshots)",
+            "delete its snapshots (hdfs dfs -deleteSnapshot)");
       }
       // a snapshottable directory carries the snapshot feature too; only diffs are snapshot data
       if (d.getDiffs() != null && !d.getDiffs().asList().isEmpty()) {
@@ -217,14 +220,9 @@ final class NvmImportScan {
     }
   }
 
-  /**
-   * The root is always snapshottable in 2.7.3, with a snapshot quota of 0 until an admin allows
-   * snapshots.
-   */
-  private static boolean isSnapshottable(INodeDirectory d) {
+  private static boolean hasSnapshots(INodeDirectory d) {
     DirectorySnapshottableFeature s = d.getDirectorySnapshottableFeature();
-    return s != null
-        && (d.getParent() != null || s.getSnapshotQuota() > 0 || s.getNumSnapshots() > 0);
+    return s != null && s.getNumSnapshots() > 0;
   }
 
   private static NvmMigrationRefusedException feature(String path, String what, String remedy) {

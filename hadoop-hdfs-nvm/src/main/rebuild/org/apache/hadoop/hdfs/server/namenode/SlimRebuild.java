@@ -94,6 +94,7 @@ final class SlimRebuild {
         // the root is in the inode map already; a zone on it is registered as the stock fsimage
         // loader registers it (every other directory's with addToInodeMap below)
         dir.addRootDirToEncryptionZone(dir.getRoot().getXAttrFeature());
+        restoreSnapshottable(fsn, dir.getRoot(), v);
         children.add(quota.addDirectory(dir.getRoot(), 0), dir.getRoot());
         continue;
       }
@@ -129,6 +130,7 @@ final class SlimRebuild {
         NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
         d.setParent(parent);
         dir.addToInodeMap(d);
+        restoreSnapshottable(fsn, d, v);
         children.add(quota.addDirectory(d, parentId), d);
         st.directories++;
       } else {
@@ -157,6 +159,29 @@ final class SlimRebuild {
     ids.setLastAllocatedBlockId(region.lastAllocatedBlockId());
     quota.finish();
     return st;
+  }
+
+  /**
+   * 2.7.3's per-directory snapshot limit ({@code DirectorySnapshottableFeature.SNAPSHOT_LIMIT}).
+   */
+  static final int STOCK_SNAPSHOT_LIMIT = 1 << 16;
+
+  /**
+   * A directory whose page allows snapshots (DI_SNAPSHOT) back in the snapshottable set, as the
+   * stock fsimage loader puts back each {@code snapshottableDir}: the feature added, or for the
+   * root, which always has it (with a snapshot quota of 0 until snapshots are allowed on it), the
+   * limit set again.
+   */
+  static void restoreSnapshottable(FSNamesystem fsn, INodeDirectory d, InodeView v) {
+    if (!v.snapshottable()) {
+      return;
+    }
+    if (d.isSnapshottable()) {
+      d.setSnapshotQuota(STOCK_SNAPSHOT_LIMIT);
+    } else {
+      d.addSnapshottableFeature();
+    }
+    fsn.getSnapshotManager().addSnapshottable(d);
   }
 
   /**

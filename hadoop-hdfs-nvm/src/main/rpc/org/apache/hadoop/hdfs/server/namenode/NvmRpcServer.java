@@ -194,7 +194,8 @@ class NvmRpcServer extends NameNodeRpcServer {
     return refuse(featureIsOrAre);
   }
 
-  // ---- snapshots: the region has no snapshot diff lists ----
+  // ---- snapshots: the region has no snapshot diff lists yet (docs/snapshots.md); allowing and
+  // disallowing them is persisted (a word of the directory page) and passes through ----
 
   @Override
   public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
@@ -213,18 +214,6 @@ class NvmRpcServer extends NameNodeRpcServer {
       throws IOException {
     throw refuseWrite(
         "renameSnapshot", snapshotRoot, "snapshot rename in " + snapshotRoot, "snapshots are");
-  }
-
-  @Override
-  public void allowSnapshot(String snapshotRoot) throws IOException {
-    throw refuseWrite(
-        "allowSnapshot", snapshotRoot, "allowing snapshots on " + snapshotRoot, "snapshots are");
-  }
-
-  @Override
-  public void disallowSnapshot(String snapshot) throws IOException {
-    throw refuseWrite(
-        "disallowSnapshot", snapshot, "disallowing snapshots on " + snapshot, "snapshots are");
   }
 
   // ---- ACLs and xattrs: the inode's attribute chain is rewritten whole, so it must fit first ----

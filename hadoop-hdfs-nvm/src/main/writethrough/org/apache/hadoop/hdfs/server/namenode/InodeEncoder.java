@@ -8,6 +8,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectorySnapshottableFeature;
 
 /**
  * The one place that turns the NameNode's in-memory state into what a region page holds: an INode's
@@ -67,9 +68,20 @@ final class InodeEncoder {
           a.typeQuota(i, q[2 + i]);
         }
       }
-      a.storagePolicy(d.getLocalStoragePolicyID() & 0xff);
+      a.storagePolicy(d.getLocalStoragePolicyID() & 0xff).snapshottable(snapshottable(d));
     }
     return a;
+  }
+
+  /**
+   * Whether {@code d} is in the snapshottable set, which is what DI_SNAPSHOT records: every
+   * directory with 2.7.3's snapshottable feature, except the root while its snapshot quota is 0
+   * (the root always has the feature; allowing snapshots on it sets the quota to the limit,
+   * disallowing them sets it back to 0).
+   */
+  static boolean snapshottable(INodeDirectory d) {
+    DirectorySnapshottableFeature f = d.getDirectorySnapshottableFeature();
+    return f != null && f.getSnapshotQuota() > 0;
   }
 
   /** No quota: ns, ds and every type quota -1. Shared, so never changed. */
@@ -153,6 +165,7 @@ final class InodeEncoder {
         t.setTypeQuota(page, i, q[2 + i]);
       }
       t.setDirectoryStoragePolicy(page, d.getLocalStoragePolicyID() & 0xff);
+      t.setSnapshottable(page, snapshottable(d));
     }
   }
 

@@ -30,6 +30,7 @@ public final class InodeAttrs {
   long nsQuota = -1;
   long dsQuota = -1;
   final long[] typeQuotas = new long[RegionLayout.DI_TYPE_QUOTA_COUNT];
+  boolean snapshottable;
 
   /** A symlink's target bytes; null for a file or directory. */
   byte[] symlinkTarget;
@@ -61,6 +62,7 @@ public final class InodeAttrs {
     nsQuota = -1;
     dsQuota = -1;
     Arrays.fill(typeQuotas, -1);
+    snapshottable = false;
     attributes = NONE;
     return this;
   }
@@ -151,6 +153,12 @@ public final class InodeAttrs {
 
   public InodeAttrs storagePolicy(int v) {
     storagePolicy = v;
+    return this;
+  }
+
+  /** A directory on which snapshots are allowed (DI_SNAPSHOT). */
+  public InodeAttrs snapshottable(boolean v) {
+    snapshottable = v;
     return this;
   }
 

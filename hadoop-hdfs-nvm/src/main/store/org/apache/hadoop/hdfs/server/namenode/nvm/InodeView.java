@@ -357,6 +357,16 @@ public final class InodeView {
     return (int) word(DI_STORAGE_POLICY);
   }
 
+  /** Whether snapshots are allowed on this directory (DI_SNAPSHOT, region-format.md §5.2). */
+  public boolean snapshottable() {
+    return (word(DI_SNAPSHOT) & DI_SNAPSHOTTABLE) != 0;
+  }
+
+  /** The directory's DI_SNAPSHOT word as stored (the offline check looks at every bit). */
+  public long snapshotWord() {
+    return word(DI_SNAPSHOT);
+  }
+
   @Override
   public String toString() {
     return "InodeView{page="

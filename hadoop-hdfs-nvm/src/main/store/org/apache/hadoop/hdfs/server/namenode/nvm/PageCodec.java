@@ -168,6 +168,7 @@ public final class PageCodec {
         b.putLong(at + DI_TYPE_QUOTA + 8 * i, a.typeQuotas[i]);
       }
       b.putLong(at + DI_STORAGE_POLICY, a.storagePolicy);
+      b.putLong(at + DI_SNAPSHOT, a.snapshottable ? DI_SNAPSHOTTABLE : 0);
     } else {
       b.putLong(at + FI_HEADER, fileHeader(a.preferredBlockSize, a.replication, a.storagePolicy));
       b.putLong(at + FI_UC, uc);

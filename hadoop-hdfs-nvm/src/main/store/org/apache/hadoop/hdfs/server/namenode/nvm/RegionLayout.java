@@ -121,6 +121,9 @@ public final class RegionLayout {
   /** The disk mode's write-ahead log: the SB_WAL_* words (region-format.md §12.2) */
   public static final int FEATURE_WAL = 32;
 
+  /** The DI_SNAPSHOT word of directory pages (region-format.md §5.2) */
+  public static final int FEATURE_SNAPSHOTS = 64;
+
   /** u64: low 32 bits the log's epoch, high 32 its complement; 0 = none */
   public static final int SB_WAL_EPOCH = 4216;
 
@@ -302,6 +305,12 @@ public final class RegionLayout {
 
   /** u64 storage policy id, 0 = unspecified */
   public static final int DI_STORAGE_POLICY = 168;
+
+  /** u64, FEATURE_SNAPSHOTS: DI_SNAPSHOTTABLE or 0 (every other bit 0) */
+  public static final int DI_SNAPSHOT = 176;
+
+  /** Snapshots allowed: the directory is in SnapshotManager's snapshottable set */
+  public static final int DI_SNAPSHOTTABLE = 1;
 
   // ---- extension pages (KIND_NAME_EXT, KIND_BLOCK_EXT) ----
   public static final int EXT_OWNER_ID = 8;

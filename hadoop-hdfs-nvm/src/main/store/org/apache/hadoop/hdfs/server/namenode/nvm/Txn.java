@@ -349,6 +349,16 @@ public final class Txn implements AutoCloseable {
   }
 
   /**
+   * Allows or disallows snapshots on a directory (DI_SNAPSHOT; the snapshot quota of 2.7.3, whose
+   * only persisted states are 0 and its limit): one word, staged only if it changes.
+   */
+  public void setSnapshottable(long page, boolean snapshottable) throws NvmException {
+    check();
+    store.requireDir(page);
+    updateWord(page + DI_SNAPSHOT, snapshottable ? DI_SNAPSHOTTABLE : 0, Field.QUOTA);
+  }
+
+  /**
    * Makes the attribute encoding of an inode {@code encoded} (empty: none), if it differs from the
    * page's: a new ATTR_EXT chain is written out of place, the IN_ATTRS word switches to it in the
    * commit (one 8-byte store: length and first page together), and the old chain is freed after.

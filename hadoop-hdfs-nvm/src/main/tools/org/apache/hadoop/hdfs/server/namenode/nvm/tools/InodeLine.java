@@ -1,5 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.DI_SNAPSHOTTABLE;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -90,7 +92,14 @@ public final class InodeLine {
 
   /** A directory line; {@code typeQuota} in DI_TYPE_QUOTA order (RAM_DISK, SSD, DISK, ARCHIVE). */
   public String directory(long nsQuota, long dsQuota, long[] typeQuota, int storagePolicy) {
+    return directory(nsQuota, dsQuota, typeQuota, storagePolicy, false);
+  }
+
+  /** A directory line, snapshots allowed on it or not. */
+  public String directory(
+      long nsQuota, long dsQuota, long[] typeQuota, int storagePolicy, boolean snapshottable) {
     InodeRecord r = record(true);
+    r.snapshotWord = snapshottable ? DI_SNAPSHOTTABLE : 0;
     r.nsQuota = nsQuota;
     r.dsQuota = dsQuota;
     System.arraycopy(typeQuota, 0, r.typeQuota, 0, r.typeQuota.length);

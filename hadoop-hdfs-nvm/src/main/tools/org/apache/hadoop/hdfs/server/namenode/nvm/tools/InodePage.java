@@ -125,6 +125,11 @@ final class InodePage {
     return word(DI_STORAGE_POLICY);
   }
 
+  /** The directory's DI_SNAPSHOT word (FEATURE_SNAPSHOTS): DI_SNAPSHOTTABLE or 0. */
+  long snapshotWord() {
+    return word(DI_SNAPSHOT);
+  }
+
   // ---- symlinks
 
   /** SL_TARGET_LEN, a u64 on media: 1..SYMLINK_TARGET_MAX in a sound page. */

@@ -30,6 +30,8 @@ final class InodeRecord {
   int replication;
   long preferredBlockSize;
   long storagePolicy;
+  // directories: the DI_SNAPSHOT word (DI_SNAPSHOTTABLE: snapshots allowed)
+  long snapshotWord;
   long clientId;
   String clientName;
   long clientMachineId;
@@ -86,6 +88,7 @@ final class InodeRecord {
         typeQuota[t] = p.typeQuota(t);
       }
       storagePolicy = p.directoryStoragePolicy();
+      snapshotWord = p.snapshotWord();
     } else {
       replication = p.replication();
       preferredBlockSize = p.preferredBlockSize();
@@ -209,6 +212,11 @@ final class InodeRecord {
         b.append(t == 0 ? "" : ",").append(STORAGE_TYPES[t]).append(':').append(typeQuota[t]);
       }
       b.append(" policy=").append(storagePolicy);
+      if (snapshotWord == DI_SNAPSHOTTABLE) {
+        b.append(" snapshottable=true");
+      } else if (snapshotWord != 0) {
+        b.append(" snapshot=0x").append(Long.toHexString(snapshotWord));
+      }
     } else {
       b.append(" replication=")
           .append(replication)
@@ -271,6 +279,9 @@ final class InodeRecord {
           .put("dsQuota", dsQuota)
           .putRaw("typeQuota", q.toString())
           .put("storagePolicy", storagePolicy);
+      if (snapshotWord != 0) {
+        j.put("snapshotWord", snapshotWord).put("snapshottable", snapshotWord == DI_SNAPSHOTTABLE);
+      }
     } else {
       j.put("replication", replication)
           .put("preferredBlockSize", preferredBlockSize)

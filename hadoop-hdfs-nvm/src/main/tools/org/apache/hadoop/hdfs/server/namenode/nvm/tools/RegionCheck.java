@@ -53,6 +53,7 @@ public final class RegionCheck {
       SymlinkCheck.run(m, findings);
       BlockCheck.run(m, findings);
       StringRefCheck.run(m, findings);
+      SnapshotWordCheck.run(m, findings);
       RecordCheck.run(m, findings);
       return new CheckReport(region, findings, summary(m));
     } finally {

@@ -157,6 +157,11 @@ final class RegionImage {
     return (features & FEATURE_SYMLINKS) != 0;
   }
 
+  /** Whether directory pages' DI_SNAPSHOT words mean anything (FEATURE_SNAPSHOTS, §5.2). */
+  boolean hasSnapshots() {
+    return (features & FEATURE_SNAPSHOTS) != 0;
+  }
+
   /**
    * The value of the superblock counter at {@code sbOffset} ({@link Seals#counterOffsets}), without
    * its check bits; whether the check matches is {@link SealCheck}'s business.

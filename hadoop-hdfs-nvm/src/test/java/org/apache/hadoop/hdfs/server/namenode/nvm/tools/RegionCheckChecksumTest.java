@@ -62,7 +62,7 @@ public class RegionCheckChecksumTest extends SampleNamespaceFixture {
     long[][] cases = {
       {n.user, IN_MTIME + 2}, // DIR
       {n.small, IN_ATIME + 1}, // FILE
-      {n.user, DI_STORAGE_POLICY + 8 + 3}, // DIR: the reserved bytes are covered too
+      {n.user, DI_SNAPSHOT + 8 + 3}, // DIR: the reserved bytes are covered too
       {n.longNameExtPages[0], EXT_PAYLOAD + 7}, // NAME_EXT: a byte of the name
       {n.bigExtPages[1], EXT_PAYLOAD + BR_NUM_BYTES + 1}, // BLOCK_EXT: a block's length
       {alice, ST_BYTES + 1}, // STRING: a byte of the text
