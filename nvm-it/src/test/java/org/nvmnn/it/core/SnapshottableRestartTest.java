@@ -55,14 +55,41 @@ public class SnapshottableRestartTest {
     void run(DistributedFileSystem fs) throws Exception;
   }
 
-  /** What a call answers: "ok", or the class and message of what it threw. */
+  /**
+   * What a call answers: "ok", or the class and the first line of the message of what it threw (a
+   * RemoteException's message goes on with the server's stack, which names the NVM classes).
+   */
   private static String answer(DistributedFileSystem fs, Call c) {
     try {
       c.run(fs);
       return "ok";
     } catch (Throwable t) {
-      return t.getClass().getSimpleName() + ": " + t.getMessage();
+      return t.getClass().getSimpleName() + ": " + String.valueOf(t.getMessage()).split("\n")[0];
     }
+  }
+
+  /** What reads of a directory's .snapshot answer before any snapshot exists. */
+  private static List<String> dotSnapshotReads(DistributedFileSystem fs, String dir) {
+    List<String> out = new ArrayList<>();
+    Path snaps = new Path(dir + "/.snapshot");
+    out.add(
+        dir
+            + " ls .snapshot: "
+            + answer(fs, f -> out.add(f.listStatus(snaps).length + " entries")));
+    out.add(
+        dir
+            + " stat .snapshot: "
+            + answer(fs, f -> out.add("dir " + f.getFileStatus(snaps).isDirectory())));
+    out.add(
+        dir
+            + " diff current/current: "
+            + answer(fs, f -> out.add(f.getSnapshotDiffReport(new Path(dir), "", "").toString())));
+    out.add(
+        dir
+            + " diff s1/current: "
+            + answer(fs, f -> f.getSnapshotDiffReport(new Path(dir), "s1", "")));
+    out.add(dir + " mkdir in .snapshot: " + answer(fs, f -> f.mkdirs(new Path(snaps, "x"))));
+    return out;
   }
 
   private DistributedFileSystem restart() throws Exception {
@@ -91,6 +118,8 @@ public class SnapshottableRestartTest {
     seen.add("allowed: " + listing(fs));
     fs = restart();
     seen.add("after a restart: " + listing(fs));
+    seen.addAll(dotSnapshotReads(fs, "/a"));
+    seen.addAll(dotSnapshotReads(fs, "/e")); // not snapshottable any more
 
     fs.rename(new Path("/c"), new Path("/e/c")); // /e is not snapshottable any more
     fs.delete(new Path("/a"), true);
@@ -124,6 +153,10 @@ public class SnapshottableRestartTest {
     List<String> nvm = scenario(true);
     assertTrue(stock.toString(), stock.get(3).contains("Nested snapshottable directories"));
     assertTrue(stock.toString(), stock.get(7).contains(", /c snapshots=0/65536"));
+    assertTrue(stock.toString(), stock.contains("0 entries")); // ls /a/.snapshot
+    assertTrue(
+        stock.toString(),
+        stock.stream().anyMatch(s -> s.startsWith("/a diff s1/current: SnapshotException")));
     assertEquals(stock, nvm);
   }
 
