@@ -124,7 +124,7 @@ public class UnsupportedOperationsTest {
     org.apache.log4j.Level level = audit.getLevel();
     audit.setLevel(org.apache.log4j.Level.INFO); // the NameNode audits only with INFO on
     try {
-      assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
+      assertRefused("snapshots", () -> fs.createSnapshot(DIR, "s1"));
       assertRefused("inotify", () -> nn.getEditsFromTxid(0));
     } finally {
       audit.removeAppender(appender);
@@ -132,17 +132,22 @@ public class UnsupportedOperationsTest {
     }
     String text = log.toString();
     assertTrue(
-        text, text.contains("allowed=false") && text.contains("cmd=allowSnapshot\tsrc=" + DIR));
+        text, text.contains("allowed=false") && text.contains("cmd=createSnapshot\tsrc=" + DIR));
     assertTrue(text, text.contains("cmd=getEditsFromTxid"));
   }
 
+  /**
+   * Snapshots are refused; allowing and disallowing them on a directory is not (persisted since
+   * issue 40's first step: SnapshottableRestartTest).
+   */
   @Test
   public void snapshotsAreRefused() throws Exception {
-    assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
-    assertRefused("snapshots", () -> fs.disallowSnapshot(DIR));
+    fs.allowSnapshot(DIR);
+    assertEquals(1, fs.getSnapshottableDirListing().length);
     assertRefused("snapshots", () -> fs.createSnapshot(DIR, "s1"));
     assertRefused("snapshots", () -> fs.renameSnapshot(DIR, "s1", "s2"));
     assertRefused("snapshots", () -> fs.deleteSnapshot(DIR, "s1"));
+    fs.disallowSnapshot(DIR);
     assertNull(fs.getSnapshottableDirListing());
   }
 
@@ -241,7 +246,7 @@ public class UnsupportedOperationsTest {
     } finally {
       fs.setSafeMode(SafeModeAction.SAFEMODE_LEAVE);
     }
-    assertRefused("snapshots", () -> fs.allowSnapshot(DIR));
+    assertRefused("snapshots", () -> fs.createSnapshot(DIR, "s1"));
   }
 
   @Test
