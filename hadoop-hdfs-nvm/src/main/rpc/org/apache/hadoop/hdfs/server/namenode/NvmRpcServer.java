@@ -16,33 +16,25 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSUtil;
-import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.XAttrHelper;
-import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.protocol.CacheDirective;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.EncryptionZone;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.protocolPB.PBHelper;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.nvm.AttributeCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
-import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.web.resources.NamenodeWebHdfsMethods;
-import org.apache.hadoop.hdfs.server.protocol.NamenodeCommand;
-import org.apache.hadoop.hdfs.server.protocol.NamenodeRegistration;
-import org.apache.hadoop.hdfs.server.protocol.RemoteEditLogManifest;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.Server;
@@ -52,22 +44,17 @@ import org.apache.hadoop.security.token.Token;
 /**
  * The RPC server of a NameNode in NVM mode. It is the stock {@link NameNodeRpcServer}, except that
  * operations that grow the namespace first ask {@link NvmSpaceGuard} for room in the region, and
- * that every operation whose result the NVM region cannot persist is refused with an {@link
- * NvmUnsupportedOperationException} before any namesystem change, permission check or retry-cache
- * entry: a refused call changes nothing. The one check made first is safe mode, for writes, so that
- * a NameNode in safe mode answers as the stock one does. The list and the reasons are in {@code
- * docs/unsupported-operations.md}. Read-only methods (getAclStatus, getXAttrs, listXAttrs, snapshot
- * listings, cache and encryption-zone listings) are inherited unchanged.
+ * (in {@link NvmRpcRefusals}) that every operation whose result the NVM region cannot persist is
+ * refused with an {@link NvmUnsupportedOperationException} before any namesystem change, permission
+ * check or retry-cache entry: a refused call changes nothing. The one check made first is safe
+ * mode, for writes, so that a NameNode in safe mode answers as the stock one does. The list and the
+ * reasons are in {@code docs/unsupported-operations.md}. Read-only methods (getAclStatus,
+ * getXAttrs, listXAttrs, snapshot listings, cache and encryption-zone listings) are inherited
+ * unchanged.
  */
-class NvmRpcServer extends NameNodeRpcServer {
+class NvmRpcServer extends NvmRpcRefusals {
 
   private final NvmSpaceGuard space;
-
-  /**
-   * HA: the shared journal holds every edit, so the calls that read or roll it (the standby's log
-   * roll, inotify) are the stock ones.
-   */
-  private final boolean ha;
 
   NvmRpcServer(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
@@ -75,7 +62,6 @@ class NvmRpcServer extends NameNodeRpcServer {
     if (namesystem instanceof NvmFSNamesystem) {
       ((NvmFSNamesystem) namesystem).guardOwnerSpace(space);
     }
-    this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
   }
 
   // ---- operations that grow the namespace: refused when the region is nearly full ----
@@ -161,59 +147,6 @@ class NvmRpcServer extends NameNodeRpcServer {
       m = Server.getRemoteAddress();
     }
     return m == null ? "" : m;
-  }
-
-  /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */
-  static NvmUnsupportedOperationException refuse(String featureIsOrAre) {
-    return new NvmUnsupportedOperationException(
-        "NVM NameNode: "
-            + featureIsOrAre
-            + " not supported ("
-            + NvmConfigKeys.NVM_ENABLED_KEY
-            + "=true); the namespace was not changed");
-  }
-
-  /**
-   * The refusal of an operation that would write. A NameNode in safe mode answers every write with
-   * a {@code SafeModeException} before it looks at the operation (clients retry on it and tests
-   * expect it), so the same order holds here: safe mode first, then the refusal. Neither step
-   * changes anything.
-   */
-  private NvmUnsupportedOperationException refuseWrite(
-      String cmd, String src, String what, String featureIsOrAre) throws IOException {
-    namesystem.checkNameNodeSafeMode("Cannot write " + what + " in safe mode");
-    return refuse(cmd, src, featureIsOrAre);
-  }
-
-  /**
-   * The refusal of {@code cmd} on {@code src}, written to the audit log as the stock NameNode
-   * writes a call it denies ({@code allowed=false}): an operator who reads the audit log sees it.
-   */
-  private NvmUnsupportedOperationException refuse(String cmd, String src, String featureIsOrAre) {
-    NvmRefusalAudit.log(namesystem, cmd, src);
-    return refuse(featureIsOrAre);
-  }
-
-  // ---- snapshots: the region has no snapshot diff lists yet (docs/snapshots.md); allowing and
-  // disallowing them is persisted (a word of the directory page) and passes through ----
-
-  @Override
-  public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuseWrite(
-        "createSnapshot", snapshotRoot, "snapshot of " + snapshotRoot, "snapshots are");
-  }
-
-  @Override
-  public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw refuseWrite(
-        "deleteSnapshot", snapshotRoot, "snapshot deletion in " + snapshotRoot, "snapshots are");
-  }
-
-  @Override
-  public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
-      throws IOException {
-    throw refuseWrite(
-        "renameSnapshot", snapshotRoot, "snapshot rename in " + snapshotRoot, "snapshots are");
   }
 
   // ---- ACLs and xattrs: the inode's attribute chain is rewritten whole, so it must fit first ----
@@ -532,20 +465,7 @@ class NvmRpcServer extends NameNodeRpcServer {
     super.modifyCachePool(info);
   }
 
-  // ---- edit-log-only state ----
-
-  /** QUERY reads state and is allowed; PREPARE and FINALIZE write rolling-upgrade markers. */
-  @Override
-  public RollingUpgradeInfo rollingUpgrade(RollingUpgradeAction action) throws IOException {
-    namesystem.checkSuperuserPrivilege(); // the stock NameNode's first check, for every action
-    if (action == RollingUpgradeAction.PREPARE) {
-      // a non-HA stock NameNode starts a rolling upgrade only IN safe mode: no safe-mode answer
-      throw refuse("rollingUpgrade", null, "rolling upgrades (" + action + ") are");
-    }
-    // QUERY, and FINALIZE, which has nothing to finalize (no upgrade was prepared) and answers
-    // null as the stock NameNode does then, before it looks at safe mode
-    return super.rollingUpgrade(action);
-  }
+  // ---- delegation tokens: a record per token (NvmTokenWriteThrough) ----
 
   /**
    * A token is issued only while the token secret manager runs (Kerberos, or the switch that forces
@@ -565,69 +485,5 @@ class NvmRpcServer extends NameNodeRpcServer {
           "issue a delegation token to", owner, NvmSpaceGuard.tokenPages(owner, r, real));
     }
     return super.getDelegationToken(renewer);
-  }
-
-  // ---- checkpointers (NamenodeProtocol): nothing to merge, the region is the checkpoint ----
-
-  /**
-   * The refusal of a checkpointer's call (SecondaryNameNode, CheckpointNode, BackupNode), after the
-   * superuser check the stock NameNode makes first. A SecondaryNameNode running the drop-in jar
-   * with NVM mode in its configuration refuses to start with the same message ({@link
-   * NvmStartupOptions}); this is what one without it sees, at its first checkpoint.
-   */
-  private NvmUnsupportedOperationException refuseCheckpointer(String cmd) throws IOException {
-    namesystem.checkSuperuserPrivilege();
-    NvmRefusalAudit.log(namesystem, cmd, null);
-    return new NvmUnsupportedOperationException(
-        "NVM NameNode: "
-            + cmd
-            + " refused: a SecondaryNameNode, CheckpointNode or BackupNode"
-            + NvmStartupOptions.CHECKPOINTER_REFUSED);
-  }
-
-  /** With HA the standby asks the active to roll its segment (EditLogTailer), as stock. */
-  @Override
-  public CheckpointSignature rollEditLog() throws IOException {
-    if (ha) {
-      return super.rollEditLog();
-    }
-    throw refuseCheckpointer("rollEditLog");
-  }
-
-  @Override
-  public RemoteEditLogManifest getEditLogManifest(long sinceTxId) throws IOException {
-    if (ha) {
-      return super.getEditLogManifest(sinceTxId);
-    }
-    throw refuseCheckpointer("getEditLogManifest");
-  }
-
-  @Override
-  public NamenodeRegistration registerSubordinateNamenode(NamenodeRegistration registration)
-      throws IOException {
-    throw refuseCheckpointer("registerSubordinateNamenode");
-  }
-
-  @Override
-  public NamenodeCommand startCheckpoint(NamenodeRegistration registration) throws IOException {
-    throw refuseCheckpointer("startCheckpoint");
-  }
-
-  @Override
-  public void endCheckpoint(NamenodeRegistration registration, CheckpointSignature sig)
-      throws IOException {
-    throw refuseCheckpointer("endCheckpoint");
-  }
-
-  /**
-   * inotify reads namespace events from the edit log, which holds none in NVM mode without HA; with
-   * HA the shared journal holds them all.
-   */
-  @Override
-  public EventBatchList getEditsFromTxid(long txid) throws IOException {
-    if (ha) {
-      return super.getEditsFromTxid(txid);
-    }
-    throw refuse("getEditsFromTxid", null, "inotify (edit log events) is");
   }
 }

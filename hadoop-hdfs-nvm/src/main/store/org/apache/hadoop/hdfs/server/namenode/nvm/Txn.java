@@ -25,6 +25,8 @@ public final class Txn implements AutoCloseable {
   private final StringTable strings;
   private final MutationBatch batch;
   private final Reservation res;
+  private final ExtChains chains;
+  private final BlockLists blockLists;
 
   /** What {@link #newAttrs} hands out; read by {@link #create} and not kept. */
   private final InodeAttrs scratch = InodeAttrs.file("");
@@ -46,6 +48,8 @@ public final class Txn implements AutoCloseable {
     this.strings = strings;
     this.batch = batch;
     this.res = new Reservation(pool);
+    this.chains = new ExtChains(batch, res, strings);
+    this.blockLists = new BlockLists(region, batch, res);
   }
 
   /** Opens the transaction afresh (from {@link InodeStore#begin()}, holding its lock). */
@@ -247,9 +251,9 @@ public final class Txn implements AutoCloseable {
     if (!a.directory && a.clientName != null) {
       uc = PageCodec.uc(ref(a.clientName), ref(a.clientMachine), false);
     }
-    long firstExt = stageNameExt(id, a.name);
-    long attrs = stageAttrExt(id, a.attributes);
-    long target = a.symlinkTarget == null ? 0 : stageTargetExt(id, a.symlinkTarget);
+    long firstExt = chains.name(id, a.name);
+    long attrs = chains.attributes(id, a.attributes);
+    long target = a.symlinkTarget == null ? 0 : chains.symlinkTarget(id, a.symlinkTarget);
     // The image is PENDING: a crash before the commit below leaves a page recovery discards. It is
     // encoded straight into the batch, the buffer the native call reads.
     int at = batch.freshInPlace(page, PAGE_SIZE, Field.PAGE);
@@ -375,7 +379,7 @@ public final class Txn implements AutoCloseable {
       return;
     }
     long[] old = v.attrExtPages();
-    batch.putLong(page + IN_ATTRS, stageAttrExt(v.id(), encoded), Field.ATTRS);
+    batch.putLong(page + IN_ATTRS, chains.attributes(v.id(), encoded), Field.ATTRS);
     for (long p : old) {
       batch.free(p);
     }
@@ -392,68 +396,7 @@ public final class Txn implements AutoCloseable {
     if (n < 0 || blocks.length < 3 * n) {
       throw invalid("block list of " + n + " blocks in an array of " + blocks.length);
     }
-    int c = v.blockCount();
-    long[] ext = v.blockExtPages();
-    for (int i = 0; i < Math.min(n, BLOCKS_INLINE_MAX); i++) {
-      stageRecord(page + FI_BLOCKS_INLINE + (long) BLOCK_RECORD_SIZE * i, i < c, blocks, i);
-    }
-    int need = InodeLimits.blockExtPages(n);
-    int have = ext.length;
-    for (int j = 0; j < Math.min(need, have); j++) {
-      int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
-      int count = Math.min(BLOCKS_EXT_MAX, n - first);
-      for (int s = 0; s < count; s++) {
-        stageRecord(
-            ext[j] + EXT_PAYLOAD + (long) BLOCK_RECORD_SIZE * s, first + s < c, blocks, first + s);
-      }
-      updateWord(ext[j] + EXT_COUNT, count, Field.BLOCK_COUNT);
-    }
-    if (need > have) {
-      long[] fresh = new long[need - have];
-      for (int j = 0; j < fresh.length; j++) {
-        fresh[j] = res.next();
-      }
-      for (int j = have; j < need; j++) {
-        int first = BLOCKS_INLINE_MAX + j * BLOCKS_EXT_MAX;
-        int count = Math.min(BLOCKS_EXT_MAX, n - first);
-        long next = j + 1 < need ? fresh[j + 1 - have] : 0;
-        // Written LIVE out of place; the link below (inside the commit) makes it reachable.
-        batch.fresh(
-            fresh[j - have], PageCodec.blockExt(v.id(), next, blocks, first, count), Field.PAGE);
-      }
-      long link = have == 0 ? page + FI_BLOCK_EXT : ext[have - 1] + EXT_NEXT;
-      batch.putLong(link, fresh[0], Field.EXT_LINK);
-    } else if (need < have) {
-      long link = need == 0 ? page + FI_BLOCK_EXT : ext[need - 1] + EXT_NEXT;
-      batch.putLong(link, 0, Field.EXT_LINK);
-      for (int j = need; j < have; j++) {
-        batch.free(ext[j]);
-      }
-    }
-    if (n != c) {
-      batch.putLong(page + FI_BLOCK_COUNT, n, Field.BLOCK_COUNT);
-    }
-  }
-
-  private void stageRecord(long rec, boolean exists, long[] blocks, int i) {
-    long id = blocks[3 * i];
-    long len = blocks[3 * i + 1];
-    long gs = blocks[3 * i + 2];
-    if (exists
-        && region.getLong(rec + BR_ID) == id
-        && region.getLong(rec + BR_NUM_BYTES) == len
-        && region.getLong(rec + BR_GENSTAMP) == gs) {
-      return;
-    }
-    if (exists && region.getLong(rec + BR_ID) == id) {
-      if (region.getLong(rec + BR_GENSTAMP) == gs) {
-        batch.putLong(rec + BR_NUM_BYTES, len, Field.BLOCK);
-      } else {
-        batch.putBytes(rec + BR_NUM_BYTES, PageCodec.longs(len, gs), Field.BLOCK);
-      }
-      return;
-    }
-    batch.putBytes(rec, PageCodec.blockRecord(id, len, gs), Field.BLOCK);
+    blockLists.set(v, page, blocks, n);
   }
 
   /**
@@ -473,7 +416,7 @@ public final class Txn implements AutoCloseable {
     if (!Arrays.equals(v.nameBytes(), newName)) {
       // A new chain is written out of place; the inode switches to it inside the
       // batch's commit and the old chain is freed only after that commit.
-      long firstExt = stageNameExt(v.id(), newName);
+      long firstExt = chains.name(v.id(), newName);
       batch.putBytes(page + IN_NAME_LEN, PageCodec.nameArea(newName, firstExt), Field.NAME);
       for (long p : v.nameExtPages()) {
         batch.free(p);
@@ -496,7 +439,7 @@ public final class Txn implements AutoCloseable {
     invalidate(root);
     for (long p : subtree) {
       batch.free(p);
-      release(store.inode(p));
+      chains.release(store.inode(p));
     }
     inodeDelta -= 1 + subtree.length;
   }
@@ -524,7 +467,7 @@ public final class Txn implements AutoCloseable {
         invalidate(v);
       } else {
         batch.free(pages[i]);
-        release(v);
+        chains.release(v);
       }
     }
     inodeDelta -= n;
@@ -534,7 +477,7 @@ public final class Txn implements AutoCloseable {
     batch.putLong(
         root.page() + PG_STATE, stateWord(kindOf(root.stateWord()), STATE_INVALID), Field.STATE);
     batch.free(root.page());
-    release(root);
+    chains.release(root);
   }
 
   // ---- records (region-format.md §5.5)
@@ -553,22 +496,9 @@ public final class Txn implements AutoCloseable {
       lastRecordId = region.counter(SB_LAST_RECORD_ID);
     }
     long id = lastRecordId + 1;
-    int n = PageCodec.recordExtPages(payload.length);
     long page = res.next();
-    long[] ext = new long[n];
-    for (int i = 0; i < n; i++) {
-      ext[i] = res.next();
-    }
-    for (int i = 0; i < n; i++) {
-      int off = RECORD_INLINE_MAX + i * NAME_EXT_MAX;
-      int len = Math.min(NAME_EXT_MAX, payload.length - off);
-      batch.fresh(
-          ext[i],
-          PageCodec.recordExt(id, i + 1 < n ? ext[i + 1] : 0, payload, off, len),
-          Field.PAGE);
-    }
-    batch.fresh(
-        page, PageCodec.record(type, id, key, value, payload, n == 0 ? 0 : ext[0]), Field.PAGE);
+    long firstExt = chains.recordPayload(id, payload);
+    batch.fresh(page, PageCodec.record(type, id, key, value, payload, firstExt), Field.PAGE);
     batch.putLong(page + PG_STATE, stateWord(KIND_RECORD, STATE_LIVE), Field.STATE);
     lastRecordId = id;
     return page;
@@ -615,107 +545,6 @@ public final class Txn implements AutoCloseable {
     batch.free(page);
     for (long p : v.extPages()) {
       batch.free(p);
-    }
-  }
-
-  // ---- extension chains
-
-  /**
-   * Stages FRESH NAME_EXT pages for name bytes past the inline part; returns the first page (0 if
-   * none).
-   */
-  private long stageNameExt(long ownerId, byte[] name) throws NvmException {
-    int n = PageCodec.nameExtPages(name.length);
-    if (n == 0) {
-      return 0;
-    }
-    long[] pages = new long[n];
-    for (int i = 0; i < n; i++) {
-      pages[i] = res.next();
-    }
-    for (int i = 0; i < n; i++) {
-      int off = NAME_INLINE_MAX + i * NAME_EXT_MAX;
-      int len = Math.min(NAME_EXT_MAX, name.length - off);
-      batch.fresh(
-          pages[i],
-          PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, name, off, len),
-          Field.PAGE);
-    }
-    return n == 0 ? 0 : pages[0];
-  }
-
-  /** Stages FRESH NAME_EXT pages for a symlink target past its inline part; the first or 0. */
-  private long stageTargetExt(long ownerId, byte[] target) throws NvmException {
-    int n = PageCodec.symlinkTargetExtPages(target.length);
-    if (n == 0) {
-      return 0;
-    }
-    long[] pages = new long[n];
-    for (int i = 0; i < n; i++) {
-      pages[i] = res.next();
-    }
-    for (int i = 0; i < n; i++) {
-      int off = SYMLINK_TARGET_INLINE_MAX + i * NAME_EXT_MAX;
-      int len = Math.min(NAME_EXT_MAX, target.length - off);
-      batch.fresh(
-          pages[i],
-          PageCodec.nameExt(ownerId, i + 1 < n ? pages[i + 1] : 0, target, off, len),
-          Field.PAGE);
-    }
-    return n == 0 ? 0 : pages[0];
-  }
-
-  /**
-   * Stages FRESH ATTR_EXT pages (LIVE, unreachable until the IN_ATTRS word names them) holding the
-   * whole attribute encoding; returns that word (0 for no attributes).
-   */
-  private long stageAttrExt(long ownerId, byte[] attrs) throws NvmException {
-    int n = PageCodec.byteExtPages(attrs.length);
-    if (n == 0) {
-      return 0;
-    }
-    long[] pages = new long[n];
-    for (int i = 0; i < n; i++) {
-      pages[i] = res.next();
-    }
-    for (int i = 0; i < n; i++) {
-      int off = i * NAME_EXT_MAX;
-      int len = Math.min(NAME_EXT_MAX, attrs.length - off);
-      batch.fresh(
-          pages[i],
-          PageCodec.attrExt(ownerId, i + 1 < n ? pages[i + 1] : 0, attrs, off, len),
-          Field.PAGE);
-    }
-    return n == 0 ? 0 : PageCodec.attrsWord(attrs.length, pages[0]);
-  }
-
-  /**
-   * What a removed inode held besides its page: its extension pages (name, attribute and block
-   * chains) are FREEd, its string references dropped.
-   */
-  private void release(InodeView v) {
-    long perm = v.permWord();
-    strings.unref(PageCodec.permOwner(perm));
-    strings.unref(PageCodec.permGroup(perm));
-    if (v.isFile()) {
-      strings.unref(PageCodec.ucClient(v.ucWord()));
-      strings.unref(PageCodec.ucMachine(v.ucWord()));
-    }
-    for (long p : v.nameExtPages()) {
-      batch.free(p);
-    }
-    for (long p : v.attrExtPages()) {
-      batch.free(p);
-    }
-    if (v.isSymlink()) {
-      for (long p : v.symlinkTargetExtPages()) {
-        batch.free(p);
-      }
-    }
-    if (v.isFile()) {
-      for (long p : v.blockExtPages()) {
-        batch.free(p);
-      }
     }
   }
 }
