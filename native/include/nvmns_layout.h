@@ -223,6 +223,9 @@
   X(RECORD_CACHE_IDS, 6) /* key: 0; value: the next cache directive id; at most one */              \
   X(RECORD_TRUNCATE_BLOCK,                                                                          \
     7) /* key: a file's inode id; payload: its truncate block (id, bytes, genstamp) */              \
+  X(RECORD_SNAPSHOT, 8)     /* key: snapshot id; value: its directory's inode id; payload: §13 */  \
+  X(RECORD_SNAPSHOT_IDS, 9) /* key: 0; value: the snapshot counter; at most one */                  \
+  X(RECORD_INODE_DIFFS, 10) /* key: an inode id; payload: its snapshot diffs (§13) */              \
   /* ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ---- */                \
   X(RE_SEQ, 0)        /* u64, entry number (from 1, never reused); 0 = empty slot */                \
   X(RE_TIME, 8)       /* u64, ms: when the call completed */                                        \

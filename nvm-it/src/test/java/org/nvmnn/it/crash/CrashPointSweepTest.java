@@ -128,6 +128,7 @@ public class CrashPointSweepTest {
     // the token secret manager runs (as with Kerberos), so its edits are swept too
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_ALWAYS_USE_KEY, true);
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+    conf.setBoolean(NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY, true);
     cluster = NvmCluster.buildOrSkipIfPlaceholder(NvmCluster.builder(conf, 1));
     fs = cluster.getFileSystem();
     nn = fs.getClient().getNamenode();
@@ -525,6 +526,7 @@ public class CrashPointSweepTest {
     sweepTruncate();
     sweepSymlinks();
     sweepAttributes();
+    sweepSnapshots();
 
     report();
     assertEquals("violations:\n" + String.join("\n", VIOLATIONS), 0, VIOLATIONS.size());
@@ -683,6 +685,39 @@ public class CrashPointSweepTest {
         () -> nn.createSymlink(longTarget.toString(), "/s/links/deep/long", perm, true));
     sweep("rename a symlink", () -> assertTrue(nn.rename("/s/link", "/s/a/link")));
     sweep("delete a symlink", () -> assertTrue(nn.delete("/s/links/deep/long", false)));
+  }
+
+  /**
+   * Snapshots (the preview, region-format.md §13): each snapshot edit, and ordinary edits under a
+   * snapshot, whose batches also write the diff records 2.7.3's code changed.
+   */
+  private static void sweepSnapshots() throws Exception {
+    String d = "/s/snap";
+    DFSTestUtil.createFile(fs, new Path(d + "/f1"), 1000, (short) 1, 4L);
+    DFSTestUtil.createFile(fs, new Path(d + "/f2"), 1000, (short) 1, 5L);
+    DFSTestUtil.createFile(fs, new Path(d + "/sub/f3"), 1000, (short) 1, 6L);
+    nn.allowSnapshot(d);
+    sweep(
+        "createSnapshot (the first: counter, snapshot and the root's diff records)",
+        () -> nn.createSnapshot(d, "s1"));
+    sweep(
+        "create under a snapshot (the directory's created list)", () -> writeFile(d + "/new", 10));
+    sweep(
+        "setPermission under a snapshot (a file diff with the pre-image)",
+        () -> nn.setPermission(d + "/f1", new FsPermission((short) 0600)));
+    sweep(
+        "delete under a snapshot (the file kept, in the deleted list)",
+        () -> assertTrue(nn.delete(d + "/f2", false)));
+    sweep(
+        "delete a directory under a snapshot (its subtree kept)",
+        () -> assertTrue(nn.delete(d + "/sub", true)));
+    sweep("createSnapshot (the second)", () -> nn.createSnapshot(d, "s2"));
+    sweep(
+        "create a deleted file's name again (two pages of one name)",
+        () -> writeFile(d + "/f2", 20));
+    sweep("renameSnapshot", () -> nn.renameSnapshot(d, "s2", "t2"));
+    sweep("deleteSnapshot (diffs merged into the prior)", () -> nn.deleteSnapshot(d, "s1"));
+    sweep("deleteSnapshot (the last: what only it held freed)", () -> nn.deleteSnapshot(d, "t2"));
   }
 
   /** concat: one batch with the target's new block list and the sources' pages removed. */

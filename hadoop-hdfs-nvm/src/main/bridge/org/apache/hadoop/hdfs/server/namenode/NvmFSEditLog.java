@@ -254,7 +254,39 @@ class NvmFSEditLog
   }
 
   // ---- snapshots: allowing and disallowing them is a word of the directory page (DI_SNAPSHOT);
-  // snapshots themselves are refused at the RPC layer (docs/snapshots.md)
+  // snapshots and their diffs are records (region-format.md §13), written by the batch of each
+  // edit that changes them; creating, renaming and deleting snapshots is a preview
+  // (NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY; docs/snapshots.md)
+
+  @Override
+  void logCreateSnapshot(String snapRoot, String snapName, boolean toLogRpcIds) {
+    synchronized (order()) {
+      if (ha) {
+        super.logCreateSnapshot(snapRoot, snapName, toLogRpcIds);
+      }
+      wt().snapshotChanged("snapshot creation in", snapRoot);
+    }
+  }
+
+  @Override
+  void logRenameSnapshot(String path, String snapOldName, String snapNewName, boolean toLogRpcIds) {
+    synchronized (order()) {
+      if (ha) {
+        super.logRenameSnapshot(path, snapOldName, snapNewName, toLogRpcIds);
+      }
+      wt().snapshotChanged("snapshot rename in", path);
+    }
+  }
+
+  @Override
+  void logDeleteSnapshot(String snapRoot, String snapName, boolean toLogRpcIds) {
+    synchronized (order()) {
+      if (ha) {
+        super.logDeleteSnapshot(snapRoot, snapName, toLogRpcIds);
+      }
+      wt().snapshotDeleted(snapRoot);
+    }
+  }
 
   @Override
   void logAllowSnapshot(String path) {

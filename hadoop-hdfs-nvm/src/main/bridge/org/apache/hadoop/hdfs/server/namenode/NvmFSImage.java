@@ -291,11 +291,19 @@ class NvmFSImage extends FSImage {
         int threads =
             nvmConf.getInt(
                 NvmConfigKeys.NVM_REBUILD_THREADS_KEY, NvmConfigKeys.NVM_REBUILD_THREADS_DEFAULT);
-        SlimRebuild.Stats st = SlimRebuild.rebuild(target, store, live, slim, threads);
+        SlimRebuild.Stats st =
+            SlimRebuild.rebuild(
+                target,
+                store,
+                live,
+                slim,
+                threads,
+                SnapshotRestore.notInCurrentTree(store, region.recoveredRecords()));
         tokens = NvmTokenWriteThrough.restore(target, store, region.recoveredRecords());
         cache = NvmCacheWriteThrough.restore(target, store, ns, region.recoveredRecords());
         ns.attachTruncates(
             NvmTruncateRecords.restore(target.getFSDirectory(), store, region.recoveredRecords()));
+        ns.attachSnapshots(SnapshotRestore.restore(target, store, region.recoveredRecords(), slim));
         ns.attachRetryLog(retryLog(nvmConf, target, store, region.recoveredRecords()));
         long t1 = System.nanoTime();
         recovered = new LastRecovery(rep, t1 - start, t1 - t0, live.length);

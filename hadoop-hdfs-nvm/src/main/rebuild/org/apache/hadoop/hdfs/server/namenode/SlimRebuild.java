@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.SequentialBlockIdGenerator;
 import org.apache.hadoop.hdfs.server.common.GenerationStamp;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
 /**
@@ -63,10 +64,16 @@ final class SlimRebuild {
    * directories breadth first, then the files in page order, so a parent comes before its children
    * and the pass over the files reads the region in address order. Each directory's children are
    * packed into a {@link SiblingBuffer} on the way, then sorted and indexed, {@code threads}
-   * directories at a time. Quota usage is summed from the pages on the way.
+   * directories at a time. Quota usage is summed from the pages on the way. The inodes in {@code
+   * notInTree} (held only by snapshots) are rebuilt but left out of their parents' indexes.
    */
   static Stats rebuild(
-      FSNamesystem fsn, InodeStore store, long[] live, SlimNamespace slim, int threads)
+      FSNamesystem fsn,
+      InodeStore store,
+      long[] live,
+      SlimNamespace slim,
+      int threads,
+      LongLongMap notInTree)
       throws IOException {
     FSDirectory dir = fsn.getFSDirectory();
     BlockManager bm = fsn.getBlockManager();
@@ -119,7 +126,9 @@ final class SlimRebuild {
         lastParentId = parentId;
       }
       boolean isDir = v.isDirectory();
-      siblings.add(v, NvmINodeDirectory.entry(id, isDir || v.isSymlink()));
+      if (notInTree.size() == 0 || !notInTree.containsKey(id)) {
+        siblings.add(v, NvmINodeDirectory.entry(id, isDir || v.isSymlink()));
+      } // else a snapshot's deleted list holds it (SnapshotRestore puts it there)
       if (v.isSymlink()) {
         INodeSymlink s = InodeMaterializer.symlink(store, v);
         s.setParent(parent);

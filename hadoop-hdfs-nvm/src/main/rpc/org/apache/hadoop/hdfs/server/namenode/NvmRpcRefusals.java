@@ -26,9 +26,17 @@ abstract class NvmRpcRefusals extends NameNodeRpcServer {
    */
   final boolean ha;
 
+  /** Snapshots may be created, renamed and deleted (the preview; never with HA). */
+  final boolean snapshotsPreview;
+
   NvmRpcRefusals(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
     this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
+    this.snapshotsPreview =
+        !ha
+            && conf.getBoolean(
+                NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY,
+                NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_DEFAULT);
   }
 
   /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */
@@ -62,17 +70,25 @@ abstract class NvmRpcRefusals extends NameNodeRpcServer {
     return refuse(featureIsOrAre);
   }
 
-  // ---- snapshots: the region has no snapshot diff lists yet (docs/snapshots.md); allowing and
-  // disallowing them is persisted (a word of the directory page) and passes through ----
+  // ---- snapshots: allowing and disallowing them is persisted (a word of the directory page) and
+  // passes through; creating, renaming and deleting them only in the preview (docs/snapshots.md)
+  // ----
 
   @Override
   public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    if (snapshotsPreview) {
+      return super.createSnapshot(snapshotRoot, snapshotName);
+    }
     throw refuseWrite(
         "createSnapshot", snapshotRoot, "snapshot of " + snapshotRoot, "snapshots are");
   }
 
   @Override
   public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    if (snapshotsPreview) {
+      super.deleteSnapshot(snapshotRoot, snapshotName);
+      return;
+    }
     throw refuseWrite(
         "deleteSnapshot", snapshotRoot, "snapshot deletion in " + snapshotRoot, "snapshots are");
   }
@@ -80,8 +96,42 @@ abstract class NvmRpcRefusals extends NameNodeRpcServer {
   @Override
   public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
       throws IOException {
+    if (snapshotsPreview) {
+      super.renameSnapshot(snapshotRoot, snapshotOldName, snapshotNewName);
+      return;
+    }
     throw refuseWrite(
         "renameSnapshot", snapshotRoot, "snapshot rename in " + snapshotRoot, "snapshots are");
+  }
+
+  /**
+   * The preview's one refusal of an ordinary call: a rename whose source a snapshot holds, which
+   * 2.7.3 answers with an INodeReference the region cannot hold yet (docs/snapshots.md §7, step 4).
+   * Checked under the read lock; a snapshot taken between this check and the rename is the window
+   * the preview leaves.
+   */
+  void refuseRenameUnderSnapshot(String src) throws IOException {
+    if (!snapshotsPreview || namesystem.getSnapshotManager().getNumSnapshots() == 0) {
+      return;
+    }
+    boolean held;
+    namesystem.readLock();
+    try {
+      INodesInPath iip = namesystem.getFSDirectory().getINodesInPath4Write(src, false);
+      INode last = iip.getLastINode();
+      held = last != null && last.isInLatestSnapshot(iip.getLatestSnapshotId());
+    } catch (IOException | RuntimeException e) {
+      held = false; // the stock rename answers for a path that does not resolve
+    } finally {
+      namesystem.readUnlock();
+    }
+    if (held) {
+      throw refuseWrite(
+          "rename",
+          src,
+          "rename of " + src,
+          "renames of files and directories a snapshot holds are");
+    }
   }
 
   // ---- edit-log-only state ----

@@ -107,7 +107,7 @@ final class InodeCache implements InodeCacheStats {
     synchronized (this) {
       had = held(f.getId());
       if (had == null) {
-        if (f.isUnderConstruction()) {
+        if (pinned(f)) {
           others.addIfAbsent(f, InodeTable.PINNED);
         } else if (evict) {
           victim = sets.addEvicting(f, aclsInUse());
@@ -137,7 +137,7 @@ final class InodeCache implements InodeCacheStats {
     INodeFile replaced;
     synchronized (this) {
       int slot = sets.find(id);
-      if (slot >= 0 && !f.isUnderConstruction()) {
+      if (slot >= 0 && !pinned(f)) {
         replaced = sets.at(slot);
         sets.replace(slot, f);
       } else if (slot >= 0) { // an append to a cached file: it leaves the sets, pinned
@@ -145,7 +145,7 @@ final class InodeCache implements InodeCacheStats {
         others.set(f, InodeTable.PINNED);
       } else {
         int was = others.kindOf(id);
-        if (f.isUnderConstruction()) {
+        if (pinned(f)) {
           replaced = others.set(f, InodeTable.PINNED);
         } else if (was == InodeTable.PINNED || was == InodeTable.RELEASING) {
           replaced = others.set(f, InodeTable.RELEASING);
@@ -165,6 +165,15 @@ final class InodeCache implements InodeCacheStats {
     if (replaced != null && replaced != f) {
       released(replaced);
     }
+  }
+
+  /**
+   * A file stays in the heap while it is open or has snapshot diffs: the diffs live on its object
+   * (FileWithSnapshotFeature), which a materialization from the page would not have. (The first
+   * form of docs/snapshots.md §4: correct, but every file changed under a snapshot stays.)
+   */
+  private static boolean pinned(INodeFile f) {
+    return f.isUnderConstruction() || f.isWithSnapshot();
   }
 
   private void noteClosed(long id) {

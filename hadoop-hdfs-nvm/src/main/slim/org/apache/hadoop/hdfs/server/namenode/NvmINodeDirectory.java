@@ -1,11 +1,15 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectoryWithSnapshotFeature;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.util.Diff.ListType;
 import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
@@ -18,8 +22,10 @@ import org.apache.hadoop.hdfs.util.ReadOnlyList;
  *
  * <p>Every method of INodeDirectory that reads or changes the child list is answered from the index
  * (the stock private list stays null), so the stock FSDirectory / FSDir*Op code runs on these
- * directories unchanged. Snapshots, which would need the stock child list, are refused in NVM mode
- * at the RPC layer.
+ * directories unchanged. With snapshots (docs/snapshots.md) the stock snapshot code keeps its diff
+ * lists on the directory's {@link DirectoryWithSnapshotFeature}: a read at a snapshot id and a
+ * change of a directory in the latest snapshot take 2.7.3's snapshot branch, and each such change
+ * is reported to the {@link SlimNamespace} so the write-through persists the diffs it made.
  */
 final class NvmINodeDirectory extends INodeDirectory {
   /** Shared empty index until the first child (most directories of a deep tree are small). */
@@ -95,14 +101,50 @@ final class NvmINodeDirectory extends INodeDirectory {
     return index.search(name);
   }
 
+  /**
+   * Reference children (a DstReference or WithName in the current list: a child renamed while a
+   * snapshot held it), by referred inode id; the index entry holds only that id. Null while none.
+   */
+  private Map<Long, INodeReference> refs;
+
+  private INode childAt(int i) {
+    long id = idOf(index.id(i));
+    if (refs != null) {
+      INodeReference r = refs.get(id);
+      if (r != null) {
+        return r;
+      }
+    }
+    return slim.child(index.id(i), this);
+  }
+
+  private void noteRef(INode n) {
+    if (n.isReference()) {
+      if (refs == null) {
+        refs = new HashMap<>();
+      }
+      refs.put(n.getId(), n.asReference());
+    }
+  }
+
   @Override
   public INode getChild(byte[] name, int snapshotId) {
+    DirectoryWithSnapshotFeature sf;
+    if (snapshotId != Snapshot.CURRENT_STATE_ID
+        && (sf = getDirectoryWithSnapshotFeature()) != null) {
+      return sf.getChild(this, name, snapshotId);
+    }
     int i = index.search(name);
-    return i < 0 ? null : slim.child(index.id(i), this);
+    return i < 0 ? null : childAt(i);
   }
 
   @Override
   public ReadOnlyList<INode> getChildrenList(int snapshotId) {
+    DirectoryWithSnapshotFeature sf;
+    if (snapshotId != Snapshot.CURRENT_STATE_ID
+        && (sf = getDirectoryWithSnapshotFeature()) != null) {
+      return sf.getChildrenList(this, snapshotId);
+    }
     return new ChildrenView();
   }
 
@@ -120,7 +162,7 @@ final class NvmINodeDirectory extends INodeDirectory {
 
     @Override
     public INode get(int i) {
-      return slim.child(index.id(i), NvmINodeDirectory.this);
+      return childAt(i);
     }
 
     @Override
@@ -149,11 +191,21 @@ final class NvmINodeDirectory extends INodeDirectory {
     }
   }
 
-  // ---- changes (snapshots are refused in NVM mode, so there is no snapshot branch)
+  // ---- changes: a directory in the latest snapshot changes through its snapshot feature, which
+  // records the created or deleted child in the latest diff (2.7.3's branch)
+
+  private DirectoryWithSnapshotFeature snapshotFeature() {
+    DirectoryWithSnapshotFeature sf = getDirectoryWithSnapshotFeature();
+    return sf != null ? sf : addSnapshotFeature(null);
+  }
 
   @Override
   public boolean addChild(INode node, boolean setModTime, int latestSnapshotId)
       throws QuotaExceededException {
+    if (index.search(node.getLocalNameBytes()) < 0 && isInLatestSnapshot(latestSnapshotId)) {
+      slim.snapshotChanged(this);
+      return snapshotFeature().addChild(this, node, setModTime, latestSnapshotId);
+    }
     if (!link(node)) {
       return false;
     }
@@ -174,6 +226,7 @@ final class NvmINodeDirectory extends INodeDirectory {
       return false;
     }
     index().insert(-pos - 1, node.getLocalNameBytes(), entry(node));
+    noteRef(node);
     node.setParent(this);
     if (node.getGroupName() == null) {
       node.setGroup(getGroupName()); // a new child without a group takes its directory's
@@ -183,6 +236,11 @@ final class NvmINodeDirectory extends INodeDirectory {
 
   @Override
   public boolean removeChild(INode child, int latestSnapshotId) {
+    if (isInLatestSnapshot(latestSnapshotId)) {
+      slim.snapshotChanged(this);
+      slim.snapshotChanged(child); // now in the deleted list, with the diff its removal recorded
+      return snapshotFeature().removeChild(this, child, latestSnapshotId);
+    }
     return removeChild(child);
   }
 
@@ -205,6 +263,9 @@ final class NvmINodeDirectory extends INodeDirectory {
               + " being removed");
     }
     index.remove(pos);
+    if (refs != null) {
+      refs.remove(child.getId());
+    }
     if (index.size() == 0) {
       index = ChildIndex.EMPTY;
     }
@@ -224,7 +285,21 @@ final class NvmINodeDirectory extends INodeDirectory {
               + oldChild.getId()
               + ") to replace");
     }
+    INode old = childAt(pos);
+    if (old.isReference() && newChild.isReference()) { // 2.7.3 drops the replaced reference
+      ((INodeReference.WithCount) old.asReference().getReferredINode())
+          .removeReference(old.asReference());
+    }
+    if (refs != null) {
+      refs.remove(old.getId());
+    }
     index.setId(pos, entry(newChild));
+    noteRef(newChild);
+    DirectoryWithSnapshotFeature sf = getDirectoryWithSnapshotFeature();
+    if (sf != null) { // as 2.7.3: the latest created list names the new object
+      sf.getDiffs().replaceChild(ListType.CREATED, old, newChild);
+      slim.snapshotChanged(this);
+    }
     newChild.setParent(this);
     if (inodeMap != null) {
       inodeMap.put(newChild);
@@ -249,6 +324,17 @@ final class NvmINodeDirectory extends INodeDirectory {
       QuotaCounts counts,
       boolean useCache,
       int lastSnapshotId) {
+    if (lastSnapshotId != Snapshot.CURRENT_STATE_ID
+        && isWithSnapshot()
+        && !(useCache && isQuotaSet())) {
+      // usage as of a snapshot: the children that snapshot sees, and this directory
+      for (INode child : getChildrenList(lastSnapshotId)) {
+        child.computeQuotaUsage(
+            bsps, child.getStoragePolicyIDForQuota(policyId), counts, useCache, lastSnapshotId);
+      }
+      counts.addNameSpace(1);
+      return counts;
+    }
     DirectoryWithQuotaFeature q = getDirectoryWithQuotaFeature();
     if (useCache && q != null && q.isQuotaSet()) {
       return q.AddCurrentSpaceUsage(counts);

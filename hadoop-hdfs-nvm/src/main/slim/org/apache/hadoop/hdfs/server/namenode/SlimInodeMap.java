@@ -46,6 +46,7 @@ final class SlimInodeMap implements GSet<INode, INodeWithAdditionalFields> {
 
   @Override
   public INodeWithAdditionalFields remove(INode key) {
+    slim.removedFromMap(key);
     INodeWithAdditionalFields d = dirs.remove(key);
     if (d == null) {
       slim.cache().remove(key.getId());

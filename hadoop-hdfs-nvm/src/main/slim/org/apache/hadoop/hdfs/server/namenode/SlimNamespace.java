@@ -2,6 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -10,6 +11,8 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectoryWithSnapshotFeature;
+import org.apache.hadoop.hdfs.util.Diff.ListType;
 import org.apache.hadoop.util.GSet;
 
 /**
@@ -50,6 +53,16 @@ final class SlimNamespace {
   /** Directories created by the running write operation, replaced when it ends. */
   private final List<INodeDirectory> newDirs = new ArrayList<INodeDirectory>();
 
+  /**
+   * Inodes whose snapshot diffs the running operation changed through a directory's snapshot branch
+   * (a child created or deleted under a snapshot, the deleted child itself): the write-through
+   * persists their diffs with the operation's batch ({@link #takeSnapshotChanged}).
+   */
+  private final List<INode> snapshotChanged = new ArrayList<INode>();
+
+  /** Inodes the stock code dropped from the inode map since the last batch (a deleteSnapshot's). */
+  private final List<INode> mapRemovals = new ArrayList<INode>();
+
   @SuppressWarnings("unchecked")
   SlimNamespace(FSNamesystem fsn, InodeStore store, IdPageMap pages, int cacheCapacity) {
     this.fsn = fsn;
@@ -75,6 +88,33 @@ final class SlimNamespace {
 
   InodeCache cache() {
     return cache;
+  }
+
+  /** A directory's snapshot branch changed {@code n}'s diffs (NvmINodeDirectory). */
+  void snapshotChanged(INode n) {
+    snapshotChanged.add(n);
+  }
+
+  /** The inodes {@link #snapshotChanged} named since the last call; the list is then cleared. */
+  List<INode> takeSnapshotChanged() {
+    if (snapshotChanged.isEmpty()) {
+      return Collections.emptyList();
+    }
+    List<INode> l = new ArrayList<INode>(snapshotChanged);
+    snapshotChanged.clear();
+    return l;
+  }
+
+  /** The inode map dropped {@code n} (SlimInodeMap.remove). */
+  void removedFromMap(INode n) {
+    mapRemovals.add(n);
+  }
+
+  /** The inodes the inode map dropped since the last call; the list is then cleared. */
+  List<INode> takeMapRemovals() {
+    List<INode> l = new ArrayList<INode>(mapRemovals);
+    mapRemovals.clear();
+    return l;
   }
 
   InodeStore store() {
@@ -297,6 +337,7 @@ final class SlimNamespace {
    * No eviction here: see {@link #trimCache}.
    */
   void endOfWriteOperation() {
+    mapRemovals.clear();
     if (!newDirs.isEmpty()) {
       for (INodeDirectory plain : newDirs) {
         INodeDirectory parent = plain.getParent();
@@ -305,6 +346,12 @@ final class SlimNamespace {
         }
         NvmINodeDirectory d = new NvmINodeDirectory(plain, this);
         dirs.put(d);
+        // a diff of the parent recorded the plain object in its created list: it names the
+        // object that replaces it, or a later rename or delete there would find a stranger
+        DirectoryWithSnapshotFeature psf = parent.getDirectoryWithSnapshotFeature();
+        if (psf != null) {
+          psf.getDiffs().replaceChild(ListType.CREATED, plain, d);
+        }
       }
       newDirs.clear();
     }

@@ -94,6 +94,10 @@ final class NvmTokenWriteThrough {
           break; // NvmCacheWriteThrough's
         case RegionLayout.RECORD_TRUNCATE_BLOCK:
           break; // NvmTruncateRecords'
+        case RegionLayout.RECORD_SNAPSHOT:
+        case RegionLayout.RECORD_SNAPSHOT_IDS:
+        case RegionLayout.RECORD_INODE_DIFFS:
+          break; // SnapshotRestore's
         default:
           throw new IOException(
               "NVM region: record page "

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
@@ -59,6 +60,14 @@ final class NvmWriteThrough {
   /** Truncate blocks of files whose truncate is being recovered, staged with each file's state. */
   private NvmTruncateRecords truncates;
 
+  /** The snapshot state: staged with every batch while any exists (docs/snapshots.md). */
+  private NvmSnapshotRecords snapshots;
+
+  /** Inodes the running batch staged, collected only while snapshot state exists. */
+  private final List<INode> staged = new ArrayList<INode>();
+
+  private boolean collecting;
+
   /**
    * With HA, the edit log: every batch is applied holding its monitor, right after the edit it
    * belongs to took its transaction id, so batches reach the region in transaction id order and
@@ -76,6 +85,12 @@ final class NvmWriteThrough {
     this.slim = slim;
     this.pages = slim.pages();
     this.truncates = new NvmTruncateRecords(store);
+    this.snapshots = new NvmSnapshotRecords(store);
+  }
+
+  /** The snapshot records of a recovered region (they start empty in a new one). */
+  void attachSnapshots(NvmSnapshotRecords s) {
+    this.snapshots = s;
   }
 
   /** The truncate records of a recovered region (they start empty in a new one). */
@@ -175,23 +190,38 @@ final class NvmWriteThrough {
     }
     NvmRetryLog.Entry retry = pendingRetry;
     pendingRetry = null;
+    collecting = fsn != null && snapshots.active(fsn.getSnapshotManager());
+    List<INodeFile> withDiffs = null;
     try (Txn t = store.begin()) {
       stageRemovals(t);
       op.stage(t);
+      if (collecting) {
+        staged.addAll(slim.takeSnapshotChanged());
+        withDiffs = snapshots.stage(t, fsn, staged);
+      }
       if (retry != null) {
         retryLog.stage(t, retry);
       }
       t.commit();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop(verb + " " + subject, e);
+    } finally {
+      staged.clear();
+      collecting = false;
     }
     forgetRemovals();
+    if (withDiffs != null) {
+      for (INodeFile f : withDiffs) {
+        slim.fileChanged(f); // its diffs live on this object: pinned (InodeCache)
+      }
+    }
   }
 
   private void stageRemovals(Txn t) throws IOException {
     if (removedCount > 0) {
       t.removeAll(removed, removedCount);
       truncates.stageRemovals(t, removedIds, removedCount);
+      snapshots.stageRemovals(t, removedIds, removedCount);
     }
   }
 
@@ -209,6 +239,7 @@ final class NvmWriteThrough {
 
   /** Stages every field of {@code n} that differs from its page. */
   private void stageInode(Txn t, INode n) throws IOException {
+    note(n);
     InodeEncoder.stageState(t, pageOf(n), n);
     if (n.isFile()) {
       truncates.stage(t, n.asFile());
@@ -217,7 +248,15 @@ final class NvmWriteThrough {
 
   private void stageMtime(Txn t, INode n) {
     if (n != null) {
+      note(n);
       t.setMtime(pageOf(n), n.getModificationTime());
+    }
+  }
+
+  /** While snapshot state exists, an inode the batch stages may have a new diff to persist. */
+  private void note(INode n) {
+    if (collecting) {
+      staged.add(n);
     }
   }
 
@@ -226,6 +265,7 @@ final class NvmWriteThrough {
     INodeDirectory parent = n.getParent();
     long parentPage = pageOf(parent);
     long page = t.create(parentPage, InodeEncoder.attrs(t, n));
+    note(n);
     stageMtime(t, parent);
     return page;
   }
@@ -302,6 +342,7 @@ final class NvmWriteThrough {
           INodeDirectory parent = n.getParent();
           long parentPage = pageOf(parent);
           t.move(page, parentPage, n.getLocalNameBytes());
+          note(n);
           stageMtime(t, parent);
           if (oldParentPage != parentPage) {
             stageMtime(t, fsn.getFSDirectory().getInode(v.parentId()));
@@ -401,6 +442,9 @@ final class NvmWriteThrough {
       }
     }
     if (deletePending) {
+      if (snapshots.active(fsn.getSnapshotManager())) {
+        snapshots.sweep(); // 2.7.3's delete walk may have changed diffs below the deleted root
+      }
       final INodeDirectory parent = deletedParent();
       final Runnable edit = deferredDeleteEdit;
       deletePending = false;
@@ -504,6 +548,31 @@ final class NvmWriteThrough {
     }
     final INodeDirectory parent = removalParent;
     persist("removal left by a failed operation under", parent, t -> stageMtime(t, parent));
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /**
+   * logCreateSnapshot / logRenameSnapshot: the snapshot records, the counter and the snapshot
+   * root's state (its mtime, the diff that marks it the snapshot's root), one batch.
+   */
+  void snapshotChanged(String verb, final String root) {
+    snapshots.snapshotsChanged();
+    final INode[] dir = new INode[1];
+    persist(verb, root, t -> stageInode(t, dir[0] = resolve(root)));
+  }
+
+  /**
+   * logDeleteSnapshot: 2.7.3 merged the snapshot's diffs into its prior's and dropped from the
+   * inode map what only that snapshot held; one batch frees their pages, rewrites every diff record
+   * that changed and removes the snapshot's record.
+   */
+  void snapshotDeleted(final String root) {
+    snapshots.snapshotsChanged();
+    snapshots.sweep();
+    removed(root, slim.takeMapRemovals());
+    final INode[] dir = new INode[1];
+    persist("snapshot deletion in", root, t -> stageInode(t, dir[0] = resolve(root)));
   }
 
   void counter(final String what, final long sbOffset, final long value) {

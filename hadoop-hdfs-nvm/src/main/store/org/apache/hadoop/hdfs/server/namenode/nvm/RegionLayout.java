@@ -376,6 +376,15 @@ public final class RegionLayout {
   /** key: a file's inode id; payload: its truncate block (id, bytes, genstamp) */
   public static final int RECORD_TRUNCATE_BLOCK = 7;
 
+  /** key: snapshot id; value: its directory's inode id; payload: §13 */
+  public static final int RECORD_SNAPSHOT = 8;
+
+  /** key: 0; value: the snapshot counter; at most one */
+  public static final int RECORD_SNAPSHOT_IDS = 9;
+
+  /** key: an inode id; payload: its snapshot diffs (§13) */
+  public static final int RECORD_INODE_DIFFS = 10;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;

@@ -52,6 +52,7 @@ public final class Finding {
     DANGLING_STRING_REF(Severity.ERROR),
     BAD_UC_WORD(Severity.ERROR),
     BAD_SNAPSHOT_WORD(Severity.ERROR),
+    BAD_SNAPSHOT_RECORD(Severity.ERROR),
     BAD_STRING_PAGE(Severity.ERROR),
     BAD_RECORD(Severity.ERROR),
     DUPLICATE_RECORD_ID(Severity.ERROR),

@@ -12,8 +12,9 @@ import java.util.List;
  * name byte: the stock NameNode accepts it), not "." or "..", and unique among the children of one
  * directory. Recovery refuses a length over NAME_MAX (the root's too: the format stores no longer
  * name) and the other bad names; the NameNode would refuse to start on a duplicate name. The root's
- * name is otherwise not used (it is empty). Names whose chain is broken are left to {@link
- * ChainCheck}.
+ * name is otherwise not used (it is empty). An inode only snapshots hold (named by a deleted list,
+ * region-format.md §13) is not a child in the current tree: a current child may have its name.
+ * Names whose chain is broken are left to {@link ChainCheck}.
  */
 final class NameCheck {
   private static final class Child {
@@ -48,7 +49,7 @@ final class NameCheck {
       List<Child> siblings = new ArrayList<Child>();
       for (; i < order.length && m.inode(order[i]).parentPage() == parent; i++) {
         byte[] name = checkName(m, order[i], out);
-        if (name != null) {
+        if (name != null && !m.notInCurrentTree().containsKey(m.inode(order[i]).id())) {
           siblings.add(new Child(order[i], name));
         }
       }

@@ -18,7 +18,9 @@ import java.util.Map;
  * (they grow in the batch that writes the record) means a damaged field or counter: the NameNode
  * would hand the number out again. Of two records with one id or key, the one at the higher offset
  * is reported. Truncate block records: two for one inode are refused by the restore
- * (NvmTruncateRecords.restore) too; the rest is {@link TruncateRecordCheck}'s.
+ * (NvmTruncateRecords.restore) too; the rest is {@link TruncateRecordCheck}'s. Snapshot records:
+ * two of one snapshot id or one inode's diffs are refused by the restore too; the rest is {@link
+ * SnapshotRecordCheck}'s.
  *
  * <p>The cache records (NvmCacheWriteThrough.restore refuses what this reports, except where said):
  * a pool or directive payload that is not the protobuf message Hadoop 2.7.3 parses ({@link
@@ -41,6 +43,9 @@ final class RecordCheck {
   private final Map<Long, Long> pageOfRetryPage = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfDirective = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfTruncate = new HashMap<Long, Long>();
+  private final Map<Long, Long> pageOfSnapshot = new HashMap<Long, Long>();
+  private final Map<Long, Long> pageOfDiffs = new HashMap<Long, Long>();
+  private final SnapshotRecordCheck snapshots;
 
   /** Pool name mapped to the lowest page with it, and that page's offset of the name. */
   private final Map<String, Long> pageOfPool = new HashMap<String, Long>();
@@ -64,6 +69,7 @@ final class RecordCheck {
   private RecordCheck(RegionModel m, List<Finding> out) {
     this.m = m;
     this.out = out;
+    this.snapshots = new SnapshotRecordCheck(m, out);
   }
 
   static void run(RegionModel m, List<Finding> out) {
@@ -73,6 +79,7 @@ final class RecordCheck {
       c.check(m.record(records.get(i)));
     }
     c.cacheReferences();
+    c.snapshots.finish();
   }
 
   private void check(RecordPage r) {
@@ -117,6 +124,22 @@ final class RecordCheck {
       TruncateRecordCheck.check(m, r, out);
       return;
     }
+    if (r.isSnapshot()) {
+      duplicate(
+          pageOfSnapshot, r.key(), r, RC_KEY, Finding.Kind.DUPLICATE_RECORD_KEY, "snapshot id");
+      snapshots.snapshot(r);
+      return;
+    }
+    if (r.isSnapshotIds()) {
+      snapshots.counter(r);
+      return;
+    }
+    if (r.isInodeDiffs()) {
+      duplicate(
+          pageOfDiffs, r.key(), r, RC_KEY, Finding.Kind.DUPLICATE_RECORD_KEY, "diff list inode id");
+      snapshots.diffs(r);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -136,9 +159,15 @@ final class RecordCheck {
               + RECORD_CACHE_DIRECTIVE
               + " (cache directive), "
               + RECORD_CACHE_IDS
-              + " (cache ids) and "
+              + " (cache ids), "
               + RECORD_TRUNCATE_BLOCK
-              + " (truncate block); the NameNode refuses to start");
+              + " (truncate block), "
+              + RECORD_SNAPSHOT
+              + " (snapshot), "
+              + RECORD_SNAPSHOT_IDS
+              + " (snapshot ids) and "
+              + RECORD_INODE_DIFFS
+              + " (inode diffs); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {

@@ -10,9 +10,11 @@ import java.util.Comparator;
  * expiry date), a master key (id, expiry date, length: the key bytes are a secret and never
  * printed), a retry log page (its entries in use), a cache pool, a cache directive, the next cache
  * directive id, a truncate block (the file's inode id, the block's id, bytes and generation stamp),
- * or a record of a type the format does not define (its raw words). Each names its record id and
- * page. What cannot be read (a broken chain, a payload that is no token identifier or no cache pool
- * or directive message) is marked as damaged rather than guessed.
+ * a snapshot (its id, directory and payload length), the snapshot counter, an inode's snapshot
+ * diffs (its id, the inodes its deleted lists hold, the payload length), or a record of a type the
+ * format does not define (its raw words). Each names its record id and page. What cannot be read (a
+ * broken chain, a payload that is no token identifier or no cache pool or directive message) is
+ * marked as damaged rather than guessed.
  */
 final class RecordEntry {
   /**
@@ -41,6 +43,12 @@ final class RecordEntry {
   private final boolean cacheDirective;
   private final boolean cacheIds;
   private final boolean truncateBlock;
+  private final boolean snapshot;
+  private final boolean snapshotIds;
+  private final boolean inodeDiffs;
+
+  /** The deleted-list ids at the head of an inode diffs record, or null. */
+  private final DiffRecordHeader diffs;
 
   /** A retry log page's entries in use and its newest entry number. */
   private int retryEntries;
@@ -80,6 +88,9 @@ final class RecordEntry {
     cacheDirective = r.isCacheDirective();
     cacheIds = r.isCacheIds();
     truncateBlock = r.isTruncateBlock();
+    snapshot = r.isSnapshot();
+    snapshotIds = r.isSnapshotIds();
+    inodeDiffs = r.isInodeDiffs();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -90,6 +101,7 @@ final class RecordEntry {
     pool = cachePool && payload != null ? decodePool(payload) : null;
     directive = cacheDirective && payload != null ? decodeDirective(payload) : null;
     truncate = truncateBlock ? TruncateBlock.decode(payload) : null;
+    diffs = inodeDiffs ? DiffRecordHeader.decode(payload) : null;
     if (payload == null) {
       damaged = "payload";
     } else if (token && identifier == null) {
@@ -100,6 +112,8 @@ final class RecordEntry {
       damaged = "directiveInfo";
     } else if (truncateBlock && truncate == null) {
       damaged = "block";
+    } else if (inodeDiffs && diffs == null) {
+      damaged = "deletedList";
     } else {
       damaged = null;
     }
@@ -239,6 +253,15 @@ final class RecordEntry {
         b.append(" numBytes=").append(truncate.numBytes);
         b.append(" generationStamp=").append(truncate.generationStamp);
       }
+    } else if (snapshot) {
+      b.append("snapshot id=").append(key).append(" directoryInodeId=").append(value);
+      b.append(" length=").append(Long.toUnsignedString(length));
+    } else if (snapshotIds) {
+      b.append("snapshotIds counter=").append(value);
+    } else if (inodeDiffs) {
+      b.append("inodeDiffs inodeId=").append(key).append(" deletedInodes=");
+      b.append(diffs == null ? "-" : java.util.Arrays.toString(diffs.deleted).replace(" ", ""));
+      b.append(" length=").append(Long.toUnsignedString(length));
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -301,6 +324,17 @@ final class RecordEntry {
             .put("numBytes", truncate.numBytes)
             .put("generationStamp", truncate.generationStamp);
       }
+    } else if (snapshot) {
+      j.put("type", "snapshot").put("id", key).put("directoryInodeId", value);
+      j.put("length", length);
+    } else if (snapshotIds) {
+      j.put("type", "snapshotIds").put("counter", value);
+    } else if (inodeDiffs) {
+      j.put("type", "inodeDiffs").put("inodeId", key);
+      if (diffs != null) {
+        j.putRaw("deletedInodes", java.util.Arrays.toString(diffs.deleted).replace(" ", ""));
+      }
+      j.put("length", length);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);
       j.put("length", length);

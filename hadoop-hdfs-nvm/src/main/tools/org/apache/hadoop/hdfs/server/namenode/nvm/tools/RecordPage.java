@@ -68,9 +68,21 @@ final class RecordPage {
     return type() == RECORD_TRUNCATE_BLOCK;
   }
 
+  boolean isSnapshot() {
+    return type() == RECORD_SNAPSHOT;
+  }
+
+  boolean isSnapshotIds() {
+    return type() == RECORD_SNAPSHOT_IDS;
+  }
+
+  boolean isInodeDiffs() {
+    return type() == RECORD_INODE_DIFFS;
+  }
+
   /**
    * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids",
-   * "truncate block" or "type N", for messages.
+   * "truncate block", "snapshot", "snapshot ids", "inode diffs" or "type N", for messages.
    */
   String typeName() {
     long t = type();
@@ -88,6 +100,12 @@ final class RecordPage {
       return "cache ids";
     } else if (t == RECORD_TRUNCATE_BLOCK) {
       return "truncate block";
+    } else if (t == RECORD_SNAPSHOT) {
+      return "snapshot";
+    } else if (t == RECORD_SNAPSHOT_IDS) {
+      return "snapshot ids";
+    } else if (t == RECORD_INODE_DIFFS) {
+      return "inode diffs";
     }
     return "type " + t;
   }

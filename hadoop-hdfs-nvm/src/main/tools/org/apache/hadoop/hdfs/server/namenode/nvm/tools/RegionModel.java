@@ -69,6 +69,34 @@ final class RegionModel {
     return attachedById.get(id);
   }
 
+  private LongLongMap notInTree;
+
+  /**
+   * The ids of the inodes snapshots' deleted lists hold (region-format.md §13): their pages keep a
+   * parent link but they are not children in the current tree. Each id maps to the diff record's
+   * inode id. Built on first use from the RECORD_INODE_DIFFS records.
+   */
+  LongLongMap notInCurrentTree() {
+    if (notInTree == null) {
+      notInTree = new LongLongMap();
+      for (int i = 0; i < census.liveRecords.size(); i++) {
+        RecordPage r = record(census.liveRecords.get(i));
+        if (!r.isInodeDiffs()) {
+          continue;
+        }
+        DiffRecordHeader h = DiffRecordHeader.decode(r.payload());
+        if (h != null) {
+          for (long id : h.deleted) {
+            if (id != 0) {
+              notInTree.put(id, r.key());
+            }
+          }
+        }
+      }
+    }
+    return notInTree;
+  }
+
   /** The STRING pages attached and detached inodes refer to (computed on first use). */
   StringRefs stringRefs() {
     if (stringRefs == null) {

@@ -1,0 +1,139 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+
+/**
+ * The snapshot records (region-format.md §13) against the tree and each other, without parsing
+ * their protobuf parts (the tools load no Hadoop class): what the writer never leaves is a {@link
+ * Finding.Kind#BAD_SNAPSHOT_RECORD} — a snapshot record in a region without FEATURE_SNAPSHOTS,
+ * whose id is outside 2.7.3's 24-bit range or not below the counter, whose directory is not an
+ * attached directory that allows snapshots, or with an empty payload; a counter record with a key
+ * other than 0, a second one, or none while snapshots exist; a diff record whose inode is not
+ * attached, whose head is shorter than its count says, or which exists while no snapshot does; a
+ * deleted-list id that is not an attached inode whose parent is the record's directory. Two records
+ * of one snapshot id or one inode are {@link Finding.Kind#DUPLICATE_RECORD_KEY}s ({@link
+ * RecordCheck}).
+ */
+final class SnapshotRecordCheck {
+  /** 2.7.3's snapshot ids are 24 bits (SnapshotManager's limit). */
+  static final long MAX_SNAPSHOT_ID = (1L << 24) - 1;
+
+  private final RegionModel m;
+  private final List<Finding> out;
+  private long counterPage = -1;
+  private long maxSnapshotId = -1;
+  private long firstSnapshotPage = -1;
+  private long firstDiffPage = -1;
+
+  SnapshotRecordCheck(RegionModel m, List<Finding> out) {
+    this.m = m;
+    this.out = out;
+  }
+
+  private void bad(long at, RecordPage r, String why) {
+    out.add(new Finding(Finding.Kind.BAD_SNAPSHOT_RECORD, at, r.describe() + ": " + why));
+  }
+
+  void snapshot(RecordPage r) {
+    if (!m.image.hasSnapshots()) {
+      bad(r.page + RC_TYPE, r, "a snapshot in a region without FEATURE_SNAPSHOTS");
+    }
+    if (r.key() < 0 || r.key() > MAX_SNAPSHOT_ID) {
+      bad(r.page + RC_KEY, r, "snapshot id " + r.key() + " is outside 0.." + MAX_SNAPSHOT_ID);
+    }
+    maxSnapshotId = Math.max(maxSnapshotId, r.key());
+    if (firstSnapshotPage < 0) {
+      firstSnapshotPage = r.page;
+    }
+    long dir = r.value() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.value());
+    if (dir == LongLongMap.MISSING) {
+      bad(r.page + RC_VALUE, r, "its directory, inode " + r.value() + ", is not attached");
+    } else if (!m.inode(dir).isDirectory()
+        || (m.inode(dir).snapshotWord() & DI_SNAPSHOTTABLE) == 0) {
+      bad(
+          r.page + RC_VALUE,
+          r,
+          Paths.describe(m, dir) + " is not a directory that allows snapshots (DI_SNAPSHOT)");
+    }
+    if (r.length() == 0) {
+      bad(r.page + RC_LEN, r, "an empty payload (the snapshot's root copy is missing)");
+    }
+  }
+
+  void counter(RecordPage r) {
+    if (r.key() != 0) {
+      bad(r.page + RC_KEY, r, "key " + r.key() + ", not 0");
+    }
+    if (r.value() < 0 || r.value() > MAX_SNAPSHOT_ID + 1) {
+      bad(r.page + RC_VALUE, r, "counter " + r.value() + " is outside 2.7.3's id range");
+    }
+    if (counterPage >= 0) {
+      bad(r.page + RC_TYPE, r, "a second snapshot counter record besides page " + counterPage);
+      return;
+    }
+    counterPage = r.page;
+  }
+
+  void diffs(RecordPage r) {
+    if (firstDiffPage < 0) {
+      firstDiffPage = r.page;
+    }
+    long owner = r.key() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.key());
+    if (owner == LongLongMap.MISSING) {
+      bad(r.page + RC_KEY, r, "inode " + r.key() + " is not attached");
+      return;
+    }
+    DiffRecordHeader h = DiffRecordHeader.decode(r.payload());
+    if (h == null) {
+      if (r.payload() != null) { // else a broken chain: ChainCheck's
+        bad(r.page + RC_LEN, r, "the payload is shorter than its deleted-list count says");
+      }
+      return;
+    }
+    for (long id : h.deleted) {
+      long page = id == 0 ? LongLongMap.MISSING : m.attachedPageOfId(id);
+      if (page == LongLongMap.MISSING) {
+        bad(
+            r.page + RC_PAYLOAD,
+            r,
+            "its deleted list names inode " + id + ", which is not attached");
+      } else if (m.inode(page).parentId() != r.key()) {
+        bad(
+            r.page + RC_PAYLOAD,
+            r,
+            "its deleted list names "
+                + Paths.describe(m, page)
+                + ", whose parent is inode "
+                + m.inode(page).parentId()
+                + ", not "
+                + r.key());
+      }
+    }
+  }
+
+  /** After every record: the counter against the snapshots, diffs against their existence. */
+  void finish() {
+    if (counterPage >= 0 && maxSnapshotId >= m.record(counterPage).value()) {
+      RecordPage c = m.record(counterPage);
+      bad(
+          c.page + RC_VALUE,
+          c,
+          "counter "
+              + c.value()
+              + " is not above snapshot id "
+              + maxSnapshotId
+              + "; the NameNode would hand that id out again");
+    }
+    if (counterPage < 0 && firstSnapshotPage >= 0) {
+      RecordPage s = m.record(firstSnapshotPage);
+      bad(s.page + RC_TYPE, s, "a snapshot without a snapshot counter record");
+    }
+    if (firstSnapshotPage < 0 && firstDiffPage >= 0) {
+      RecordPage d = m.record(firstDiffPage);
+      bad(d.page + RC_TYPE, d, "snapshot diffs while no snapshot exists");
+    }
+  }
+}

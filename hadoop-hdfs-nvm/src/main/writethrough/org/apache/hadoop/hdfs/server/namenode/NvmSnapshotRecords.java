@@ -1,0 +1,199 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotCounters;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
+
+/**
+ * The snapshot state in the region (region-format.md §13, docs/snapshots.md): the snapshot counter,
+ * one record per snapshot and one per inode with diffs, each kept equal to memory by the batch of
+ * the edit that changed it, as {@link NvmTruncateRecords} keeps truncate blocks: the batch encodes
+ * the state memory has now and rewrites the record only if its bytes differ.
+ *
+ * <p>Which inodes a batch looks at: those the write-through staged and those a directory's snapshot
+ * branch reported ({@link SlimNamespace#snapshotChanged}); after a delete under a snapshot or a
+ * snapshot's deletion, whose stock walks change the diffs of inodes no hook names, every inode that
+ * has a record.
+ */
+final class NvmSnapshotRecords {
+  private final InodeStore store;
+
+  /** Snapshot id + 1 &rarr; record page (ids start at 0, which the map reserves). */
+  private final LongLongMap snapshotPages = new LongLongMap();
+
+  /** Inode id &rarr; record page of its diff list. */
+  private final LongLongMap diffPages = new LongLongMap();
+
+  private long counterPage = LongLongMap.MISSING;
+
+  /** A snapshot was created, renamed or deleted: the snapshot records are compared whole. */
+  private boolean snapshotsChanged;
+
+  /** A stock walk changed diffs no hook names: every inode with a record is compared. */
+  private boolean sweep;
+
+  NvmSnapshotRecords(InodeStore store) {
+    this.store = store;
+  }
+
+  /** Whether any snapshot state exists in memory or in the region (else a batch skips it all). */
+  boolean active(SnapshotManager sm) {
+    return sm.getNumSnapshots() > 0
+        || diffPages.size() > 0
+        || snapshotPages.size() > 0
+        || snapshotsChanged;
+  }
+
+  void snapshotsChanged() {
+    snapshotsChanged = true;
+  }
+
+  void sweep() {
+    sweep = true;
+  }
+
+  /** Inode ids that have a diff record (for the sweep). */
+  long[] inodesWithDiffs() {
+    return diffPages.keys();
+  }
+
+  /**
+   * Stages what changed: the counter and the snapshot records if a snapshot op ran, and the diff
+   * records of {@code inodes} (plus every inode with a record on a sweep). Returns the files whose
+   * diffs are in memory now, which the caller pins in the inode cache once the batch is staged.
+   */
+  List<INodeFile> stage(Txn t, FSNamesystem fsn, List<INode> inodes) throws IOException {
+    SnapshotManager sm = fsn.getSnapshotManager();
+    if (snapshotsChanged) {
+      stageCounter(t, NvmSnapshotCounters.counter(sm));
+      stageSnapshots(t, sm);
+      snapshotsChanged = false;
+    }
+    Map<INode, Boolean> seen = new IdentityHashMap<INode, Boolean>();
+    List<INodeFile> withDiffs = new ArrayList<INodeFile>();
+    for (INode n : inodes) {
+      stageDiffs(t, n, seen, withDiffs);
+    }
+    if (sweep) {
+      sweep = false;
+      FSDirectory fsd = fsn.getFSDirectory();
+      for (long id : diffPages.keys()) {
+        INode n = fsd.getInode(id);
+        if (n == null) {
+          t.removeRecord(diffPages.remove(id)); // destroyed by the walk; its page goes too
+        } else {
+          stageDiffs(t, n, seen, withDiffs);
+        }
+      }
+    }
+    return withDiffs;
+  }
+
+  private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
+      throws IOException {
+    if (n == null) {
+      return;
+    }
+    INode target = n.isReference() ? n.asReference().getReferredINode() : n;
+    if (seen.put(target, Boolean.TRUE) != null) {
+      return;
+    }
+    byte[] want = NvmSnapshotEncoder.diffs(target);
+    if (want != null && target.isFile()) {
+      withDiffs.add(target.asFile());
+    }
+    replace(t, diffPages, target.getId(), RegionLayout.RECORD_INODE_DIFFS, 0, want);
+  }
+
+  private void stageCounter(Txn t, int counter) throws IOException {
+    if (counterPage == LongLongMap.MISSING) {
+      if (counter != 0) {
+        counterPage = t.createRecord(RegionLayout.RECORD_SNAPSHOT_IDS, 0, counter, new byte[0]);
+      }
+    } else {
+      t.setRecordValue(counterPage, counter);
+    }
+  }
+
+  /** Every snapshot's record as memory has it: new ones created, renamed ones rewritten. */
+  private void stageSnapshots(Txn t, SnapshotManager sm) throws IOException {
+    LongLongMap live = new LongLongMap();
+    for (INodeDirectory d : NvmSnapshotCounters.snapshottableDirs(sm)) {
+      for (Snapshot s : d.getDirectorySnapshottableFeature().getSnapshotList()) {
+        live.put(s.getId() + 1L, 1);
+        replace(
+            t,
+            snapshotPages,
+            s.getId() + 1L,
+            RegionLayout.RECORD_SNAPSHOT,
+            d.getId(),
+            NvmSnapshotEncoder.snapshot(s));
+      }
+    }
+    for (long id : snapshotPages.keys()) {
+      if (!live.containsKey(id)) {
+        t.removeRecord(snapshotPages.remove(id));
+      }
+    }
+  }
+
+  /**
+   * The record of map key {@code key} made to hold {@code payload} (null: removed); its RC_KEY is
+   * {@code key} for a diff record, {@code key - 1} (the snapshot id) for a snapshot record.
+   */
+  private void replace(Txn t, LongLongMap pages, long key, int type, long value, byte[] payload)
+      throws IOException {
+    long have = pages.get(key);
+    if (have != LongLongMap.MISSING) {
+      if (payload != null
+          && store.record(have).value() == value
+          && Arrays.equals(store.record(have).payload(), payload)) {
+        return;
+      }
+      t.removeRecord(have);
+      pages.remove(key);
+    }
+    if (payload != null) {
+      long rcKey = type == RegionLayout.RECORD_SNAPSHOT ? key - 1 : key;
+      pages.put(key, t.createRecord(type, rcKey, value, payload));
+    }
+  }
+
+  /** The diff records of removed inodes go with their pages. */
+  void stageRemovals(Txn t, long[] ids, int n) throws IOException {
+    if (diffPages.size() == 0) {
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      long page = diffPages.remove(ids[i]);
+      if (page != LongLongMap.MISSING) {
+        t.removeRecord(page);
+      }
+    }
+  }
+
+  // ---- restart (SnapshotRestore fills these from the recovered records)
+
+  void restoredSnapshot(long snapshotId, long page) {
+    snapshotPages.put(snapshotId + 1, page);
+  }
+
+  void restoredDiffs(long inodeId, long page) {
+    diffPages.put(inodeId, page);
+  }
+
+  void restoredCounter(long page) {
+    counterPage = page;
+  }
+}

@@ -1,0 +1,181 @@
+package org.apache.hadoop.hdfs.server.namenode.snapshot;
+
+import com.google.protobuf.ByteString;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocolPB.PBHelper;
+import org.apache.hadoop.hdfs.server.namenode.FSImageFormatPBINode;
+import org.apache.hadoop.hdfs.server.namenode.FSImageFormatProtobuf.SaverContext;
+import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeSection;
+import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotDiffSection;
+import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotSection;
+import org.apache.hadoop.hdfs.server.namenode.INode;
+import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
+import org.apache.hadoop.hdfs.server.namenode.INodeDirectoryAttributes;
+import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.hdfs.server.namenode.INodeFileAttributes;
+import org.apache.hadoop.hdfs.server.namenode.NvmStringTables;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectoryWithSnapshotFeature.DirectoryDiff;
+import org.apache.hadoop.hdfs.util.Diff.ListType;
+
+/**
+ * The payloads of the snapshot records (region-format.md §13): a snapshot ({@code RECORD_SNAPSHOT})
+ * and an inode's diff list ({@code RECORD_INODE_DIFFS}) in the stock fsimage's protobuf messages
+ * ({@code SnapshotSection.Snapshot}, {@code SnapshotDiffSection.DiffEntry} and its diffs), each
+ * preceded by its own string table, so that the stock loader ({@code FSImageFormatPBSnapshot})
+ * reads them back at a restart. A diff list's payload starts with the ids of the inodes its deleted
+ * lists hold, little-endian, which the rebuild and the offline tools read without protobuf.
+ *
+ * <p>In the snapshot package because the diffs' children sizes, copies and root flags are
+ * package-private there; the messages are the ones 2.7.3's saver writes for the same objects.
+ */
+public final class NvmSnapshotEncoder {
+  private NvmSnapshotEncoder() {}
+
+  /** The payload of a snapshot's record. */
+  public static byte[] snapshot(Snapshot s) throws IOException {
+    SaverContext strings = new SaverContext();
+    Snapshot.Root root = s.getRoot();
+    INodeSection.INode r =
+        INodeSection.INode.newBuilder()
+            .setId(root.getId())
+            .setType(INodeSection.INode.Type.DIRECTORY)
+            .setName(ByteString.copyFrom(root.getLocalNameBytes()))
+            .setDirectory(FSImageFormatPBINode.Saver.buildINodeDirectory(root, strings))
+            .build();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    SnapshotSection.Snapshot.newBuilder()
+        .setSnapshotId(s.getId())
+        .setRoot(r)
+        .build()
+        .writeDelimitedTo(body);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    NvmStringTables.write(strings, out);
+    body.writeTo(out);
+    return out.toByteArray();
+  }
+
+  /**
+   * The payload of {@code n}'s diff list, or null if it has none (no snapshot feature, or an empty
+   * list). A reference in a deleted list (a rename out of a snapshotted tree) has no encoding yet:
+   * the NVM NameNode refuses the renames that would make one (docs/snapshots.md §7, step 4).
+   */
+  public static byte[] diffs(INode n) throws IOException {
+    SaverContext strings = new SaverContext();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    long[] deleted;
+    if (n.isFile()) {
+      FileWithSnapshotFeature sf = n.asFile().getFileWithSnapshotFeature();
+      if (sf == null || sf.getDiffs().asList().isEmpty()) {
+        return null;
+      }
+      fileDiffs(n.asFile(), sf.getDiffs().asList(), strings, body);
+      deleted = new long[0];
+    } else if (n.isDirectory()) {
+      DirectoryWithSnapshotFeature sf = n.asDirectory().getDirectoryWithSnapshotFeature();
+      if (sf == null || sf.getDiffs().asList().isEmpty()) {
+        return null;
+      }
+      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, body);
+    } else {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteBuffer head = ByteBuffer.allocate(4 + 8 * deleted.length).order(ByteOrder.LITTLE_ENDIAN);
+    head.putInt(deleted.length);
+    for (long id : deleted) {
+      head.putLong(id);
+    }
+    out.write(head.array());
+    NvmStringTables.write(strings, out);
+    body.writeTo(out);
+    return out.toByteArray();
+  }
+
+  /** Newest diff first, as the saver writes them (the loader prepends each). */
+  private static void fileDiffs(
+      INodeFile f, List<FileDiff> list, SaverContext strings, ByteArrayOutputStream out)
+      throws IOException {
+    SnapshotDiffSection.DiffEntry.newBuilder()
+        .setInodeId(f.getId())
+        .setType(SnapshotDiffSection.DiffEntry.Type.FILEDIFF)
+        .setNumOfDiff(list.size())
+        .build()
+        .writeDelimitedTo(out);
+    for (int i = list.size() - 1; i >= 0; i--) {
+      FileDiff d = list.get(i);
+      SnapshotDiffSection.FileDiff.Builder b =
+          SnapshotDiffSection.FileDiff.newBuilder()
+              .setSnapshotId(d.getSnapshotId())
+              .setFileSize(d.getFileSize());
+      if (d.getBlocks() != null) {
+        for (Block blk : d.getBlocks()) {
+          b.addBlocks(PBHelper.convert(blk));
+        }
+      }
+      INodeFileAttributes copy = d.snapshotINode;
+      if (copy != null) {
+        b.setName(ByteString.copyFrom(copy.getLocalNameBytes()))
+            .setSnapshotCopy(FSImageFormatPBINode.Saver.buildINodeFile(copy, strings));
+      }
+      b.build().writeDelimitedTo(out);
+    }
+  }
+
+  /** Newest diff first; returns the ids of the inodes the deleted lists hold. */
+  private static long[] dirDiffs(
+      INodeDirectory dir, List<DirectoryDiff> list, SaverContext strings, ByteArrayOutputStream out)
+      throws IOException {
+    SnapshotDiffSection.DiffEntry.newBuilder()
+        .setInodeId(dir.getId())
+        .setType(SnapshotDiffSection.DiffEntry.Type.DIRECTORYDIFF)
+        .setNumOfDiff(list.size())
+        .build()
+        .writeDelimitedTo(out);
+    long[] deletedIds = new long[8];
+    int n = 0;
+    for (int i = list.size() - 1; i >= 0; i--) {
+      DirectoryDiff d = list.get(i);
+      SnapshotDiffSection.DirectoryDiff.Builder b =
+          SnapshotDiffSection.DirectoryDiff.newBuilder()
+              .setSnapshotId(d.getSnapshotId())
+              .setChildrenSize(d.getChildrenSize())
+              .setIsSnapshotRoot(d.isSnapshotRoot());
+      INodeDirectoryAttributes copy = d.snapshotINode;
+      if (!d.isSnapshotRoot() && copy != null) {
+        b.setName(ByteString.copyFrom(copy.getLocalNameBytes()))
+            .setSnapshotCopy(FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings));
+      }
+      List<INode> created = d.getChildrenDiff().getList(ListType.CREATED);
+      b.setCreatedListSize(created.size());
+      for (INode del : d.getChildrenDiff().getList(ListType.DELETED)) {
+        if (del.isReference()) {
+          throw new IOException(
+              "directory "
+                  + dir.getFullPathName()
+                  + ": a renamed inode ("
+                  + del.getId()
+                  + ") in a snapshot's deleted list, which the region cannot hold yet");
+        }
+        b.addDeletedINode(del.getId());
+        if (n == deletedIds.length) {
+          deletedIds = Arrays.copyOf(deletedIds, n * 2);
+        }
+        deletedIds[n++] = del.getId();
+      }
+      b.build().writeDelimitedTo(out);
+      for (INode c : created) {
+        SnapshotDiffSection.CreatedListEntry.newBuilder()
+            .setName(ByteString.copyFrom(c.getLocalNameBytes()))
+            .build()
+            .writeDelimitedTo(out);
+      }
+    }
+    return Arrays.copyOf(deletedIds, n);
+  }
+}

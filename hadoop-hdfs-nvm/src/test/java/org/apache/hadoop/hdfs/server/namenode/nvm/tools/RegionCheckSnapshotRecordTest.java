@@ -1,0 +1,145 @@
+package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
+
+import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
+import static org.junit.Assert.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.junit.Test;
+
+/**
+ * The snapshot records (region-format.md §13) in check and dump: a snapshot of /user/alice, the
+ * counter, and alice's diff record holding small.txt in a deleted list, with a current small.txt
+ * beside it (two pages of one name), are clean and dumped; what the writer never leaves is a
+ * BAD_SNAPSHOT_RECORD, and recovery still accepts the region (the records are the NameNode's).
+ */
+public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
+  private final RegionOracle oracle = new RegionOracle();
+
+  private CheckReport judge(String what) throws Exception {
+    CheckReport r = CheckAssert.check(n.file);
+    oracle.judge(n.file, shm.file("open-copy"), what);
+    assertNull("recovery accepts it: " + what, oracle.lastRefusal);
+    return r;
+  }
+
+  /** A diff payload's head (the deleted ids) and a stand-in for the protobuf part. */
+  private static byte[] diffs(long... deleted) {
+    ByteBuffer b = ByteBuffer.allocate(4 + 8 * deleted.length + 3).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(deleted.length);
+    for (long id : deleted) {
+      b.putLong(id);
+    }
+    b.put(new byte[] {1, 2, 3});
+    return b.array();
+  }
+
+  /** The records the preview writes for a snapshot of alice after small.txt's delete. */
+  private long[] snapshotOfAlice(long counter, long snapshotId, boolean snapshottable)
+      throws Exception {
+    long[] pages = new long[3];
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.setSnapshottable(n.alice, snapshottable);
+      pages[0] = t.createRecord(RECORD_SNAPSHOT_IDS, 0, counter, new byte[0]);
+      pages[1] = t.createRecord(RECORD_SNAPSHOT, snapshotId, n.id(n.alice), new byte[] {9});
+      pages[2] = t.createRecord(RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs(n.id(n.small)));
+      t.commit();
+    }
+    return pages;
+  }
+
+  @Test
+  public void theRecordsOfASnapshotAreCleanAndDumped() throws Exception {
+    snapshotOfAlice(1, 0, true);
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      // small.txt created again: its deleted page and the current one share a name
+      t.create(n.alice, InodeAttrs.file("small.txt").times(9000, 9001).mode(0644));
+      t.commit();
+    }
+    CheckReport r = judge("a snapshot of alice");
+    assertEquals(r.format(), 0, r.exitCode());
+    List<String> lines = NamespaceDump.recordLines(n.file);
+    String all = lines.toString();
+    assertTrue(all, all.contains("snapshotIds counter=1 "));
+    assertTrue(all, all.contains("snapshot id=0 directoryInodeId=" + n.id(n.alice) + " length=1 "));
+    assertTrue(
+        all,
+        all.contains(
+            "inodeDiffs inodeId="
+                + n.id(n.alice)
+                + " deletedInodes=["
+                + n.id(n.small)
+                + "] length=15 "));
+  }
+
+  @Test
+  public void withoutTheDeletedListTwoPagesOfOneNameAreADuplicate() throws Exception {
+    long page;
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      page = t.create(n.alice, InodeAttrs.file("small.txt").times(9000, 9001).mode(0644));
+      t.commit();
+    }
+    CheckAssert.onlyError(
+        judge("two small.txt"), Finding.Kind.DUPLICATE_NAME, Math.max(page, n.small) + IN_NAME_LEN);
+  }
+
+  @Test
+  public void aCounterNotAboveASnapshotIdIsBad() throws Exception {
+    long[] p = snapshotOfAlice(3, 3, true);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("counter 3, snapshot 3"), Finding.Kind.BAD_SNAPSHOT_RECORD, p[0] + RC_VALUE);
+    assertTrue(f.message(), f.message().contains("not above snapshot id 3"));
+  }
+
+  @Test
+  public void aSnapshotOfADirectoryThatDoesNotAllowThemIsBad() throws Exception {
+    long[] p = snapshotOfAlice(1, 0, false);
+    Finding f =
+        CheckAssert.onlyError(
+            judge("alice not snapshottable"), Finding.Kind.BAD_SNAPSHOT_RECORD, p[1] + RC_VALUE);
+    assertTrue(f.message(), f.message().contains("DI_SNAPSHOT"));
+  }
+
+  @Test
+  public void aDeletedIdWhoseParentIsAnotherIsBad() throws Exception {
+    long page;
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.setSnapshottable(n.alice, true);
+      t.createRecord(RECORD_SNAPSHOT_IDS, 0, 1, new byte[0]);
+      t.createRecord(RECORD_SNAPSHOT, 0, n.id(n.alice), new byte[] {9});
+      page = t.createRecord(RECORD_INODE_DIFFS, n.id(n.user), 0, diffs(n.id(n.small)));
+      t.commit();
+    }
+    Finding f =
+        CheckAssert.onlyError(
+            judge("small.txt in user's deleted list"),
+            Finding.Kind.BAD_SNAPSHOT_RECORD,
+            page + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("whose parent is inode " + n.id(n.alice)));
+  }
+
+  @Test
+  public void diffsWithoutASnapshotAreBad() throws Exception {
+    long page;
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      page = t.createRecord(RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs());
+      t.commit();
+    }
+    Finding f =
+        CheckAssert.onlyError(
+            judge("diffs alone"), Finding.Kind.BAD_SNAPSHOT_RECORD, page + RC_TYPE);
+    assertTrue(f.message(), f.message().contains("while no snapshot exists"));
+  }
+}
