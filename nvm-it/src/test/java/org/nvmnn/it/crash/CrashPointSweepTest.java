@@ -716,6 +716,22 @@ public class CrashPointSweepTest {
         "create a deleted file's name again (two pages of one name)",
         () -> writeFile(d + "/f2", 20));
     sweep("renameSnapshot", () -> nn.renameSnapshot(d, "s2", "t2"));
+    String e = "/s/snap2";
+    nn.mkdirs(e, FsPermission.getDirDefault(), false);
+    nn.allowSnapshot(e);
+    nn.createSnapshot(e, "e1");
+    sweep(
+        "rename out of a snapshot into another snapshotted tree (references' records)",
+        () -> assertTrue(nn.rename(d + "/f1", e + "/f1")));
+    sweep(
+        "rename within a snapshotted directory (a WithName and a DstReference)",
+        () -> assertTrue(nn.rename(d + "/new", d + "/new2")));
+    sweep(
+        "rename a renamed file again (its reference moves)",
+        () -> assertTrue(nn.rename(e + "/f1", d + "/f1b")));
+    sweep(
+        "delete a renamed file (only the snapshot's reference keeps it)",
+        () -> assertTrue(nn.delete(d + "/f1b", false)));
     sweep("deleteSnapshot (diffs merged into the prior)", () -> nn.deleteSnapshot(d, "s1"));
     sweep("deleteSnapshot (the last: what only it held freed)", () -> nn.deleteSnapshot(d, "t2"));
   }

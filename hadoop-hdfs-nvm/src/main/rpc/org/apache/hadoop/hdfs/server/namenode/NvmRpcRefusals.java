@@ -104,36 +104,6 @@ abstract class NvmRpcRefusals extends NameNodeRpcServer {
         "renameSnapshot", snapshotRoot, "snapshot rename in " + snapshotRoot, "snapshots are");
   }
 
-  /**
-   * The preview's one refusal of an ordinary call: a rename whose source a snapshot holds, which
-   * 2.7.3 answers with an INodeReference the region cannot hold yet (docs/snapshots.md §7, step 4).
-   * Checked under the read lock; a snapshot taken between this check and the rename is the window
-   * the preview leaves.
-   */
-  void refuseRenameUnderSnapshot(String src) throws IOException {
-    if (!snapshotsPreview || namesystem.getSnapshotManager().getNumSnapshots() == 0) {
-      return;
-    }
-    boolean held;
-    namesystem.readLock();
-    try {
-      INodesInPath iip = namesystem.getFSDirectory().getINodesInPath4Write(src, false);
-      INode last = iip.getLastINode();
-      held = last != null && last.isInLatestSnapshot(iip.getLatestSnapshotId());
-    } catch (IOException | RuntimeException e) {
-      held = false; // the stock rename answers for a path that does not resolve
-    } finally {
-      namesystem.readUnlock();
-    }
-    if (held) {
-      throw refuseWrite(
-          "rename",
-          src,
-          "rename of " + src,
-          "renames of files and directories a snapshot holds are");
-    }
-  }
-
   // ---- edit-log-only state ----
 
   /** QUERY reads state and is allowed; PREPARE and FINALIZE write rolling-upgrade markers. */

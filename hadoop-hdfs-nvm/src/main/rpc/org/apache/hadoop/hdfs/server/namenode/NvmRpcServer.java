@@ -120,14 +120,12 @@ class NvmRpcServer extends NvmRpcRefusals {
   @Override
   public boolean rename(String src, String dst) throws IOException {
     space.check("rename to", dst, NvmSpaceGuard.lastPages(dst));
-    refuseRenameUnderSnapshot(src);
     return super.rename(src, dst);
   }
 
   @Override
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     space.check("rename to", dst, NvmSpaceGuard.lastPages(dst));
-    refuseRenameUnderSnapshot(src);
     super.rename2(src, dst, options);
   }
 

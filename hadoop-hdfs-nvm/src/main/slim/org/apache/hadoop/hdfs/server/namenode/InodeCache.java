@@ -168,12 +168,13 @@ final class InodeCache implements InodeCacheStats {
   }
 
   /**
-   * A file stays in the heap while it is open or has snapshot diffs: the diffs live on its object
-   * (FileWithSnapshotFeature), which a materialization from the page would not have. (The first
-   * form of docs/snapshots.md §4: correct, but every file changed under a snapshot stays.)
+   * A file stays in the heap while it is open, has snapshot diffs or is renamed out of a snapshot:
+   * the diffs live on its object (FileWithSnapshotFeature) and a reference holds the object, which
+   * a materialization from the page would not be. (The first form of docs/snapshots.md §4: correct,
+   * but every file changed under a snapshot stays.)
    */
   private static boolean pinned(INodeFile f) {
-    return f.isUnderConstruction() || f.isWithSnapshot();
+    return f.isUnderConstruction() || f.isWithSnapshot() || f.getParentReference() != null;
   }
 
   private void noteClosed(long id) {

@@ -1,7 +1,10 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.permission.PermissionStatus;
@@ -116,6 +119,40 @@ final class NvmINodeDirectory extends INodeDirectory {
       }
     }
     return slim.child(index.id(i), this);
+  }
+
+  /** The current children that are DstReferences (inodes renamed here out of a snapshot). */
+  List<INodeReference> dstReferences() {
+    if (refs == null) {
+      return Collections.emptyList();
+    }
+    List<INodeReference> l = new ArrayList<INodeReference>();
+    for (INodeReference r : refs.values()) {
+      if (r instanceof INodeReference.DstReference) {
+        l.add(r);
+      }
+    }
+    return l;
+  }
+
+  /**
+   * At a restart: the reference {@code r} stands for the child the rebuild indexed by its inode id
+   * (the referred inode's page names this directory as its parent).
+   */
+  void attachReference(INodeReference r) {
+    int pos = index.search(r.getLocalNameBytes());
+    if (pos < 0 || idOf(index.id(pos)) != r.getId()) {
+      throw new IllegalStateException(
+          "directory "
+              + getFullPathName()
+              + " has no child "
+              + r.getLocalName()
+              + " (inode "
+              + r.getId()
+              + ") for its reference");
+    }
+    noteRef(r);
+    r.setParent(this);
   }
 
   private void noteRef(INode n) {

@@ -21,6 +21,9 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
  * the edit that changed it, as {@link NvmTruncateRecords} keeps truncate blocks: the batch encodes
  * the state memory has now and rewrites the record only if its bytes differ.
  *
+ * <p>And one record per current reference child (a DstReference: an inode renamed out of a
+ * snapshotted tree), kept by the batches that stage its directory.
+ *
  * <p>Which inodes a batch looks at: those the write-through staged and those a directory's snapshot
  * branch reported ({@link SlimNamespace#snapshotChanged}); after a delete under a snapshot or a
  * snapshot's deletion, whose stock walks change the diffs of inodes no hook names, every inode that
@@ -34,6 +37,12 @@ final class NvmSnapshotRecords {
 
   /** Inode id &rarr; record page of its diff list. */
   private final LongLongMap diffPages = new LongLongMap();
+
+  /** Referred inode id &rarr; record page of its current reference (a DstReference). */
+  private final LongLongMap refPages = new LongLongMap();
+
+  /** Referred inode id &rarr; the directory its reference record names (the record's value). */
+  private final LongLongMap refParents = new LongLongMap();
 
   private long counterPage = LongLongMap.MISSING;
 
@@ -52,6 +61,7 @@ final class NvmSnapshotRecords {
     return sm.getNumSnapshots() > 0
         || diffPages.size() > 0
         || snapshotPages.size() > 0
+        || refPages.size() > 0
         || snapshotsChanged;
   }
 
@@ -106,14 +116,51 @@ final class NvmSnapshotRecords {
       return;
     }
     INode target = n.isReference() ? n.asReference().getReferredINode() : n;
+    if (target.isReference()) { // a WithCount
+      target = target.asReference().getReferredINode();
+    }
     if (seen.put(target, Boolean.TRUE) != null) {
       return;
+    }
+    if (target instanceof NvmINodeDirectory) {
+      stageReferences(t, (NvmINodeDirectory) target);
     }
     byte[] want = NvmSnapshotEncoder.diffs(target);
     if (want != null && target.isFile()) {
       withDiffs.add(target.asFile());
     }
     replace(t, diffPages, target.getId(), RegionLayout.RECORD_INODE_DIFFS, 0, want);
+  }
+
+  /**
+   * The records of {@code dir}'s current reference children as memory has them: one per
+   * DstReference (value: this directory's id), none for a reference that left it.
+   */
+  private void stageReferences(Txn t, NvmINodeDirectory dir) throws IOException {
+    List<INodeReference> now = dir.dstReferences();
+    if (now.isEmpty() && refPages.size() == 0) {
+      return;
+    }
+    LongLongMap here = new LongLongMap();
+    for (INodeReference r : now) {
+      here.put(r.getId(), 1);
+      replace(
+          t,
+          refPages,
+          r.getId(),
+          RegionLayout.RECORD_INODE_REF,
+          dir.getId(),
+          NvmSnapshotEncoder.reference(r));
+    }
+    for (INodeReference r : now) {
+      refParents.put(r.getId(), dir.getId());
+    }
+    for (long id : refParents.keys()) {
+      if (!here.containsKey(id) && refParents.get(id) == dir.getId()) {
+        refParents.remove(id);
+        t.removeRecord(refPages.remove(id));
+      }
+    }
   }
 
   private void stageCounter(Txn t, int counter) throws IOException {
@@ -170,14 +217,19 @@ final class NvmSnapshotRecords {
     }
   }
 
-  /** The diff records of removed inodes go with their pages. */
+  /** The diff and reference records of removed inodes go with their pages. */
   void stageRemovals(Txn t, long[] ids, int n) throws IOException {
-    if (diffPages.size() == 0) {
+    if (diffPages.size() == 0 && refPages.size() == 0) {
       return;
     }
     for (int i = 0; i < n; i++) {
       long page = diffPages.remove(ids[i]);
       if (page != LongLongMap.MISSING) {
+        t.removeRecord(page);
+      }
+      page = refPages.remove(ids[i]);
+      if (page != LongLongMap.MISSING) {
+        refParents.remove(ids[i]);
         t.removeRecord(page);
       }
     }
@@ -191,6 +243,11 @@ final class NvmSnapshotRecords {
 
   void restoredDiffs(long inodeId, long page) {
     diffPages.put(inodeId, page);
+  }
+
+  void restoredReference(long referredId, long page, long parentId) {
+    refPages.put(referredId, page);
+    refParents.put(referredId, parentId);
   }
 
   void restoredCounter(long page) {

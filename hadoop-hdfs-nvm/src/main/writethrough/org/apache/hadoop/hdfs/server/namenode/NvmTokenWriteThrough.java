@@ -97,6 +97,7 @@ final class NvmTokenWriteThrough {
         case RegionLayout.RECORD_SNAPSHOT:
         case RegionLayout.RECORD_SNAPSHOT_IDS:
         case RegionLayout.RECORD_INODE_DIFFS:
+        case RegionLayout.RECORD_INODE_REF:
           break; // SnapshotRestore's
         default:
           throw new IOException(

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeReferenceSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotSection;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
@@ -31,27 +32,51 @@ final class SnapshotRestore {
   private SnapshotRestore() {}
 
   /**
-   * The inodes that snapshots' deleted lists hold: their pages keep their parent links, but they
-   * are not children in the current tree. Read from the diff records' id lists, before the rebuild.
+   * The inodes only snapshots hold: their pages keep their parent links, but they are not children
+   * in the current tree. They are the inodes the diff records' deleted lists hold, and the inodes
+   * their references there refer to unless a current reference (RECORD_INODE_REF) names them too.
+   * Read from the records' id lists, before the rebuild.
    */
   static LongLongMap notInCurrentTree(InodeStore store, long[] recordPages) throws IOException {
     LongLongMap ids = new LongLongMap();
+    LongLongMap current = new LongLongMap();
     for (long page : recordPages) {
       RecordView v = store.record(page);
+      if (v.type() == RegionLayout.RECORD_INODE_REF) {
+        current.put(v.key(), page);
+        continue;
+      }
       if (v.type() != RegionLayout.RECORD_INODE_DIFFS) {
         continue;
       }
       ByteBuffer b = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN);
-      int n = b.getInt();
-      if (n < 0 || n > (b.remaining() / 8)) {
-        throw new IOException(
-            "NVM region: the diff record of inode " + v.key() + " (page " + page + ") is damaged");
-      }
-      for (int i = 0; i < n; i++) {
-        ids.put(b.getLong(), v.key());
+      for (int list = 0; list < 2; list++) {
+        int n = b.remaining() >= 4 ? b.getInt() : -1;
+        if (n < 0 || n > (b.remaining() / 8)) {
+          throw new IOException(
+              "NVM region: the diff record of inode "
+                  + v.key()
+                  + " (page "
+                  + page
+                  + ") is damaged");
+        }
+        for (int i = 0; i < n; i++) {
+          ids.put(b.getLong(), v.key());
+        }
       }
     }
+    for (long id : current.keys()) {
+      ids.remove(id);
+    }
     return ids;
+  }
+
+  /** The bytes of a diff record's head: the two id lists. */
+  private static int headLength(byte[] payload) {
+    ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
+    int deleted = b.getInt(0);
+    int refs = b.getInt(4 + 8 * deleted);
+    return 8 + 8 * deleted + 8 * refs;
   }
 
   /** One snapshot record, parsed far enough to order it. */
@@ -92,6 +117,7 @@ final class SnapshotRestore {
     NvmSnapshotRecords records = new NvmSnapshotRecords(store);
     List<SnapshotRecord> snapshots = new ArrayList<SnapshotRecord>();
     List<RecordView> diffs = new ArrayList<RecordView>();
+    List<RecordView> refs = new ArrayList<RecordView>();
     long counter = 0;
     for (long page : recordPages) {
       RecordView v = store.record(page);
@@ -101,12 +127,15 @@ final class SnapshotRestore {
       } else if (v.type() == RegionLayout.RECORD_INODE_DIFFS) {
         diffs.add(v);
         records.restoredDiffs(v.key(), page);
+      } else if (v.type() == RegionLayout.RECORD_INODE_REF) {
+        refs.add(v);
+        records.restoredReference(v.key(), page, v.value());
       } else if (v.type() == RegionLayout.RECORD_SNAPSHOT_IDS) {
         counter = v.value();
         records.restoredCounter(page);
       }
     }
-    if (snapshots.isEmpty() && diffs.isEmpty()) {
+    if (snapshots.isEmpty() && diffs.isEmpty() && refs.isEmpty()) {
       return records;
     }
     FSImageFormatProtobuf.Loader image =
@@ -126,11 +155,41 @@ final class SnapshotRestore {
     }
     SnapshotManager sm = fsn.getSnapshotManager();
     NvmSnapshotCounters.restored(sm, snapshots.size(), (int) counter);
+    // the current references first: each makes (or joins) its inode's WithCount, as the stock
+    // loader's reference section does, and takes the child's place in its directory
+    List<INodeReference> refList = image.getLoaderContext().getRefList();
+    FSDirectory fsd = fsn.getFSDirectory();
+    for (RecordView v : refs) {
+      refList.clear();
+      loader.loadINodeReferenceSection(new ByteArrayInputStream(v.payload()));
+      INode parent = fsd.getInode(v.value());
+      if (refList.size() != 1 || !(parent instanceof NvmINodeDirectory)) {
+        throw new IOException(
+            "NVM region: the reference record of inode "
+                + v.key()
+                + " (page "
+                + v.page()
+                + ") does not name one reference in a directory");
+      }
+      ((NvmINodeDirectory) parent).attachReference(refList.get(0));
+      pin(slim, refList.get(0).getReferredINode());
+    }
     for (RecordView v : diffs) {
       ByteArrayInputStream in = new ByteArrayInputStream(v.payload());
-      int n = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt();
-      in.skip(4L + 8L * n);
+      in.skip(headLength(v.payload()));
       strings(image, NvmStringTables.read(in));
+      // this record's references, which its deletedINodeRef indexes count from 0
+      refList.clear();
+      int n = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+      int nRefs = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(4 + 8 * n);
+      for (int i = 0; i < nRefs; i++) {
+        INodeReferenceSection.INodeReference r =
+            INodeReferenceSection.INodeReference.parseDelimitedFrom(in);
+        ByteArrayOutputStream one = new ByteArrayOutputStream();
+        r.writeDelimitedTo(one);
+        loader.loadINodeReferenceSection(new ByteArrayInputStream(one.toByteArray()));
+        pin(slim, refList.get(refList.size() - 1).getReferredINode());
+      }
       loader.loadSnapshotDiffSection(in);
       INode owner = fsn.getFSDirectory().getInode(v.key());
       if (owner != null && owner.isFile()) {
@@ -141,6 +200,14 @@ final class SnapshotRestore {
     FSImage.updateCountForQuota(
         fsn.getBlockManager().getStoragePolicySuite(), fsn.getFSDirectory().getRoot());
     return records;
+  }
+
+  /** A file a reference holds stays the one object (InodeCache pins it). */
+  private static void pin(SlimNamespace slim, INode n) {
+    INode referred = n.isReference() ? n.asReference().getReferredINode() : n;
+    if (referred.isFile()) {
+      slim.fileChanged(referred.asFile());
+    }
   }
 
   private static Field stringTable;

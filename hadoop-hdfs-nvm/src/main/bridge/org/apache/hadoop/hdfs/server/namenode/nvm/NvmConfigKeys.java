@@ -94,9 +94,8 @@ public final class NvmConfigKeys {
 
   /**
    * Creating, renaming and deleting snapshots in NVM mode, a preview while issue 40 is built
-   * (docs/snapshots.md): off by default, when those calls are refused as before; never with HA. In
-   * the preview a rename of an inode a snapshot holds is refused, and a region with snapshots
-   * cannot be exported or imported yet.
+   * (docs/snapshots.md): off by default, when those calls are refused as before; never with HA. A
+   * namespace with snapshots cannot be imported yet.
    */
   public static final String NVM_SNAPSHOTS_PREVIEW_KEY = "dfs.namenode.nvm.snapshots.preview";
 

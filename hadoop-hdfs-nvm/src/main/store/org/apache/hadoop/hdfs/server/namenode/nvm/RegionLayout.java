@@ -385,6 +385,9 @@ public final class RegionLayout {
   /** key: an inode id; payload: its snapshot diffs (§13) */
   public static final int RECORD_INODE_DIFFS = 10;
 
+  /** key: a renamed inode's id; value: its parent's id; payload: §13 */
+  public static final int RECORD_INODE_REF = 11;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;

@@ -5,12 +5,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocolPB.PBHelper;
 import org.apache.hadoop.hdfs.server.namenode.FSImageFormatPBINode;
 import org.apache.hadoop.hdfs.server.namenode.FSImageFormatProtobuf.SaverContext;
+import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeReferenceSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotDiffSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotSection;
@@ -19,6 +21,7 @@ import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
 import org.apache.hadoop.hdfs.server.namenode.INodeDirectoryAttributes;
 import org.apache.hadoop.hdfs.server.namenode.INodeFile;
 import org.apache.hadoop.hdfs.server.namenode.INodeFileAttributes;
+import org.apache.hadoop.hdfs.server.namenode.INodeReference;
 import org.apache.hadoop.hdfs.server.namenode.NvmStringTables;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectoryWithSnapshotFeature.DirectoryDiff;
 import org.apache.hadoop.hdfs.util.Diff.ListType;
@@ -28,8 +31,11 @@ import org.apache.hadoop.hdfs.util.Diff.ListType;
  * and an inode's diff list ({@code RECORD_INODE_DIFFS}) in the stock fsimage's protobuf messages
  * ({@code SnapshotSection.Snapshot}, {@code SnapshotDiffSection.DiffEntry} and its diffs), each
  * preceded by its own string table, so that the stock loader ({@code FSImageFormatPBSnapshot})
- * reads them back at a restart. A diff list's payload starts with the ids of the inodes its deleted
- * lists hold, little-endian, which the rebuild and the offline tools read without protobuf.
+ * reads them back at a restart; and a renamed inode's current reference ({@code RECORD_INODE_REF}:
+ * an {@code INodeReferenceSection.INodeReference}). A diff list's payload starts with the ids of
+ * the inodes its deleted lists hold and of the inodes its references there refer to, little-endian,
+ * which the rebuild and the offline tools read without protobuf; the references themselves follow
+ * the string table, and the diffs' {@code deletedINodeRef} indexes count from the first of them.
  *
  * <p>In the snapshot package because the diffs' children sizes, copies and root flags are
  * package-private there; the messages are the ones 2.7.3's saver writes for the same objects.
@@ -60,39 +66,69 @@ public final class NvmSnapshotEncoder {
     return out.toByteArray();
   }
 
+  /** The payload of a current reference's record: the reference as the fsimage lists it. */
+  public static byte[] reference(INodeReference r) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    referenceMessage(r).writeDelimitedTo(out);
+    return out.toByteArray();
+  }
+
+  private static INodeReferenceSection.INodeReference referenceMessage(INodeReference r) {
+    INodeReferenceSection.INodeReference.Builder b =
+        INodeReferenceSection.INodeReference.newBuilder().setReferredId(r.getId());
+    if (r instanceof INodeReference.WithName) {
+      b.setLastSnapshotId(((INodeReference.WithName) r).getLastSnapshotId())
+          .setName(ByteString.copyFrom(r.getLocalNameBytes()));
+    } else if (r instanceof INodeReference.DstReference) {
+      b.setDstSnapshotId(r.getDstSnapshotId());
+    }
+    return b.build();
+  }
+
   /**
-   * The payload of {@code n}'s diff list, or null if it has none (no snapshot feature, or an empty
-   * list). A reference in a deleted list (a rename out of a snapshotted tree) has no encoding yet:
-   * the NVM NameNode refuses the renames that would make one (docs/snapshots.md §7, step 4).
+   * The payload of {@code n}'s diff list, or null if it has no snapshot feature. An empty list is
+   * written too, as the fsimage saver writes it: 2.7.3 keeps the feature once added, and its
+   * content summary counts a file with the feature once per diff (so an empty list counts it 0
+   * times).
    */
   public static byte[] diffs(INode n) throws IOException {
     SaverContext strings = new SaverContext();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long[] deleted;
+    List<INodeReference> refs = new ArrayList<INodeReference>();
     if (n.isFile()) {
       FileWithSnapshotFeature sf = n.asFile().getFileWithSnapshotFeature();
-      if (sf == null || sf.getDiffs().asList().isEmpty()) {
+      if (sf == null) {
         return null;
       }
       fileDiffs(n.asFile(), sf.getDiffs().asList(), strings, body);
       deleted = new long[0];
     } else if (n.isDirectory()) {
       DirectoryWithSnapshotFeature sf = n.asDirectory().getDirectoryWithSnapshotFeature();
-      if (sf == null || sf.getDiffs().asList().isEmpty()) {
+      if (sf == null) {
         return null;
       }
-      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, body);
+      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body);
     } else {
       return null;
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteBuffer head = ByteBuffer.allocate(4 + 8 * deleted.length).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer head =
+        ByteBuffer.allocate(8 + 8 * deleted.length + 8 * refs.size())
+            .order(ByteOrder.LITTLE_ENDIAN);
     head.putInt(deleted.length);
     for (long id : deleted) {
       head.putLong(id);
     }
+    head.putInt(refs.size());
+    for (INodeReference r : refs) {
+      head.putLong(r.getId());
+    }
     out.write(head.array());
     NvmStringTables.write(strings, out);
+    for (INodeReference r : refs) {
+      referenceMessage(r).writeDelimitedTo(out);
+    }
     body.writeTo(out);
     return out.toByteArray();
   }
@@ -129,7 +165,11 @@ public final class NvmSnapshotEncoder {
 
   /** Newest diff first; returns the ids of the inodes the deleted lists hold. */
   private static long[] dirDiffs(
-      INodeDirectory dir, List<DirectoryDiff> list, SaverContext strings, ByteArrayOutputStream out)
+      INodeDirectory dir,
+      List<DirectoryDiff> list,
+      SaverContext strings,
+      List<INodeReference> refs,
+      ByteArrayOutputStream out)
       throws IOException {
     SnapshotDiffSection.DiffEntry.newBuilder()
         .setInodeId(dir.getId())
@@ -154,13 +194,11 @@ public final class NvmSnapshotEncoder {
       List<INode> created = d.getChildrenDiff().getList(ListType.CREATED);
       b.setCreatedListSize(created.size());
       for (INode del : d.getChildrenDiff().getList(ListType.DELETED)) {
-        if (del.isReference()) {
-          throw new IOException(
-              "directory "
-                  + dir.getFullPathName()
-                  + ": a renamed inode ("
-                  + del.getId()
-                  + ") in a snapshot's deleted list, which the region cannot hold yet");
+        if (del
+            .isReference()) { // a renamed inode's old place (WithName), or a deleted DstReference
+          b.addDeletedINodeRef(refs.size());
+          refs.add(del.asReference());
+          continue;
         }
         b.addDeletedINode(del.getId());
         if (n == deletedIds.length) {

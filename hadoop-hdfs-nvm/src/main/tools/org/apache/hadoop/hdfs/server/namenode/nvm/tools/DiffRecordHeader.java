@@ -4,35 +4,43 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The head of a RECORD_INODE_DIFFS payload (region-format.md §13): a little-endian u32 count and
- * that many u64 ids of the inodes the diff list's deleted lists hold (inodes not in the current
- * tree), before the protobuf part only the NameNode parses.
+ * The head of a RECORD_INODE_DIFFS payload (region-format.md §13): two lists, each a little-endian
+ * u32 count and that many u64 inode ids — the inodes the diff list's deleted lists hold, and the
+ * inodes its references there (renamed inodes' old places) refer to — before the protobuf part only
+ * the NameNode parses.
  */
 final class DiffRecordHeader {
   final long[] deleted;
+  final long[] referred;
 
-  /** The bytes after the ids (the string table and the diffs). */
-  final int rest;
-
-  private DiffRecordHeader(long[] deleted, int rest) {
+  private DiffRecordHeader(long[] deleted, long[] referred) {
     this.deleted = deleted;
-    this.rest = rest;
+    this.referred = referred;
   }
 
-  /** The header of {@code payload}, or null if the payload is shorter than its count says. */
+  /** The head of {@code payload}, or null if the payload is shorter than its counts say. */
   static DiffRecordHeader decode(byte[] payload) {
-    if (payload == null || payload.length < 4) {
+    if (payload == null) {
       return null;
     }
     ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
+    long[] deleted = list(b);
+    long[] referred = deleted == null ? null : list(b);
+    return referred == null ? null : new DiffRecordHeader(deleted, referred);
+  }
+
+  private static long[] list(ByteBuffer b) {
+    if (b.remaining() < 4) {
+      return null;
+    }
     long n = b.getInt() & 0xffffffffL;
-    if (n > (payload.length - 4) / 8) {
+    if (n > b.remaining() / 8) {
       return null;
     }
     long[] ids = new long[(int) n];
     for (int i = 0; i < n; i++) {
       ids[i] = b.getLong();
     }
-    return new DiffRecordHeader(ids, payload.length - 4 - 8 * (int) n);
+    return ids;
   }
 }

@@ -45,6 +45,7 @@ final class RecordCheck {
   private final Map<Long, Long> pageOfTruncate = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfSnapshot = new HashMap<Long, Long>();
   private final Map<Long, Long> pageOfDiffs = new HashMap<Long, Long>();
+  private final Map<Long, Long> pageOfRef = new HashMap<Long, Long>();
   private final SnapshotRecordCheck snapshots;
 
   /** Pool name mapped to the lowest page with it, and that page's offset of the name. */
@@ -140,6 +141,12 @@ final class RecordCheck {
       snapshots.diffs(r);
       return;
     }
+    if (r.isInodeRef()) {
+      duplicate(
+          pageOfRef, r.key(), r, RC_KEY, Finding.Kind.DUPLICATE_RECORD_KEY, "referred inode id");
+      snapshots.reference(r);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -165,9 +172,11 @@ final class RecordCheck {
               + RECORD_SNAPSHOT
               + " (snapshot), "
               + RECORD_SNAPSHOT_IDS
-              + " (snapshot ids) and "
+              + " (snapshot ids), "
               + RECORD_INODE_DIFFS
-              + " (inode diffs); the NameNode refuses to start");
+              + " (inode diffs) and "
+              + RECORD_INODE_REF
+              + " (inode reference); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {

@@ -11,10 +11,11 @@ import java.util.Comparator;
  * printed), a retry log page (its entries in use), a cache pool, a cache directive, the next cache
  * directive id, a truncate block (the file's inode id, the block's id, bytes and generation stamp),
  * a snapshot (its id, directory and payload length), the snapshot counter, an inode's snapshot
- * diffs (its id, the inodes its deleted lists hold, the payload length), or a record of a type the
- * format does not define (its raw words). Each names its record id and page. What cannot be read (a
- * broken chain, a payload that is no token identifier or no cache pool or directive message) is
- * marked as damaged rather than guessed.
+ * diffs (its id, the inodes its deleted lists hold and refer to, the payload length), an inode's
+ * current reference (its id, its directory's), or a record of a type the format does not define
+ * (its raw words). Each names its record id and page. What cannot be read (a broken chain, a
+ * payload that is no token identifier or no cache pool or directive message) is marked as damaged
+ * rather than guessed.
  */
 final class RecordEntry {
   /**
@@ -46,6 +47,7 @@ final class RecordEntry {
   private final boolean snapshot;
   private final boolean snapshotIds;
   private final boolean inodeDiffs;
+  private final boolean inodeRef;
 
   /** The deleted-list ids at the head of an inode diffs record, or null. */
   private final DiffRecordHeader diffs;
@@ -91,6 +93,7 @@ final class RecordEntry {
     snapshot = r.isSnapshot();
     snapshotIds = r.isSnapshotIds();
     inodeDiffs = r.isInodeDiffs();
+    inodeRef = r.isInodeRef();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -261,6 +264,11 @@ final class RecordEntry {
     } else if (inodeDiffs) {
       b.append("inodeDiffs inodeId=").append(key).append(" deletedInodes=");
       b.append(diffs == null ? "-" : java.util.Arrays.toString(diffs.deleted).replace(" ", ""));
+      b.append(" referredInodes=");
+      b.append(diffs == null ? "-" : java.util.Arrays.toString(diffs.referred).replace(" ", ""));
+      b.append(" length=").append(Long.toUnsignedString(length));
+    } else if (inodeRef) {
+      b.append("inodeReference inodeId=").append(key).append(" parentInodeId=").append(value);
       b.append(" length=").append(Long.toUnsignedString(length));
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
@@ -333,7 +341,11 @@ final class RecordEntry {
       j.put("type", "inodeDiffs").put("inodeId", key);
       if (diffs != null) {
         j.putRaw("deletedInodes", java.util.Arrays.toString(diffs.deleted).replace(" ", ""));
+        j.putRaw("referredInodes", java.util.Arrays.toString(diffs.referred).replace(" ", ""));
       }
+      j.put("length", length);
+    } else if (inodeRef) {
+      j.put("type", "inodeReference").put("inodeId", key).put("parentInodeId", value);
       j.put("length", length);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);

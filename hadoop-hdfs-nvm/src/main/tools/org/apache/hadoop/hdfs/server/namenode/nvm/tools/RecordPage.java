@@ -80,9 +80,14 @@ final class RecordPage {
     return type() == RECORD_INODE_DIFFS;
   }
 
+  boolean isInodeRef() {
+    return type() == RECORD_INODE_REF;
+  }
+
   /**
    * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids",
-   * "truncate block", "snapshot", "snapshot ids", "inode diffs" or "type N", for messages.
+   * "truncate block", "snapshot", "snapshot ids", "inode diffs", "inode reference" or "type N", for
+   * messages.
    */
   String typeName() {
     long t = type();
@@ -106,6 +111,8 @@ final class RecordPage {
       return "snapshot ids";
     } else if (t == RECORD_INODE_DIFFS) {
       return "inode diffs";
+    } else if (t == RECORD_INODE_REF) {
+      return "inode reference";
     }
     return "type " + t;
   }

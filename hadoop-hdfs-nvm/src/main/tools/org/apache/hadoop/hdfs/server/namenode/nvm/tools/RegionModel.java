@@ -72,25 +72,38 @@ final class RegionModel {
   private LongLongMap notInTree;
 
   /**
-   * The ids of the inodes snapshots' deleted lists hold (region-format.md §13): their pages keep a
-   * parent link but they are not children in the current tree. Each id maps to the diff record's
-   * inode id. Built on first use from the RECORD_INODE_DIFFS records.
+   * The ids of the inodes only snapshots hold (region-format.md §13): their pages keep a parent
+   * link but they are not children in the current tree. They are the inodes the RECORD_INODE_DIFFS
+   * records' deleted lists hold, and those their references there refer to unless a current
+   * reference (RECORD_INODE_REF) names them; each maps to the diff record's inode id. Built on
+   * first use.
    */
   LongLongMap notInCurrentTree() {
     if (notInTree == null) {
       notInTree = new LongLongMap();
+      LongList current = new LongList();
       for (int i = 0; i < census.liveRecords.size(); i++) {
         RecordPage r = record(census.liveRecords.get(i));
+        if (r.isInodeRef()) {
+          current.add(r.key());
+        }
         if (!r.isInodeDiffs()) {
           continue;
         }
         DiffRecordHeader h = DiffRecordHeader.decode(r.payload());
         if (h != null) {
-          for (long id : h.deleted) {
-            if (id != 0) {
-              notInTree.put(id, r.key());
+          for (long[] ids : new long[][] {h.deleted, h.referred}) {
+            for (long id : ids) {
+              if (id != 0) {
+                notInTree.put(id, r.key());
+              }
             }
           }
+        }
+      }
+      for (int i = 0; i < current.size(); i++) {
+        if (current.get(i) != 0) {
+          notInTree.remove(current.get(i));
         }
       }
     }

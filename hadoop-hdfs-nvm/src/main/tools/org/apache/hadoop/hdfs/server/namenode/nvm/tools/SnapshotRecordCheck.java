@@ -12,10 +12,12 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
  * whose id is outside 2.7.3's 24-bit range or not below the counter, whose directory is not an
  * attached directory that allows snapshots, or with an empty payload; a counter record with a key
  * other than 0, a second one, or none while snapshots exist; a diff record whose inode is not
- * attached, whose head is shorter than its count says, or which exists while no snapshot does; a
- * deleted-list id that is not an attached inode whose parent is the record's directory. Two records
- * of one snapshot id or one inode are {@link Finding.Kind#DUPLICATE_RECORD_KEY}s ({@link
- * RecordCheck}).
+ * attached, or whose head is shorter than its count says (a diff list may be empty and outlive
+ * every snapshot: 2.7.3 keeps an inode's snapshot feature once added); a reference there naming an
+ * inode that is not attached; a current reference whose inode is not attached or whose page's
+ * parent is not the directory the record names; a deleted-list id that is not an attached inode
+ * whose parent is the record's directory. Two records of one snapshot id or one inode are {@link
+ * Finding.Kind#DUPLICATE_RECORD_KEY}s ({@link RecordCheck}).
  */
 final class SnapshotRecordCheck {
   /** 2.7.3's snapshot ids are 24 bits (SnapshotManager's limit). */
@@ -26,7 +28,6 @@ final class SnapshotRecordCheck {
   private long counterPage = -1;
   private long maxSnapshotId = -1;
   private long firstSnapshotPage = -1;
-  private long firstDiffPage = -1;
 
   SnapshotRecordCheck(RegionModel m, List<Finding> out) {
     this.m = m;
@@ -78,9 +79,6 @@ final class SnapshotRecordCheck {
   }
 
   void diffs(RecordPage r) {
-    if (firstDiffPage < 0) {
-      firstDiffPage = r.page;
-    }
     long owner = r.key() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.key());
     if (owner == LongLongMap.MISSING) {
       bad(r.page + RC_KEY, r, "inode " + r.key() + " is not attached");
@@ -92,6 +90,14 @@ final class SnapshotRecordCheck {
         bad(r.page + RC_LEN, r, "the payload is shorter than its deleted-list count says");
       }
       return;
+    }
+    for (long id : h.referred) {
+      if (id == 0 || m.attachedPageOfId(id) == LongLongMap.MISSING) {
+        bad(
+            r.page + RC_PAYLOAD,
+            r,
+            "a reference in its deleted lists names inode " + id + ", which is not attached");
+      }
     }
     for (long id : h.deleted) {
       long page = id == 0 ? LongLongMap.MISSING : m.attachedPageOfId(id);
@@ -114,7 +120,31 @@ final class SnapshotRecordCheck {
     }
   }
 
-  /** After every record: the counter against the snapshots, diffs against their existence. */
+  /**
+   * A current reference: its inode is attached and its page's parent is the directory the record
+   * names (the rename that made the reference moved the page there).
+   */
+  void reference(RecordPage r) {
+    long page = r.key() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.key());
+    if (page == LongLongMap.MISSING) {
+      bad(r.page + RC_KEY, r, "inode " + r.key() + " is not attached");
+    } else if (m.inode(page).parentId() != r.value()) {
+      bad(
+          r.page + RC_VALUE,
+          r,
+          "its directory is inode "
+              + r.value()
+              + ", but "
+              + Paths.describe(m, page)
+              + " has parent "
+              + m.inode(page).parentId());
+    }
+    if (r.length() == 0) {
+      bad(r.page + RC_LEN, r, "an empty payload (the reference is missing)");
+    }
+  }
+
+  /** After every record: the counter against the snapshots. */
   void finish() {
     if (counterPage >= 0 && maxSnapshotId >= m.record(counterPage).value()) {
       RecordPage c = m.record(counterPage);
@@ -130,10 +160,6 @@ final class SnapshotRecordCheck {
     if (counterPage < 0 && firstSnapshotPage >= 0) {
       RecordPage s = m.record(firstSnapshotPage);
       bad(s.page + RC_TYPE, s, "a snapshot without a snapshot counter record");
-    }
-    if (firstSnapshotPage < 0 && firstDiffPage >= 0) {
-      RecordPage d = m.record(firstDiffPage);
-      bad(d.page + RC_TYPE, d, "snapshot diffs while no snapshot exists");
     }
   }
 }

@@ -29,11 +29,21 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
     return r;
   }
 
-  /** A diff payload's head (the deleted ids) and a stand-in for the protobuf part. */
+  /** A diff payload's head (the deleted ids, no references) and a stand-in for the rest. */
   private static byte[] diffs(long... deleted) {
-    ByteBuffer b = ByteBuffer.allocate(4 + 8 * deleted.length + 3).order(ByteOrder.LITTLE_ENDIAN);
+    return diffs(deleted, new long[0]);
+  }
+
+  private static byte[] diffs(long[] deleted, long[] referred) {
+    ByteBuffer b =
+        ByteBuffer.allocate(8 + 8 * deleted.length + 8 * referred.length + 3)
+            .order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(deleted.length);
     for (long id : deleted) {
+      b.putLong(id);
+    }
+    b.putInt(referred.length);
+    for (long id : referred) {
       b.putLong(id);
     }
     b.put(new byte[] {1, 2, 3});
@@ -77,7 +87,7 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
                 + n.id(n.alice)
                 + " deletedInodes=["
                 + n.id(n.small)
-                + "] length=15 "));
+                + "] referredInodes=[] length=19 "));
   }
 
   @Test
@@ -129,17 +139,46 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
     assertTrue(f.message(), f.message().contains("whose parent is inode " + n.id(n.alice)));
   }
 
+  /**
+   * big.bin renamed out of alice's snapshot into /tmp: alice's deleted list refers to it, /tmp's
+   * reference record names it; the page's parent is /tmp, so it stays a current child there.
+   * Without the reference record it would be only the snapshot's, and with the wrong directory in
+   * it the record is bad.
+   */
   @Test
-  public void diffsWithoutASnapshotAreBad() throws Exception {
-    long page;
+  public void aRenameOutOfASnapshotIsCleanAndItsReferenceChecked() throws Exception {
+    long ref;
     try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
         Txn t = s.begin()) {
-      page = t.createRecord(RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs());
+      t.setSnapshottable(n.alice, true);
+      t.createRecord(RECORD_SNAPSHOT_IDS, 0, 1, new byte[0]);
+      t.createRecord(RECORD_SNAPSHOT, 0, n.id(n.alice), new byte[] {9});
+      t.createRecord(
+          RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs(new long[0], new long[] {n.id(n.big)}));
+      t.move(n.big, n.tmp, "big.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      ref = t.createRecord(RECORD_INODE_REF, n.id(n.big), n.id(n.tmp), new byte[] {4, 8});
+      t.commit();
+    }
+    CheckReport r = judge("big.bin renamed out of the snapshot");
+    assertEquals(r.format(), 0, r.exitCode());
+    String all = NamespaceDump.recordLines(n.file).toString();
+    assertTrue(
+        all,
+        all.contains(
+            "inodeReference inodeId="
+                + n.id(n.big)
+                + " parentInodeId="
+                + n.id(n.tmp)
+                + " length=2 "));
+    assertTrue(all, all.contains("referredInodes=[" + n.id(n.big) + "]"));
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.setRecordValue(ref, n.id(n.user));
       t.commit();
     }
     Finding f =
         CheckAssert.onlyError(
-            judge("diffs alone"), Finding.Kind.BAD_SNAPSHOT_RECORD, page + RC_TYPE);
-    assertTrue(f.message(), f.message().contains("while no snapshot exists"));
+            judge("the reference names /user"), Finding.Kind.BAD_SNAPSHOT_RECORD, ref + RC_VALUE);
+    assertTrue(f.message(), f.message().contains("has parent " + n.id(n.tmp)));
   }
 }
