@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs bench-ha upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs bench-ha upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo snapshot-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -51,6 +51,11 @@ format-check: deps
 # NVM NameNode + DataNode processes on loopback, a workload, kill -9, restart, compare.
 demo: build
 	./scripts/demo/namenode-demo.sh
+
+# Incremental replication with the unmodified distcp 2.7.3 (-update -diff) from an NVM source cluster
+# (snapshot preview) to a stock target, with a kill -9 of the NVM NameNode in every round.
+snapshot-demo: build
+	./scripts/demo/snapshot-demo.sh
 
 # Kerberos with real processes: a KDC (MiniKdc), NVM NameNode and DataNode with their own principals,
 # SASL data transfer, HTTPS only; a client holding only a delegation token across kill -9 restarts.

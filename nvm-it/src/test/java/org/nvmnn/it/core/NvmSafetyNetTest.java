@@ -13,9 +13,9 @@ import org.junit.After;
 import org.junit.Test;
 
 /**
- * The last line of defence: an edit-log operation the NVM edit log does not persist (here creating
- * a snapshot, which NvmRpcServer refuses up front) reaching the edit log stops the NameNode
- * (ExitUtil.terminate naming the op) instead of being acknowledged and lost on restart.
+ * The last line of defence: an edit-log operation the NVM edit log does not persist (here starting
+ * a rolling upgrade, whose PREPARE NvmRpcServer refuses up front) reaching the edit log stops the
+ * NameNode (ExitUtil.terminate naming the op) instead of being acknowledged and lost on restart.
  */
 public class NvmSafetyNetTest {
   private MiniDFSCluster c;
@@ -36,17 +36,15 @@ public class NvmSafetyNetTest {
     c = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
     ExitUtil.disableSystemExit();
     FSEditLog log = c.getNamesystem().getEditLog();
-    Method m =
-        FSEditLog.class.getDeclaredMethod(
-            "logCreateSnapshot", String.class, String.class, boolean.class);
+    Method m = FSEditLog.class.getDeclaredMethod("logStartRollingUpgrade", long.class);
     m.setAccessible(true);
     try {
-      m.invoke(log, "/", "s0", false);
+      m.invoke(log, 1234567890000L);
       fail("the NameNode accepted an op it cannot persist");
     } catch (InvocationTargetException e) {
       Throwable t = e.getCause();
       assertTrue("expected ExitException, got " + t, t instanceof ExitUtil.ExitException);
-      assertTrue(t.getMessage(), t.getMessage().contains("OP_CREATE_SNAPSHOT"));
+      assertTrue(t.getMessage(), t.getMessage().contains("OP_ROLLING_UPGRADE_START"));
     }
     assertTrue(ExitUtil.terminateCalled());
   }
