@@ -181,8 +181,16 @@ public class SnapshotRestartTest {
     seen.add(answer(() -> f2.delete(new Path(d, "f5"), false)));
     seen.add(answer(() -> f2.delete(new Path(d, "new"), true)));
     seen.add(answer(() -> write(f2, new Path(d, "f1"), 11))); // the name s1 holds a deleted f1 for
+    seen.add(answer(() -> write(f2, new Path(d, "h"), 5))); // in s2's created list
     seen.add("rename s2 " + answer(() -> f2.renameSnapshot(d, "s2", "t2")));
     seen.add("s3 " + answer(() -> f2.createSnapshot(d, "s3")));
+    for (int i = 6; i < 20; i++) { // reads: the cache of 8 evicts h
+      final int k = i;
+      seen.add(answer(() -> f2.getFileStatus(new Path(d, "f" + k))));
+    }
+    // h is in s3: 2.7.3 replaces it with a WithName in the created list of s2's diff too, and
+    // checks that the list held the current object (the inode cache keeps it: InodeCache.pinned)
+    seen.add("mv h " + answer(() -> f2.rename(new Path(d, "h"), new Path(d, "h2"))));
     seen.add(answer(() -> f2.setTimes(new Path(d, "f9"), 12345L, 67890L)));
     seen.addAll(state(fs, "s2 and s3"));
     fs = restart(seen, "s2 and s3");
@@ -199,6 +207,8 @@ public class SnapshotRestartTest {
     seen.add("mv dir out " + answer(() -> f5.rename(new Path(d, "dd"), new Path(e, "dd"))));
     seen.add("mv back " + answer(() -> f5.rename(new Path(e, "f6"), new Path(d, "f6b"))));
     seen.add("mv within " + answer(() -> f5.rename(new Path(d, "f10"), new Path(d, "f10r"))));
+    // g1 was created after s1 (s1's created list holds it) and read since by other objects' reads
+    seen.add("mv created " + answer(() -> f5.rename(new Path(d, "g1"), new Path(d, "g1r"))));
     seen.add(
         "rename2 over "
             + answer(

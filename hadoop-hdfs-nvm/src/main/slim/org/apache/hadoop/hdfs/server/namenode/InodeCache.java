@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeCacheStats;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
  * The inode read cache (seed §3.4): materialized {@link INodeFile} objects by inode id. Closed
@@ -63,6 +64,9 @@ final class InodeCache implements InodeCacheStats {
   private long[] closed = new long[4];
 
   private int closedCount;
+
+  /** Ids of files a created list holds ({@link #holdForSnapshot}). */
+  private final LongLongMap snapshotHeld = new LongLongMap();
 
   InodeCache(int capacity) {
     if (capacity < 1) {
@@ -168,13 +172,17 @@ final class InodeCache implements InodeCacheStats {
   }
 
   /**
-   * A file stays in the heap while it is open, has snapshot diffs or is renamed out of a snapshot:
-   * the diffs live on its object (FileWithSnapshotFeature) and a reference holds the object, which
+   * A file stays in the heap while it is open, has snapshot diffs, is renamed out of a snapshot or
+   * is in a snapshot diff's created list: the diffs live on its object (FileWithSnapshotFeature),
+   * and a reference or a created list holds the object (2.7.3 checks that it is the child's), which
    * a materialization from the page would not be. (The first form of docs/snapshots.md §4: correct,
-   * but every file changed under a snapshot stays.)
+   * but every file changed or created under a snapshot stays.)
    */
-  private static boolean pinned(INodeFile f) {
-    return f.isUnderConstruction() || f.isWithSnapshot() || f.getParentReference() != null;
+  private boolean pinned(INodeFile f) {
+    return f.isUnderConstruction()
+        || f.isWithSnapshot()
+        || f.getParentReference() != null
+        || (snapshotHeld.size() > 0 && snapshotHeld.containsKey(f.getId()));
   }
 
   private void noteClosed(long id) {
@@ -216,8 +224,20 @@ final class InodeCache implements InodeCacheStats {
     return k;
   }
 
+  /**
+   * {@code f} is in a snapshot diff's created list: it stays (see {@link #pinned}) until it is
+   * removed.
+   */
+  void holdForSnapshot(INodeFile f) {
+    synchronized (this) {
+      snapshotHeld.put(f.getId(), 1);
+    }
+    put(f);
+  }
+
   void remove(long id) {
     synchronized (this) {
+      snapshotHeld.remove(id);
       if (sets.remove(id) == null && others.remove(id) != null) {
         others.shrinkIfSparse(); // after a delete of many files a write operation had read
       }
@@ -228,6 +248,7 @@ final class InodeCache implements InodeCacheStats {
     synchronized (this) {
       sets.clear();
       others.clear();
+      snapshotHeld.clear();
     }
     closedCount = 0;
   }

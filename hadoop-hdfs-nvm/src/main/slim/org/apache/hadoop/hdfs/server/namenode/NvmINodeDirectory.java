@@ -241,7 +241,11 @@ final class NvmINodeDirectory extends INodeDirectory {
       throws QuotaExceededException {
     if (index.search(node.getLocalNameBytes()) < 0 && isInLatestSnapshot(latestSnapshotId)) {
       slim.snapshotChanged(this);
-      return snapshotFeature().addChild(this, node, setModTime, latestSnapshotId);
+      boolean added = snapshotFeature().addChild(this, node, setModTime, latestSnapshotId);
+      if (added && node.isFile()) {
+        slim.cache().holdForSnapshot(node.asFile()); // the created list holds this object
+      }
+      return added;
     }
     if (!link(node)) {
       return false;

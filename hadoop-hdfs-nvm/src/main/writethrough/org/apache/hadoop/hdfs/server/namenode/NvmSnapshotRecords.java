@@ -10,7 +10,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotCounters;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
@@ -86,7 +86,7 @@ final class NvmSnapshotRecords {
   List<INodeFile> stage(Txn t, FSNamesystem fsn, List<INode> inodes) throws IOException {
     SnapshotManager sm = fsn.getSnapshotManager();
     if (snapshotsChanged) {
-      stageCounter(t, NvmSnapshotCounters.counter(sm));
+      stageCounter(t, NvmSnapshotAccess.counter(sm));
       stageSnapshots(t, sm);
       snapshotsChanged = false;
     }
@@ -176,7 +176,7 @@ final class NvmSnapshotRecords {
   /** Every snapshot's record as memory has it: new ones created, renamed ones rewritten. */
   private void stageSnapshots(Txn t, SnapshotManager sm) throws IOException {
     LongLongMap live = new LongLongMap();
-    for (INodeDirectory d : NvmSnapshotCounters.snapshottableDirs(sm)) {
+    for (INodeDirectory d : NvmSnapshotAccess.snapshottableDirs(sm)) {
       for (Snapshot s : d.getDirectorySnapshottableFeature().getSnapshotList()) {
         live.put(s.getId() + 1L, 1);
         replace(

@@ -18,7 +18,7 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.FSImageFormatPBSnapshot;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotCounters;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
 
 /**
@@ -154,7 +154,7 @@ final class SnapshotRestore {
       loader.loadSnapshotSection(new ByteArrayInputStream(section.toByteArray()));
     }
     SnapshotManager sm = fsn.getSnapshotManager();
-    NvmSnapshotCounters.restored(sm, snapshots.size(), (int) counter);
+    NvmSnapshotAccess.restored(sm, snapshots.size(), (int) counter);
     // the current references first: each makes (or joins) its inode's WithCount, as the stock
     // loader's reference section does, and takes the child's place in its directory
     List<INodeReference> refList = image.getLoaderContext().getRefList();
@@ -194,12 +194,21 @@ final class SnapshotRestore {
       INode owner = fsn.getFSDirectory().getInode(v.key());
       if (owner != null && owner.isFile()) {
         slim.fileChanged(owner.asFile());
+      } else if (owner != null && owner.isDirectory()) {
+        holdCreated(slim, owner.asDirectory());
       }
     }
     // usage as 2.7.3 counts it with snapshots (deleted lists, file diffs), as its fsimage load does
     FSImage.updateCountForQuota(
         fsn.getBlockManager().getStoragePolicySuite(), fsn.getFSDirectory().getRoot());
     return records;
+  }
+
+  /** The files {@code dir}'s created lists hold stay the objects they hold (InodeCache). */
+  private static void holdCreated(SlimNamespace slim, INodeDirectory dir) {
+    for (INodeFile f : NvmSnapshotAccess.createdFiles(dir)) {
+      slim.cache().holdForSnapshot(f);
+    }
   }
 
   /** A file a reference holds stays the one object (InodeCache pins it). */
