@@ -194,6 +194,30 @@ public class SnapshotRestartTest {
     seen.add(answer(() -> f2.setTimes(new Path(d, "f9"), 12345L, 67890L)));
     seen.addAll(state(fs, "s2 and s3"));
     fs = restart(seen, "s2 and s3");
+    // a namespace quota after the restart: its usage counts what the snapshots hold (2.7.3's
+    // cached usage, which the restart recomputed), so where a create starts to be refused must be
+    // where the stock NameNode starts to refuse it: quotas from 12 below the content summary's
+    // count
+    // to 2 above, one create (then deleted) under each
+    DistributedFileSystem fq = fs;
+    org.apache.hadoop.fs.ContentSummary cs = fq.getContentSummary(d);
+    long used = cs.getDirectoryCount() + cs.getFileCount();
+    for (long q = Math.max(1, used - 12); q <= used + 2; q++) {
+      final long quota = q;
+      seen.add(
+          "quota used-"
+              + (used - q)
+              + " "
+              + answer(() -> fq.setQuota(d, quota, HdfsConstants.QUOTA_DONT_SET))
+              + " create "
+              + answer(() -> write(fq, new Path(d, "q"), 1))
+              + " "
+              + answer(() -> fq.delete(new Path(d, "q"), false)));
+    }
+    seen.add(
+        "quota off "
+            + answer(
+                () -> fq.setQuota(d, HdfsConstants.QUOTA_RESET, HdfsConstants.QUOTA_DONT_SET)));
     // renames out of snapshots, across two snapshottable trees and within one (INodeReference)
     DistributedFileSystem f5 = fs;
     Path e = new Path("/e");

@@ -90,6 +90,17 @@ final class SlimNamespace {
     return cache;
   }
 
+  /** The resident directories (the root included), for a pass over them at start-up. */
+  List<INodeDirectory> residentDirectories() {
+    List<INodeDirectory> out = new ArrayList<INodeDirectory>();
+    for (INodeWithAdditionalFields n : dirs) {
+      if (n.isDirectory()) {
+        out.add(n.asDirectory());
+      }
+    }
+    return out;
+  }
+
   /** A directory's snapshot branch changed {@code n}'s diffs (NvmINodeDirectory). */
   void snapshotChanged(INode n) {
     snapshotChanged.add(n);
