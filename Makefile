@@ -166,7 +166,7 @@ fuzz: deps
 # every K calls and their namespaces compared; divergences shrunk to short reproductions. Builds with
 # `package` only. OPS=1000000 K=10000 (about 30-40 minutes here), SEED=, SKIP=tag,... to vary.
 fuzz-rpc: bench-build
-	OPS='$(OPS)' SEED='$(SEED)' K='$(K)' SKIP='$(SKIP)' HOSTILE='$(HOSTILE)' SHRINK_SECONDS='$(SHRINK_SECONDS)' ./scripts/test/fuzz-rpc.sh
+	OPS='$(OPS)' SEED='$(SEED)' K='$(K)' SKIP='$(SKIP)' HOSTILE='$(HOSTILE)' SHRINK_SECONDS='$(SHRINK_SECONDS)' SNAPSHOTS='$(SNAPSHOTS)' ./scripts/test/fuzz-rpc.sh
 
 # Store micro-benchmarks (JMH), emulated persistence on tmpfs.
 bench-micro: build

@@ -28,6 +28,10 @@
 #   STOCK_CHECKPOINT (0) 1: the stock NameNode saves its namespace right before each kill, so its
 #                        restart loads an fsimage instead of replaying edits (docs/bad-input.md: what
 #                        that reference differs in); 0: edit-log replay (stock replay bugs reported apart)
+#   SNAPSHOTS (0)        1 turns the NVM NameNode's snapshot preview on (docs/snapshots.md):
+#                        createSnapshot, renameSnapshot and deleteSnapshot are then compared with
+#                        the stock NameNode's, and the listing after each restart holds every
+#                        snapshot's tree and the diff reports between consecutive snapshots
 #   BASELINE (0)         1 runs two stock NameNodes: a check of the fuzzer itself (every
 #                        divergence is then a false positive or a stock restart failure)
 # Exit status: 0 no divergence, 1 divergences, 2 the NameNodes could not be started.
@@ -54,6 +58,7 @@ REPLAY=${REPLAY:-}
 SHRINK=${SHRINK:-0}
 KEEP=${KEEP:-0}
 BASELINE=${BASELINE:-0}
+SNAPSHOTS=${SNAPSHOTS:-0}
 
 work=$(mktemp -d /tmp/nvm-fuzzrpc.XXXXXX)
 shm=$(mktemp -d /dev/shm/nvm-fuzzrpc.XXXXXX)
@@ -93,6 +98,7 @@ for side in stock nvm; do
   # the stock NameNode saves an image at start-up after replaying this many edits
   conf_set "$f" dfs.namenode.checkpoint.txns 20000
   conf_put "$f" dfs.namenode.nvm.region.size "$REGION_SIZE"
+  if [ "$SNAPSHOTS" = 1 ]; then conf_put "$f" dfs.namenode.nvm.snapshots.preview true; fi
   # no background namespace changes: the lazy-persist scrubber deletes LAZY_PERSIST files whose
   # blocks are missing (after a restart, until the block report) at a moment of its own
   conf_set "$f" dfs.namenode.lazypersist.file.scrub.interval.sec -1

@@ -3,6 +3,7 @@ package org.nvmnn.workload.fuzz;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.ContentSummary;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 
 /**
@@ -179,6 +181,24 @@ final class Canon {
       c.put(p + "sticky", a.isStickyBit());
       c.put(p + "entries", a.getEntries());
       c.put(p + "perm", a.getPermission() == null ? "null" : perm(a.getPermission()));
+    } else if (r instanceof SnapshotDiffReport) {
+      // its entries sorted: 2.7.3 lists them in the order of a hash map of the changed directories
+      SnapshotDiffReport d = (SnapshotDiffReport) r;
+      List<String> entries = new ArrayList<>();
+      for (SnapshotDiffReport.DiffReportEntry e : d.getDiffList()) {
+        entries.add(
+            e.getType().getLabel()
+                + " "
+                + name(e.getSourcePath())
+                + (e.getTargetPath() == null ? "" : " -> " + name(e.getTargetPath())));
+      }
+      Collections.sort(entries);
+      c.put(p + "from", Text.quote(d.getFromSnapshot()));
+      c.put(p + "to", Text.quote(d.getLaterSnapshotName()));
+      for (int i = 0; i < entries.size(); i++) {
+        c.put(p + "entry" + i, entries.get(i));
+      }
+      c.put(p + "entries", entries.size());
     } else if (r instanceof SnapshottableDirectoryStatus[]) {
       SnapshottableDirectoryStatus[] s = (SnapshottableDirectoryStatus[]) r;
       c.put(p + "count", s.length);

@@ -88,6 +88,7 @@ final class Generator {
     this.maxEntries = maxEntries;
     this.renewEvery = renewEvery;
     this.skip = skip;
+    this.snapshots = new SnapshotOps(rnd, this::dirOrAny, this::target, this::caller);
     buildTable();
     reset();
   }
@@ -99,6 +100,7 @@ final class Generator {
     followUps.clear();
     followUps.add(Op.of(Call.mkdirs, "/wide", 0755, true));
     followUps.add(Op.of(Call.mkdirs, "/d", 0777, true));
+    followUps.add(Op.of(Call.allowSnapshot, "/d")); // where most snapshot calls go (SnapshotOps)
   }
 
   Op next() {
@@ -329,6 +331,9 @@ final class Generator {
     totalWeight += weight;
   }
 
+  /** The snapshot calls (made in the constructor: they draw from {@link #rnd}). */
+  private final SnapshotOps snapshots;
+
   private void buildTable() {
     // namespace writes
     add(110, this::create);
@@ -370,7 +375,8 @@ final class Generator {
     add(3, () -> Op.of(Call.getLinkTarget, target()).as(caller()));
     add(6, () -> Op.of(Call.checkAccess, target(), pick(FsAction.values())).as(caller()));
     add(2, () -> Op.of(Call.getSnapshottableDirListing));
-    add(2, () -> Op.of(Call.getSnapshotDiffReport, dirOrAny(), "s1", "").as(caller()));
+    add(3, snapshots::diff);
+    add(6, snapshots::read);
     add(2, () -> Op.of(Call.getEZForPath, target()).as(caller()));
     add(2, () -> Op.of(Call.listEncryptionZones, 0L));
     add(2, () -> Op.of(Call.listCachePools, ""));
@@ -423,9 +429,9 @@ final class Generator {
     // what the NVM NameNode refuses (it answers first; the stock NameNode only if it did not)
     add(2, () -> Op.of(Call.allowSnapshot, dirOrAny()).as(caller()));
     add(1, () -> Op.of(Call.disallowSnapshot, dirOrAny()).as(caller()));
-    add(2, () -> Op.of(Call.createSnapshot, dirOrAny(), pick(new String[] {"s1", null, ""})));
-    add(1, () -> Op.of(Call.renameSnapshot, dirOrAny(), "s1", "s2"));
-    add(1, () -> Op.of(Call.deleteSnapshot, dirOrAny(), "s1"));
+    add(3, snapshots::create); // refused unless the snapshot preview is on (SNAPSHOTS=1)
+    add(1, snapshots::rename);
+    add(2, snapshots::delete);
     add(2, () -> Op.of(Call.createSymlink, target(), freshPath(), perm(), true));
     add(2, () -> Op.of(Call.truncate, fileOrAny(), (long) rnd.nextInt(3), client(null)));
     add(1, () -> Op.of(Call.createEncryptionZone, dirOrAny(), "fz-key"));

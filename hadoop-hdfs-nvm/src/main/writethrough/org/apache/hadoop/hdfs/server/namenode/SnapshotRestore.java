@@ -73,12 +73,21 @@ final class SnapshotRestore {
     return ids;
   }
 
-  /** The bytes of a diff record's head: the two id lists. */
-  private static int headLength(byte[] payload) {
+  /** A diff record's head: its two id lists and its directory copies' access times. */
+  private static long[][] head(byte[] payload) {
     ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
-    int deleted = b.getInt(0);
-    int refs = b.getInt(4 + 8 * deleted);
-    return 8 + 8 * deleted + 8 * refs;
+    long[][] lists = new long[3][];
+    for (int l = 0; l < 3; l++) {
+      lists[l] = new long[b.getInt()];
+      for (int i = 0; i < lists[l].length; i++) {
+        lists[l][i] = b.getLong();
+      }
+    }
+    return lists;
+  }
+
+  private static int headLength(long[][] head) {
+    return 12 + 8 * (head[0].length + head[1].length + head[2].length);
   }
 
   /** One snapshot record, parsed far enough to order it. */
@@ -178,13 +187,12 @@ final class SnapshotRestore {
     }
     for (RecordView v : diffs) {
       ByteArrayInputStream in = new ByteArrayInputStream(v.payload());
-      in.skip(headLength(v.payload()));
+      long[][] head = head(v.payload());
+      in.skip(headLength(head));
       strings(image, NvmStringTables.read(in));
       // this record's references, which its deletedINodeRef indexes count from 0
       refList.clear();
-      int n = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      int nRefs = ByteBuffer.wrap(v.payload()).order(ByteOrder.LITTLE_ENDIAN).getInt(4 + 8 * n);
-      for (int i = 0; i < nRefs; i++) {
+      for (int i = 0; i < head[1].length; i++) {
         INodeReferenceSection.INodeReference r =
             INodeReferenceSection.INodeReference.parseDelimitedFrom(in);
         ByteArrayOutputStream one = new ByteArrayOutputStream();
@@ -198,6 +206,7 @@ final class SnapshotRestore {
         slim.fileChanged(owner.asFile());
       } else if (owner != null && owner.isDirectory()) {
         holdCreated(slim, owner.asDirectory());
+        NvmSnapshotAccess.restoreCopyAccessTimes(owner.asDirectory(), head[2]);
       }
     }
     recomputeQuotaUsage(fsn, slim);

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.INode;
 import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
 import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.hdfs.server.namenode.NvmDirectoryCopies;
 import org.apache.hadoop.hdfs.util.Diff;
 
 /**
@@ -44,5 +45,24 @@ public final class NvmSnapshotAccess {
       }
     }
     return out;
+  }
+
+  /**
+   * The access times of {@code dir}'s diff copies, newest diff first as the encoder wrote them
+   * (NvmSnapshotEncoder): each copy with a time not 0 is made again with it.
+   */
+  public static void restoreCopyAccessTimes(INodeDirectory dir, long[] newestFirst) {
+    DirectoryWithSnapshotFeature sf = dir.getDirectoryWithSnapshotFeature();
+    if (sf == null) {
+      return;
+    }
+    List<DirectoryWithSnapshotFeature.DirectoryDiff> list = sf.getDiffs().asList();
+    for (int k = 0; k < newestFirst.length && k < list.size(); k++) {
+      DirectoryWithSnapshotFeature.DirectoryDiff d = list.get(list.size() - 1 - k);
+      if (newestFirst[k] != 0 && d.snapshotINode != null && !d.isSnapshotRoot()) {
+        d.snapshotINode =
+            NvmDirectoryCopies.withAccessTime(dir.getId(), d.snapshotINode, newestFirst[k]);
+      }
+    }
   }
 }

@@ -96,6 +96,7 @@ public final class NvmSnapshotEncoder {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long[] deleted;
     List<INodeReference> refs = new ArrayList<INodeReference>();
+    long[] copyAccessTimes = new long[0];
     if (n.isFile()) {
       FileWithSnapshotFeature sf = n.asFile().getFileWithSnapshotFeature();
       if (sf == null) {
@@ -109,12 +110,13 @@ public final class NvmSnapshotEncoder {
         return null;
       }
       deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body);
+      copyAccessTimes = copyAccessTimes(sf.getDiffs().asList());
     } else {
       return null;
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteBuffer head =
-        ByteBuffer.allocate(8 + 8 * deleted.length + 8 * refs.size())
+        ByteBuffer.allocate(12 + 8 * deleted.length + 8 * refs.size() + 8 * copyAccessTimes.length)
             .order(ByteOrder.LITTLE_ENDIAN);
     head.putInt(deleted.length);
     for (long id : deleted) {
@@ -124,6 +126,10 @@ public final class NvmSnapshotEncoder {
     for (INodeReference r : refs) {
       head.putLong(r.getId());
     }
+    head.putInt(copyAccessTimes.length);
+    for (long t : copyAccessTimes) {
+      head.putLong(t);
+    }
     out.write(head.array());
     NvmStringTables.write(strings, out);
     for (INodeReference r : refs) {
@@ -131,6 +137,21 @@ public final class NvmSnapshotEncoder {
     }
     body.writeTo(out);
     return out.toByteArray();
+  }
+
+  /**
+   * The access time of each directory diff's copy, newest diff first (0 without a copy): the
+   * fsimage's directory message has none, and 2.7.3 keeps the directory's in the copy.
+   */
+  private static long[] copyAccessTimes(List<DirectoryDiff> list) {
+    long[] t = new long[list.size()];
+    boolean any = false;
+    for (int i = list.size() - 1, k = 0; i >= 0; i--, k++) {
+      INodeDirectoryAttributes copy = list.get(i).snapshotINode;
+      t[k] = copy == null || list.get(i).isSnapshotRoot() ? 0 : copy.getAccessTime();
+      any |= t[k] != 0;
+    }
+    return any ? t : new long[0];
   }
 
   /** Newest diff first, as the saver writes them (the loader prepends each). */

@@ -4,10 +4,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The head of a RECORD_INODE_DIFFS payload (region-format.md §13): two lists, each a little-endian
- * u32 count and that many u64 inode ids — the inodes the diff list's deleted lists hold, and the
- * inodes its references there (renamed inodes' old places) refer to — before the protobuf part only
- * the NameNode parses.
+ * The head of a RECORD_INODE_DIFFS payload (region-format.md §13): three lists, each a
+ * little-endian u32 count and that many u64s — the inodes the diff list's deleted lists hold, the
+ * inodes its references there (renamed inodes' old places) refer to, and its directory copies'
+ * access times — before the protobuf part only the NameNode parses.
  */
 final class DiffRecordHeader {
   final long[] deleted;
@@ -26,7 +26,8 @@ final class DiffRecordHeader {
     ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
     long[] deleted = list(b);
     long[] referred = deleted == null ? null : list(b);
-    return referred == null ? null : new DiffRecordHeader(deleted, referred);
+    long[] accessTimes = referred == null ? null : list(b);
+    return accessTimes == null ? null : new DiffRecordHeader(deleted, referred);
   }
 
   private static long[] list(ByteBuffer b) {

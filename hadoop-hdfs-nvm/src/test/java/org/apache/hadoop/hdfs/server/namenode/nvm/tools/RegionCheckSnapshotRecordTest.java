@@ -29,14 +29,14 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
     return r;
   }
 
-  /** A diff payload's head (the deleted ids, no references) and a stand-in for the rest. */
+  /** A diff payload's head (the deleted ids, no references, no copy times) and a stand-in. */
   private static byte[] diffs(long... deleted) {
     return diffs(deleted, new long[0]);
   }
 
   private static byte[] diffs(long[] deleted, long[] referred) {
     ByteBuffer b =
-        ByteBuffer.allocate(8 + 8 * deleted.length + 8 * referred.length + 3)
+        ByteBuffer.allocate(12 + 8 * deleted.length + 8 * referred.length + 3)
             .order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(deleted.length);
     for (long id : deleted) {
@@ -46,6 +46,7 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
     for (long id : referred) {
       b.putLong(id);
     }
+    b.putInt(0); // no directory copy with an access time
     b.put(new byte[] {1, 2, 3});
     return b.array();
   }
@@ -87,7 +88,7 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
                 + n.id(n.alice)
                 + " deletedInodes=["
                 + n.id(n.small)
-                + "] referredInodes=[] length=19 "));
+                + "] referredInodes=[] length=23 "));
   }
 
   @Test
