@@ -7,6 +7,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.namenode.ha.HATestUtil;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.junit.rules.ExternalResource;
 import org.nvmnn.it.NvmCluster;
 
@@ -35,6 +36,8 @@ final class HaPair extends ExternalResource {
       conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
       conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
       conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
+      // snapshots on the NVM NameNodes too (docs/snapshots.md, the preview)
+      conf.setBoolean(NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY, true);
       conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY, 0);
       conf.setInt(DFSConfigKeys.DFS_HA_TAILEDITS_PERIOD_KEY, 1);
       conf.set(

@@ -14,6 +14,8 @@ import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.AppendOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.CancelDelegationTokenOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.ClearNSQuotaOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.ConcatDeleteOp;
+import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.CreateSnapshotOp;
+import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.DeleteSnapshotOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.DisallowSnapshotOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.GetDelegationTokenOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.MkdirOp;
@@ -25,6 +27,7 @@ import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RemoveCachePoolOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RemoveXAttrOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RenameOldOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RenameOp;
+import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RenameSnapshotOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.RenewDelegationTokenOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.SetAclOp;
 import org.apache.hadoop.hdfs.server.namenode.FSEditLogOp.SetGenstampV1Op;
@@ -186,6 +189,17 @@ final class NvmEditApplier {
       case OP_DISALLOW_SNAPSHOT:
         w.pathChanged(((DisallowSnapshotOp) op).snapshotRoot);
         return;
+      case OP_CREATE_SNAPSHOT:
+        // the loader ran 2.7.3's snapshot code over this namespace: the same id as the active's
+        w.snapshotChanged("snapshot creation in", ((CreateSnapshotOp) op).snapshotRoot);
+        return;
+      case OP_RENAME_SNAPSHOT:
+        w.snapshotChanged("snapshot rename in", ((RenameSnapshotOp) op).snapshotRoot);
+        return;
+      case OP_DELETE_SNAPSHOT:
+        // what only that snapshot held the loader dropped from the inode map (SlimInodeMap)
+        w.snapshotDeleted(((DeleteSnapshotOp) op).snapshotRoot);
+        return;
       case OP_SET_QUOTA:
         w.pathChanged(((SetQuotaOp) op).src);
         return;
@@ -281,8 +295,7 @@ final class NvmEditApplier {
         editLog.cacheWriteThrough().directiveRemoved(((RemoveCacheDirectiveInfoOp) op).id, rpc);
         return;
       default:
-        // snapshots (but allowing and disallowing them), rolling upgrades: memory has the change
-        // and the region cannot hold it
+        // rolling upgrades: memory has the change and the region cannot hold it
         WriteThroughFailure.stop(
             "edit "
                 + op.opCode

@@ -26,17 +26,15 @@ abstract class NvmRpcRefusals extends NameNodeRpcServer {
    */
   final boolean ha;
 
-  /** Snapshots may be created, renamed and deleted (the preview; never with HA). */
+  /** Snapshots may be created, renamed and deleted (the preview). */
   final boolean snapshotsPreview;
 
   NvmRpcRefusals(Configuration conf, NameNode nn) throws IOException {
     super(conf, nn);
     this.ha = HAUtil.isHAEnabled(conf, DFSUtil.getNamenodeNameServiceId(conf));
     this.snapshotsPreview =
-        !ha
-            && conf.getBoolean(
-                NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY,
-                NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_DEFAULT);
+        conf.getBoolean(
+            NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_DEFAULT);
   }
 
   /** The exception for a refused operation; {@code feature} is plural ("snapshots are"). */

@@ -94,8 +94,9 @@ public final class NvmConfigKeys {
 
   /**
    * Creating, renaming and deleting snapshots in NVM mode, a preview while issue 40 is built
-   * (docs/snapshots.md): off by default, when those calls are refused as before; never with HA. A
-   * namespace with snapshots cannot be imported yet.
+   * (docs/snapshots.md): off by default, when those calls are refused as before. (An HA standby
+   * persists the snapshot edits it tails whatever this says.) A namespace with snapshots cannot be
+   * imported yet.
    */
   public static final String NVM_SNAPSHOTS_PREVIEW_KEY = "dfs.namenode.nvm.snapshots.preview";
 
