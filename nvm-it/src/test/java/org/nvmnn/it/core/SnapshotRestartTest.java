@@ -126,6 +126,14 @@ public class SnapshotRestartTest {
     return fs;
   }
 
+  /** The status of f{@code from}..f19: more files than the inode cache of 8 holds. */
+  private static void evictingReads(DistributedFileSystem fs, Path d, int from, List<String> seen) {
+    for (int i = from; i < 20; i++) {
+      final int k = i;
+      seen.add(answer(() -> fs.getFileStatus(new Path(d, "f" + k))));
+    }
+  }
+
   private static void write(DistributedFileSystem fs, Path p, int bytes) throws Exception {
     try (FSDataOutputStream out = fs.create(p, (short) 1)) {
       out.write(new byte[bytes]);
@@ -170,10 +178,7 @@ public class SnapshotRestartTest {
         "concat " + answer(() -> f1.concat(new Path(d, "f18"), new Path[] {new Path(d, "f17")})));
     // (a source created after the snapshot would leave 2.7.3's created list naming a removed file,
     // and every later listing of the snapshot fails, on a stock NameNode too)
-    for (int i = 5; i < 20; i++) { // reads: the cache of 8 evicts
-      final int k = i;
-      seen.add(answer(() -> f1.getFileStatus(new Path(d, "f" + k))));
-    }
+    evictingReads(f1, d, 5, seen);
     seen.addAll(state(fs, "changes after s1"));
     fs = restart(seen, "changes after s1");
     DistributedFileSystem f2 = fs;
@@ -184,10 +189,7 @@ public class SnapshotRestartTest {
     seen.add(answer(() -> write(f2, new Path(d, "h"), 5))); // in s2's created list
     seen.add("rename s2 " + answer(() -> f2.renameSnapshot(d, "s2", "t2")));
     seen.add("s3 " + answer(() -> f2.createSnapshot(d, "s3")));
-    for (int i = 6; i < 20; i++) { // reads: the cache of 8 evicts h
-      final int k = i;
-      seen.add(answer(() -> f2.getFileStatus(new Path(d, "f" + k))));
-    }
+    evictingReads(f2, d, 6, seen); // h leaves the cache of 8 unless something keeps it
     // h is in s3: 2.7.3 replaces it with a WithName in the created list of s2's diff too, and
     // checks that the list held the current object (the inode cache keeps it: InodeCache.pinned)
     seen.add("mv h " + answer(() -> f2.rename(new Path(d, "h"), new Path(d, "h2"))));

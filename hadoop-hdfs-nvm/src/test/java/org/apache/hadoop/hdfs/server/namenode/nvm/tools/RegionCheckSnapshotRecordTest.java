@@ -54,13 +54,20 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
   /** The records the preview writes for a snapshot of alice after small.txt's delete. */
   private long[] snapshotOfAlice(long counter, long snapshotId, boolean snapshottable)
       throws Exception {
+    return snapshotOfAlice(counter, snapshotId, snapshottable, n.alice, diffs(n.id(n.small)));
+  }
+
+  /** The same, with the diff record of {@code diffOwner} holding {@code diffPayload}. */
+  private long[] snapshotOfAlice(
+      long counter, long snapshotId, boolean snapshottable, long diffOwner, byte[] diffPayload)
+      throws Exception {
     long[] pages = new long[3];
     try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
         Txn t = s.begin()) {
       t.setSnapshottable(n.alice, snapshottable);
       pages[0] = t.createRecord(RECORD_SNAPSHOT_IDS, 0, counter, new byte[0]);
       pages[1] = t.createRecord(RECORD_SNAPSHOT, snapshotId, n.id(n.alice), new byte[] {9});
-      pages[2] = t.createRecord(RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs(n.id(n.small)));
+      pages[2] = t.createRecord(RECORD_INODE_DIFFS, n.id(diffOwner), 0, diffPayload);
       t.commit();
     }
     return pages;
@@ -123,15 +130,7 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
 
   @Test
   public void aDeletedIdWhoseParentIsAnotherIsBad() throws Exception {
-    long page;
-    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
-        Txn t = s.begin()) {
-      t.setSnapshottable(n.alice, true);
-      t.createRecord(RECORD_SNAPSHOT_IDS, 0, 1, new byte[0]);
-      t.createRecord(RECORD_SNAPSHOT, 0, n.id(n.alice), new byte[] {9});
-      page = t.createRecord(RECORD_INODE_DIFFS, n.id(n.user), 0, diffs(n.id(n.small)));
-      t.commit();
-    }
+    long page = snapshotOfAlice(1, 0, true, n.user, diffs(n.id(n.small)))[2];
     Finding f =
         CheckAssert.onlyError(
             judge("small.txt in user's deleted list"),
@@ -148,14 +147,10 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
    */
   @Test
   public void aRenameOutOfASnapshotIsCleanAndItsReferenceChecked() throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs(new long[0], new long[] {n.id(n.big)}));
     long ref;
     try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
         Txn t = s.begin()) {
-      t.setSnapshottable(n.alice, true);
-      t.createRecord(RECORD_SNAPSHOT_IDS, 0, 1, new byte[0]);
-      t.createRecord(RECORD_SNAPSHOT, 0, n.id(n.alice), new byte[] {9});
-      t.createRecord(
-          RECORD_INODE_DIFFS, n.id(n.alice), 0, diffs(new long[0], new long[] {n.id(n.big)}));
       t.move(n.big, n.tmp, "big.bin".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       ref = t.createRecord(RECORD_INODE_REF, n.id(n.big), n.id(n.tmp), new byte[] {4, 8});
       t.commit();
