@@ -251,6 +251,11 @@ public class SnapshotRestartTest {
     fs = restart(seen, "renames");
     DistributedFileSystem f6 = fs;
     seen.add("rm moved " + answer(() -> f6.delete(new Path(e, "dd"), true)));
+    // a file renamed out of a snapshot into a directory that is then deleted whole: only the
+    // snapshot's old place keeps it (its page must not stay under the freed directory)
+    seen.add(answer(() -> f6.mkdirs(new Path("/x/y"))));
+    seen.add("mv to x " + answer(() -> f6.rename(new Path(d, "f13"), new Path("/x/y/f13"))));
+    seen.add("rm x " + answer(() -> f6.delete(new Path("/x"), true)));
     seen.add("es2 " + answer(() -> f6.createSnapshot(e, "es2")));
     seen.add("mv again " + answer(() -> f6.rename(new Path(d, "f6b"), new Path(e, "f6c"))));
     seen.addAll(state(fs, "renamed and deleted"));

@@ -241,6 +241,11 @@ final class FeatureSweeps {
     sweep(
         "delete a renamed file (only the snapshot's reference keeps it)",
         () -> assertTrue(nn.delete(d + "/f1b", false)));
+    nn.mkdirs("/s/x/y", FsPermission.getDirDefault(), true);
+    assertTrue(nn.rename(d + "/new2", "/s/x/y/new2"));
+    sweep(
+        "delete the directory a renamed file was moved into (its page under its old place)",
+        () -> assertTrue(nn.delete("/s/x", true)));
     sweep("deleteSnapshot (diffs merged into the prior)", () -> nn.deleteSnapshot(d, "s1"));
     sweep("deleteSnapshot (the last: what only it held freed)", () -> nn.deleteSnapshot(d, "t2"));
   }

@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
@@ -43,6 +44,14 @@ final class NvmSnapshotRecords {
 
   /** Referred inode id &rarr; the directory its reference record names (the record's value). */
   private final LongLongMap refParents = new LongLongMap();
+
+  /**
+   * Referred inode id &rarr; a directory whose diffs' deleted lists hold a reference to it (a
+   * renamed inode's old place); the ids each directory holds so, to forget them when it changes.
+   */
+  private final LongLongMap oldPlaces = new LongLongMap();
+
+  private final java.util.HashMap<Long, long[]> oldPlacesOf = new java.util.HashMap<>();
 
   private long counterPage = LongLongMap.MISSING;
 
@@ -83,7 +92,8 @@ final class NvmSnapshotRecords {
    * records of {@code inodes} (plus every inode with a record on a sweep). Returns the files whose
    * diffs are in memory now, which the caller pins in the inode cache once the batch is staged.
    */
-  List<INodeFile> stage(Txn t, FSNamesystem fsn, List<INode> inodes) throws IOException {
+  List<INodeFile> stage(Txn t, FSNamesystem fsn, List<INode> inodes, IdPageMap pages)
+      throws IOException {
     SnapshotManager sm = fsn.getSnapshotManager();
     if (snapshotsChanged) {
       stageCounter(t, NvmSnapshotAccess.counter(sm));
@@ -107,6 +117,9 @@ final class NvmSnapshotRecords {
         }
       }
     }
+    if (oldPlaces.size() > 0) {
+      stageOldPlaceParents(t, pages);
+    }
     return withDiffs;
   }
 
@@ -124,6 +137,7 @@ final class NvmSnapshotRecords {
     }
     if (target instanceof NvmINodeDirectory) {
       stageReferences(t, (NvmINodeDirectory) target);
+      noteOldPlaces(target.asDirectory());
     }
     byte[] want = NvmSnapshotEncoder.diffs(target);
     if (want != null && target.isFile()) {
@@ -159,6 +173,50 @@ final class NvmSnapshotRecords {
       if (!here.containsKey(id) && refParents.get(id) == dir.getId()) {
         refParents.remove(id);
         t.removeRecord(refPages.remove(id));
+      }
+    }
+  }
+
+  /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
+  private void noteOldPlaces(INodeDirectory dir) {
+    long[] before = oldPlacesOf.remove(dir.getId());
+    if (before != null) {
+      for (long id : before) {
+        if (oldPlaces.get(id) == dir.getId()) {
+          oldPlaces.remove(id);
+        }
+      }
+    }
+    List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
+    if (!refs.isEmpty()) {
+      long[] ids = new long[refs.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = refs.get(i).getId();
+        oldPlaces.put(ids[i], dir.getId());
+      }
+      oldPlacesOf.put(dir.getId(), ids);
+    }
+  }
+
+  /**
+   * A renamed inode that only its old places hold (no current reference: it was deleted at its
+   * destination, or its destination directory was) keeps its page under a directory that stays: one
+   * of its old places. Its page still names the destination, which the batch may free; the rebuild
+   * keeps it out of the current tree either way (region-format.md §13).
+   */
+  private void stageOldPlaceParents(Txn t, IdPageMap pages) throws IOException {
+    for (long id : oldPlaces.keys()) {
+      if (refPages.containsKey(id)) {
+        continue; // current at its reference's directory, where the rename moved its page
+      }
+      long page = pages.get(id);
+      long owner = pages.get(oldPlaces.get(id));
+      if (page == IdPageMap.MISSING || owner == IdPageMap.MISSING) {
+        continue;
+      }
+      InodeView v = store.inode(page);
+      if (v.parentPage() != owner) {
+        t.move(page, owner, v.nameBytes());
       }
     }
   }
@@ -233,6 +291,20 @@ final class NvmSnapshotRecords {
         t.removeRecord(page);
       }
     }
+    if (refParents.size() > 0) {
+      // a removed directory's current references go with it (2.7.3 keeps the inodes they refer to
+      // while a snapshot's old place holds them: stageOldPlaceParents re-parents their pages)
+      LongLongMap gone = new LongLongMap(Math.max(16, 2 * n));
+      for (int i = 0; i < n; i++) {
+        gone.put(ids[i], 1);
+      }
+      for (long id : refParents.keys()) {
+        if (gone.containsKey(refParents.get(id))) {
+          refParents.remove(id);
+          t.removeRecord(refPages.remove(id));
+        }
+      }
+    }
   }
 
   // ---- restart (SnapshotRestore fills these from the recovered records)
@@ -243,6 +315,11 @@ final class NvmSnapshotRecords {
 
   void restoredDiffs(long inodeId, long page) {
     diffPages.put(inodeId, page);
+  }
+
+  /** At a restart: {@code dir}'s diffs are in memory again. */
+  void restoredDiffs(INodeDirectory dir) {
+    noteOldPlaces(dir);
   }
 
   void restoredReference(long referredId, long page, long parentId) {

@@ -197,7 +197,7 @@ final class NvmWriteThrough {
       op.stage(t);
       if (collecting) {
         staged.addAll(slim.takeSnapshotChanged());
-        withDiffs = snapshots.stage(t, fsn, staged);
+        withDiffs = snapshots.stage(t, fsn, staged, pages);
       }
       if (retry != null) {
         retryLog.stage(t, retry);

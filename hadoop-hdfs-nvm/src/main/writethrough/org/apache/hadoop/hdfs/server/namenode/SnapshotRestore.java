@@ -206,6 +206,7 @@ final class SnapshotRestore {
         slim.fileChanged(owner.asFile());
       } else if (owner != null && owner.isDirectory()) {
         holdCreated(slim, owner.asDirectory());
+        records.restoredDiffs(owner.asDirectory());
         NvmSnapshotAccess.restoreCopyAccessTimes(owner.asDirectory(), head[2]);
       }
     }

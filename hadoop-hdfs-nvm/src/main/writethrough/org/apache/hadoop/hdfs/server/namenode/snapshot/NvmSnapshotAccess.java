@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.INode;
 import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
 import org.apache.hadoop.hdfs.server.namenode.INodeFile;
+import org.apache.hadoop.hdfs.server.namenode.INodeReference;
 import org.apache.hadoop.hdfs.server.namenode.NvmDirectoryCopies;
 import org.apache.hadoop.hdfs.util.Diff;
 
@@ -64,5 +65,21 @@ public final class NvmSnapshotAccess {
             NvmDirectoryCopies.withAccessTime(dir.getId(), d.snapshotINode, newestFirst[k]);
       }
     }
+  }
+
+  /** The references in the deleted lists of {@code dir}'s diffs (renamed inodes' old places). */
+  public static List<INodeReference> deletedReferences(INodeDirectory dir) {
+    List<INodeReference> out = new ArrayList<INodeReference>();
+    DirectoryWithSnapshotFeature sf = dir.getDirectoryWithSnapshotFeature();
+    if (sf != null) {
+      for (DirectoryWithSnapshotFeature.DirectoryDiff d : sf.getDiffs()) {
+        for (INode c : d.getChildrenDiff().getList(Diff.ListType.DELETED)) {
+          if (c.isReference()) {
+            out.add(c.asReference());
+          }
+        }
+      }
+    }
+    return out;
   }
 }
