@@ -154,8 +154,15 @@ final class SlimRebuild {
     st.passNanos = t1 - t0;
     st.indexNanos = System.nanoTime() - t1;
     for (INodeFile f : ucFiles) {
-      fsn.leaseManager.addLease(
-          f.getFileUnderConstructionFeature().getClientName(), f.getFullPathName());
+      // a file under construction that only a snapshot holds (deleted while open, in a snapshot)
+      // has no path in the current tree: 2.7.3 keeps its lease with the path it had and drops it
+      // at the lease's recovery, and its own restart fails on it (LeaseManager's count of blocks
+      // under construction resolves every lease path); the rebuild leaves it out
+      String path = f.getFullPathName();
+      INode current = dir.getINode(path);
+      if (current != null && current.getId() == f.getId()) {
+        fsn.leaseManager.addLease(f.getFileUnderConstructionFeature().getClientName(), path);
+      }
     }
     st.underConstruction = ucFiles.size();
     dir.resetLastInodeId(maxId);

@@ -7,7 +7,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
-import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
@@ -46,12 +45,16 @@ final class NvmSnapshotRecords {
   private final LongLongMap refParents = new LongLongMap();
 
   /**
-   * Referred inode id &rarr; a directory whose diffs' deleted lists hold a reference to it (a
-   * renamed inode's old place); the ids each directory holds so, to forget them when it changes.
+   * Referred inode id &rarr; the directories whose diffs' deleted lists hold a reference to it (a
+   * renamed inode's old places); and the ids each directory holds so, to forget them when it
+   * changes or goes.
    */
-  private final LongLongMap oldPlaces = new LongLongMap();
+  private final Map<Long, java.util.Set<Long>> oldPlaces = new java.util.HashMap<>();
 
-  private final java.util.HashMap<Long, long[]> oldPlacesOf = new java.util.HashMap<>();
+  private final Map<Long, long[]> oldPlacesOf = new java.util.HashMap<>();
+
+  /** The inode ids the running batch removes (stageRemovals), for stageOldPlaceParents. */
+  private LongLongMap removedNow = new LongLongMap();
 
   private long counterPage = LongLongMap.MISSING;
 
@@ -117,9 +120,10 @@ final class NvmSnapshotRecords {
         }
       }
     }
-    if (oldPlaces.size() > 0) {
+    if (!oldPlaces.isEmpty()) {
       stageOldPlaceParents(t, pages);
     }
+    removedNow = new LongLongMap();
     return withDiffs;
   }
 
@@ -179,22 +183,27 @@ final class NvmSnapshotRecords {
 
   /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
   private void noteOldPlaces(INodeDirectory dir) {
-    long[] before = oldPlacesOf.remove(dir.getId());
-    if (before != null) {
-      for (long id : before) {
-        if (oldPlaces.get(id) == dir.getId()) {
-          oldPlaces.remove(id);
-        }
-      }
-    }
+    forgetOldPlace(dir.getId());
     List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
     if (!refs.isEmpty()) {
       long[] ids = new long[refs.size()];
       for (int i = 0; i < ids.length; i++) {
         ids[i] = refs.get(i).getId();
-        oldPlaces.put(ids[i], dir.getId());
+        oldPlaces.computeIfAbsent(ids[i], k -> new java.util.HashSet<Long>()).add(dir.getId());
       }
       oldPlacesOf.put(dir.getId(), ids);
+    }
+  }
+
+  private void forgetOldPlace(long dirId) {
+    long[] before = oldPlacesOf.remove(dirId);
+    if (before != null) {
+      for (long id : before) {
+        java.util.Set<Long> owners = oldPlaces.get(id);
+        if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
+          oldPlaces.remove(id);
+        }
+      }
     }
   }
 
@@ -205,18 +214,30 @@ final class NvmSnapshotRecords {
    * keeps it out of the current tree either way (region-format.md §13).
    */
   private void stageOldPlaceParents(Txn t, IdPageMap pages) throws IOException {
-    for (long id : oldPlaces.keys()) {
+    for (Map.Entry<Long, java.util.Set<Long>> e : oldPlaces.entrySet()) {
+      long id = e.getKey();
       if (refPages.containsKey(id)) {
         continue; // current at its reference's directory, where the rename moved its page
       }
       long page = pages.get(id);
-      long owner = pages.get(oldPlaces.get(id));
-      if (page == IdPageMap.MISSING || owner == IdPageMap.MISSING) {
+      if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
         continue;
       }
-      InodeView v = store.inode(page);
-      if (v.parentPage() != owner) {
-        t.move(page, owner, v.nameBytes());
+      long parent = store.inode(page).parentPage();
+      long staying = IdPageMap.MISSING;
+      for (long owner : e.getValue()) {
+        long ownerPage = pages.get(owner);
+        if (ownerPage == IdPageMap.MISSING || removedNow.containsKey(owner)) {
+          continue;
+        }
+        if (ownerPage == parent) {
+          staying = IdPageMap.MISSING;
+          break; // already under an old place that stays
+        }
+        staying = ownerPage;
+      }
+      if (staying != IdPageMap.MISSING) {
+        t.move(page, staying, store.inode(page).nameBytes());
       }
     }
   }
@@ -277,6 +298,13 @@ final class NvmSnapshotRecords {
 
   /** The diff and reference records of removed inodes go with their pages. */
   void stageRemovals(Txn t, long[] ids, int n) throws IOException {
+    removedNow = new LongLongMap(Math.max(16, 2 * n));
+    for (int i = 0; i < n; i++) {
+      removedNow.put(ids[i], 1);
+      if (!oldPlacesOf.isEmpty()) {
+        forgetOldPlace(ids[i]);
+      }
+    }
     if (diffPages.size() == 0 && refPages.size() == 0) {
       return;
     }
@@ -294,12 +322,8 @@ final class NvmSnapshotRecords {
     if (refParents.size() > 0) {
       // a removed directory's current references go with it (2.7.3 keeps the inodes they refer to
       // while a snapshot's old place holds them: stageOldPlaceParents re-parents their pages)
-      LongLongMap gone = new LongLongMap(Math.max(16, 2 * n));
-      for (int i = 0; i < n; i++) {
-        gone.put(ids[i], 1);
-      }
       for (long id : refParents.keys()) {
-        if (gone.containsKey(refParents.get(id))) {
+        if (removedNow.containsKey(refParents.get(id))) {
           refParents.remove(id);
           t.removeRecord(refPages.remove(id));
         }

@@ -98,8 +98,15 @@ final class SnapshotRestore {
     final String[] strings;
     final SnapshotSection.Snapshot snapshot;
 
+    /** The root copy's access time (the payload's first 8 bytes). */
+    final long accessTime;
+
     SnapshotRecord(long page, long dirId, byte[] payload) throws IOException {
-      InputStream in = new ByteArrayInputStream(payload);
+      if (payload.length < 8) {
+        throw new IOException("NVM region: the snapshot record at page " + page + " is damaged");
+      }
+      this.accessTime = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+      InputStream in = new ByteArrayInputStream(payload, 8, payload.length - 8);
       this.page = page;
       this.dirId = dirId;
       this.strings = NvmStringTables.read(in);
@@ -163,6 +170,14 @@ final class SnapshotRestore {
           .writeDelimitedTo(section);
       s.snapshot.writeDelimitedTo(section);
       loader.loadSnapshotSection(new ByteArrayInputStream(section.toByteArray()));
+      if (s.accessTime != 0) {
+        INode dir = fsn.getFSDirectory().getInode(s.dirId);
+        dir.asDirectory()
+            .getDirectorySnapshottableFeature()
+            .getSnapshotById(s.snapshot.getSnapshotId())
+            .getRoot()
+            .setAccessTime(s.accessTime);
+      }
     }
     SnapshotManager sm = fsn.getSnapshotManager();
     NvmSnapshotAccess.restored(sm, snapshots.size(), (int) counter);

@@ -61,6 +61,12 @@ public final class NvmSnapshotEncoder {
         .build()
         .writeDelimitedTo(body);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // the root copy's access time, which the fsimage's directory message has no field for
+    out.write(
+        ByteBuffer.allocate(8)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .putLong(root.getAccessTime())
+            .array());
     NvmStringTables.write(strings, out);
     body.writeTo(out);
     return out.toByteArray();
