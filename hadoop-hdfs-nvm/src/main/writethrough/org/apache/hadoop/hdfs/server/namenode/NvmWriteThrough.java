@@ -36,6 +36,9 @@ final class NvmWriteThrough {
   private long[] removedIds = new long[16];
   private int removedCount;
 
+  /** The ids in {@link #removedIds}: 2.7.3's snapshot deletion may name an inode twice. */
+  private final LongLongMap removedSet = new LongLongMap();
+
   /**
    * Set by logDelete: the deleted path; the parent of the deleted subtree, whose mtime is committed
    * with the removal list, is found when that list arrives ({@link #deletedParent}).
@@ -233,6 +236,9 @@ final class NvmWriteThrough {
       slim.cache().remove(removedIds[i]);
     }
     removedCount = 0;
+    if (removedSet.size() > 0) {
+      removedSet.clear();
+    }
   }
 
   // ------------------------------------------------------------------ state of one inode
@@ -432,6 +438,9 @@ final class NvmWriteThrough {
         long p = pages.get(n.getId());
         if (p == IdPageMap.MISSING) {
           continue; // never persisted (e.g. removed in the same op that would have created it)
+        }
+        if (removedSet.put(n.getId(), p) != LongLongMap.MISSING) {
+          continue; // named twice: its page is freed once
         }
         if (removedCount == removed.length) {
           removed = Arrays.copyOf(removed, removedCount * 2);
