@@ -136,8 +136,8 @@ final class NvmSnapshotRecords {
     if (target.isReference()) { // a WithCount
       target = target.asReference().getReferredINode();
     }
-    if (seen.put(target, Boolean.TRUE) != null) {
-      return;
+    if (seen.put(target, Boolean.TRUE) != null || removedNow.containsKey(target.getId())) {
+      return; // done, or removed by this batch (its records went in stageRemovals)
     }
     if (target instanceof NvmINodeDirectory) {
       stageReferences(t, (NvmINodeDirectory) target);
