@@ -128,6 +128,7 @@ args=(--seed "$SEED" --ops "$OPS" --restart-every "$K" --hostile "$HOSTILE" --sk
   --nvm-conf "$work/nvm" --nvm-name "$shm/nvm-name" --nvm-region "$shm/nvm.region"
   --refusals "$NVM_ROOT/docs/unsupported-operations.md")
 [ "$BASELINE" = 1 ] && args+=(--baseline true)
+if [ "$SNAPSHOTS" = 1 ]; then args+=(--snapshots true); fi
 [ "${STOCK_CHECKPOINT:-0}" = 1 ] && args+=(--stock-checkpoint true)
 if [ -n "$REPLAY" ]; then
   args+=(--replay "$(realpath "$REPLAY")")

@@ -133,6 +133,7 @@ public final class FuzzRpc {
             "--replay-shrink",
             "--baseline",
             "--stock-checkpoint",
+            "--snapshots",
             "--out",
             "--java",
             "--lib",
@@ -177,7 +178,12 @@ public final class FuzzRpc {
     long progressMs = f.getLong("--progress-seconds", 30) * 1000;
     Generator gen =
         new Generator(
-            seed, hostile, f.getInt("--max-entries", 1500), f.getInt("--renew-every", 500), skip);
+            seed,
+            hostile,
+            f.getInt("--max-entries", 1500),
+            f.getInt("--renew-every", 500),
+            skip,
+            Boolean.parseBoolean(f.get("--snapshots", "false")));
     out.printf(
         "== fuzz-rpc: seed %d, %d operations, restart every %d, hostile %.2f%s; refusal list: %d"
             + " calls (docs/unsupported-operations.md)%n",

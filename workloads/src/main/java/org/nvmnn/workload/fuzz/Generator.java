@@ -83,6 +83,22 @@ final class Generator {
   }
 
   Generator(long seed, double hostile, int maxEntries, int renewEvery, Set<String> skip) {
+    this(seed, hostile, maxEntries, renewEvery, skip, false);
+  }
+
+  /**
+   * With {@code snapshotCalls} (SNAPSHOTS=1: the NVM NameNode's snapshot preview is on) the
+   * snapshot calls come from {@link SnapshotOps} and every fresh start allows snapshots on /d;
+   * without, the table is the one runs of record used (so their seeds give the same calls).
+   */
+  Generator(
+      long seed,
+      double hostile,
+      int maxEntries,
+      int renewEvery,
+      Set<String> skip,
+      boolean snapshotCalls) {
+    this.snapshotCalls = snapshotCalls;
     this.rnd = new Random(seed);
     this.hostile = hostile;
     this.maxEntries = maxEntries;
@@ -100,7 +116,9 @@ final class Generator {
     followUps.clear();
     followUps.add(Op.of(Call.mkdirs, "/wide", 0755, true));
     followUps.add(Op.of(Call.mkdirs, "/d", 0777, true));
-    followUps.add(Op.of(Call.allowSnapshot, "/d")); // where most snapshot calls go (SnapshotOps)
+    if (snapshotCalls) {
+      followUps.add(Op.of(Call.allowSnapshot, "/d")); // where most snapshot calls go (SnapshotOps)
+    }
   }
 
   Op next() {
@@ -334,6 +352,8 @@ final class Generator {
   /** The snapshot calls (made in the constructor: they draw from {@link #rnd}). */
   private final SnapshotOps snapshots;
 
+  private final boolean snapshotCalls;
+
   private void buildTable() {
     // namespace writes
     add(110, this::create);
@@ -375,8 +395,12 @@ final class Generator {
     add(3, () -> Op.of(Call.getLinkTarget, target()).as(caller()));
     add(6, () -> Op.of(Call.checkAccess, target(), pick(FsAction.values())).as(caller()));
     add(2, () -> Op.of(Call.getSnapshottableDirListing));
-    add(3, snapshots::diff);
-    add(6, snapshots::read);
+    if (snapshotCalls) {
+      add(3, snapshots::diff);
+      add(6, snapshots::read);
+    } else {
+      add(2, () -> Op.of(Call.getSnapshotDiffReport, dirOrAny(), "s1", "").as(caller()));
+    }
     add(2, () -> Op.of(Call.getEZForPath, target()).as(caller()));
     add(2, () -> Op.of(Call.listEncryptionZones, 0L));
     add(2, () -> Op.of(Call.listCachePools, ""));
@@ -429,9 +453,15 @@ final class Generator {
     // what the NVM NameNode refuses (it answers first; the stock NameNode only if it did not)
     add(2, () -> Op.of(Call.allowSnapshot, dirOrAny()).as(caller()));
     add(1, () -> Op.of(Call.disallowSnapshot, dirOrAny()).as(caller()));
-    add(3, snapshots::create); // refused unless the snapshot preview is on (SNAPSHOTS=1)
-    add(1, snapshots::rename);
-    add(2, snapshots::delete);
+    if (snapshotCalls) {
+      add(3, snapshots::create);
+      add(1, snapshots::rename);
+      add(2, snapshots::delete);
+    } else { // refused by the NVM NameNode
+      add(2, () -> Op.of(Call.createSnapshot, dirOrAny(), pick(new String[] {"s1", null, ""})));
+      add(1, () -> Op.of(Call.renameSnapshot, dirOrAny(), "s1", "s2"));
+      add(1, () -> Op.of(Call.deleteSnapshot, dirOrAny(), "s1"));
+    }
     add(2, () -> Op.of(Call.createSymlink, target(), freshPath(), perm(), true));
     add(2, () -> Op.of(Call.truncate, fileOrAny(), (long) rnd.nextInt(3), client(null)));
     add(1, () -> Op.of(Call.createEncryptionZone, dirOrAny(), "fz-key"));
