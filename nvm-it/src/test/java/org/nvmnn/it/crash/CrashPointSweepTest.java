@@ -492,6 +492,9 @@ public class CrashPointSweepTest {
         "four mkdirs in flight at once, committed as one group",
         CrashPointSweepTest::fourMkdirsInOneGroup);
     sweep("setTimes", () -> nn.setTimes("/s/a/f1", 1234567890000L, 1234567891000L));
+    sweep(
+        "getBlockLocations (an open updating the access time setTimes left old: OP_TIMES)",
+        () -> nn.getBlockLocations("/s/a/f1", 0, 1));
     sweep("setReplication", () -> assertTrue(nn.setReplication("/s/a/f1", (short) 3)));
     sweep("setQuota", () -> nn.setQuota("/s/b", 1000, 1L << 30, null));
     sweep("setStoragePolicy (file)", () -> nn.setStoragePolicy("/s/a/f1", "COLD"));

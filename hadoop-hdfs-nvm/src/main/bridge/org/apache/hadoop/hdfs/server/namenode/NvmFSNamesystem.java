@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.metrics2.annotation.Metrics;
 
 /**
@@ -86,6 +87,24 @@ class NvmFSNamesystem extends FSNamesystem {
     if (space != null && permissions != null) {
       space.check(what, src, space.newStringPages(permissions.getUserName()));
     }
+  }
+
+  /**
+   * 2.7.3 logs the access-time update of an open ({@code OP_TIMES}) and never syncs it: the edit
+   * waits for the next call that syncs, and a crash before that brings back an older access time
+   * than the one served (found by the differential fuzzer). The NVM NameNode makes the update's
+   * batch durable before the blocks are returned, as every write call does; when the call changed
+   * nothing (within the access-time precision, or in safe mode) there is nothing to sync.
+   */
+  @Override
+  LocatedBlocks getBlockLocations(String clientMachine, String src, long offset, long length)
+      throws IOException {
+    LocatedBlocks blocks = super.getBlockLocations(clientMachine, src, offset, length);
+    NvmWriteThrough ns = nvmImage.writeThrough();
+    if (ns != null && ns.store().stagedByMeNotDurable()) {
+      getEditLog().logSync();
+    }
+    return blocks;
   }
 
   @Override

@@ -139,6 +139,13 @@ public final class InodeStore implements AutoCloseable {
   }
 
   /**
+   * Whether the last batch this thread staged is not durable yet ({@link #syncMine} would wait).
+   */
+  public boolean stagedByMeNotDurable() {
+    return stagedByThread.get()[0] > durable;
+  }
+
+  /**
    * Makes every batch this thread staged durable, together with whatever other threads staged
    * before it (one group commit serves all the threads waiting). {@code all}: every batch staged so
    * far; otherwise (HA, where the region must not get ahead of the journal quorum) only up to this
