@@ -477,12 +477,13 @@ final class NvmWriteThrough {
    * The directory the pending delete removed its subtree from. The subtree's root is the removed
    * inode whose page's parent is not among the removed pages (for a file, the one removed inode);
    * its page names its parent by id, which the inode map resolves without walking the path again.
-   * Only if the delete removed nothing persisted is the parent path resolved (as logDelete did
-   * before).
+   * The parent path is resolved instead (as logDelete did before) if the delete removed nothing
+   * persisted, or when snapshots exist: a snapshot keeps the deleted root, and what the delete
+   * removed is only what was created below it since, whose root is a child of the deleted one.
    */
   private INodeDirectory deletedParent() {
     try {
-      long root = removedRootPage();
+      long root = snapshots.active(fsn.getSnapshotManager()) ? 0 : removedRootPage();
       if (root != 0) {
         INode p = fsn.getFSDirectory().getInode(store.inode(root).parentId());
         if (p != null && p.isDirectory()) {

@@ -219,10 +219,12 @@ final class SnapshotRestore {
       INode owner = fsn.getFSDirectory().getInode(v.key());
       if (owner != null && owner.isFile()) {
         slim.fileChanged(owner.asFile());
+        NvmSnapshotAccess.shareCopyXAttrs(owner);
       } else if (owner != null && owner.isDirectory()) {
         holdCreated(slim, owner.asDirectory());
         records.restoredDiffs(owner.asDirectory());
         NvmSnapshotAccess.restoreCopyAccessTimes(owner.asDirectory(), head[2]);
+        NvmSnapshotAccess.shareCopyXAttrs(owner);
       }
     }
     recomputeQuotaUsage(fsn, slim);

@@ -1,12 +1,15 @@
 package org.apache.hadoop.hdfs.server.namenode.snapshot;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.server.namenode.INode;
+import org.apache.hadoop.hdfs.server.namenode.INodeAttributes;
 import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
 import org.apache.hadoop.hdfs.server.namenode.INodeFile;
 import org.apache.hadoop.hdfs.server.namenode.INodeReference;
 import org.apache.hadoop.hdfs.server.namenode.NvmDirectoryCopies;
+import org.apache.hadoop.hdfs.server.namenode.XAttrFeature;
 import org.apache.hadoop.hdfs.util.Diff;
 
 /**
@@ -64,6 +67,70 @@ public final class NvmSnapshotAccess {
         d.snapshotINode =
             NvmDirectoryCopies.withAccessTime(dir.getId(), d.snapshotINode, newestFirst[k]);
       }
+    }
+  }
+
+  /**
+   * 2.7.3 compares attribute copies' xattrs by identity ({@code metadataEquals}): a copy holds the
+   * XAttrFeature object its inode had when the copy was taken (a snapshot's root likewise), until
+   * an xattr call gives the inode a new one. The stock loader makes one object per copy, so after a
+   * restart every copy with xattrs would differ from its inode and from the next copy, and a diff
+   * report would list as modified what it did not list before. Restored: going from the inode to
+   * its oldest diff, a copy whose xattrs equal the next later state's (the newer copy's, or the
+   * inode's) takes that state's object. (An xattr call that set the same xattrs again made a new
+   * object in memory, which 2.7.3 reports as a modification; the region does not tell it apart.)
+   */
+  public static void shareCopyXAttrs(INode inode) {
+    List<? extends AbstractINodeDiff<?, ?, ?>> diffs;
+    if (inode.isFile() && inode.asFile().getFileWithSnapshotFeature() != null) {
+      diffs = inode.asFile().getFileWithSnapshotFeature().getDiffs().asList();
+    } else if (inode.isDirectory()
+        && inode.asDirectory().getDirectoryWithSnapshotFeature() != null) {
+      diffs = inode.asDirectory().getDirectoryWithSnapshotFeature().getDiffs().asList();
+    } else {
+      return;
+    }
+    XAttrFeature later = inode.getXAttrFeature();
+    for (int i = diffs.size() - 1; i >= 0; i--) {
+      INodeAttributes copy = diffs.get(i).getSnapshotINode();
+      if (copy == null) {
+        continue;
+      }
+      XAttrFeature mine = copy.getXAttrFeature();
+      if (mine != null
+          && later != null
+          && mine != later
+          && mine.getXAttrs().equals(later.getXAttrs())) {
+        setXAttrs(copy, later);
+        mine = later;
+      }
+      later = mine;
+    }
+  }
+
+  private static void setXAttrs(INodeAttributes copy, XAttrFeature f) {
+    if (copy instanceof INodeDirectory) { // a snapshot's root
+      INodeDirectory root = (INodeDirectory) copy;
+      root.removeXAttrFeature();
+      root.addXAttrFeature(f);
+      return;
+    }
+    try {
+      COPY_XATTRS.set(copy, f);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("NVM NameNode: cannot restore a snapshot copy's xattrs", e);
+    }
+  }
+
+  /** The xattrs of 2.7.3's attribute copies (a private field without a setter). */
+  private static final Field COPY_XATTRS;
+
+  static {
+    try {
+      COPY_XATTRS = INodeAttributes.SnapshotCopy.class.getDeclaredField("xAttrFeature");
+      COPY_XATTRS.setAccessible(true);
+    } catch (NoSuchFieldException e) {
+      throw new ExceptionInInitializerError(e);
     }
   }
 

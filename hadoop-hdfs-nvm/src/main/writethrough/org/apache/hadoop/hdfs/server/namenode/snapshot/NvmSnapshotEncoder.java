@@ -215,8 +215,16 @@ public final class NvmSnapshotEncoder {
               .setIsSnapshotRoot(d.isSnapshotRoot());
       INodeDirectoryAttributes copy = d.snapshotINode;
       if (!d.isSnapshotRoot() && copy != null) {
-        b.setName(ByteString.copyFrom(copy.getLocalNameBytes()))
-            .setSnapshotCopy(FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings));
+        INodeSection.INodeDirectory.Builder c =
+            FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings);
+        if (copy instanceof INodeDirectoryAttributes.CopyWithQuota && !c.hasTypeQuotas()) {
+          // the stock loader makes a copy with quotas but without type quotas with type quotas 0
+          // (QuotaCounts.Builder's default), where the copy 2.7.3 took holds -1, as its directory
+          // does: the diff report would list the directory as modified after a restart. Present
+          // (even empty), the loader starts from -1.
+          c.setTypeQuotas(INodeSection.QuotaByStorageTypeFeatureProto.getDefaultInstance());
+        }
+        b.setName(ByteString.copyFrom(copy.getLocalNameBytes())).setSnapshotCopy(c);
       }
       List<INode> created = d.getChildrenDiff().getList(ListType.CREATED);
       b.setCreatedListSize(created.size());
