@@ -13,7 +13,6 @@ import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,6 +34,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.AttributeCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
@@ -50,9 +50,9 @@ import org.nvmnn.it.NvmCluster;
  * 16,000 bytes, one without a value, one empty) on files, directories and the root, and a
  * directory's storage policy next to an xattr are imported into a region and served by the NVM
  * NameNode exactly as the stock NameNode served them; with changes made in NVM mode they are
- * exported and served by the stock NameNode again. What the import still cannot carry (snapshots,
- * encryption zones) is still refused, also when ACLs and xattrs are around; an attribute the
- * written region lost fails the import's verification.
+ * exported and served by the stock NameNode again, with a snapshot, a snapshottable directory and
+ * an encryption zone among them; an attribute the written region lost fails the import's
+ * verification.
  */
 public class AttributeMigrationTest {
   private static final EnumSet<XAttrSetFlag> CREATE = EnumSet.of(XAttrSetFlag.CREATE);
@@ -282,8 +282,7 @@ public class AttributeMigrationTest {
   }
 
   @Test(timeout = 300_000)
-  public void snapshotsAreRefusedSnapshottableDirectoriesAndEncryptionZonesImported()
-      throws Exception {
+  public void snapshotsSnapshottableDirectoriesAndEncryptionZonesImported() throws Exception {
     File keys = new File(NamespaceOpsTestBase.baseDir(getClass()), "refusals.jks");
     cluster =
         cluster(
@@ -295,38 +294,18 @@ public class AttributeMigrationTest {
                 + "="
                 + JavaKeyStoreProvider.SCHEME_NAME
                 + "://file"
-                + keys.toURI().getPath());
+                + keys.toURI().getPath(),
+            NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
     DistributedFileSystem fs = cluster.getFileSystem();
     DFSTestUtil.createKey("k", cluster, cluster.getConfiguration(0));
     fs.mkdirs(new Path("/snap/d"));
     fs.modifyAclEntries(new Path("/snap"), AclEntry.parseAclSpec("user:bob:r-x", true));
     fs.setXAttr(new Path("/snap/d"), "user.a", utf8("a"), CREATE);
     fs.allowSnapshot(new Path("/snap"));
-    fs.createSnapshot(new Path("/snap"), "s1");
+    fs.createSnapshot(new Path("/snap"), "s1"); // imported since the snapshot preview's import
     fs.mkdirs(new Path("/ez"));
     fs.createEncryptionZone(new Path("/ez"), "k");
     fs.create(new Path("/ez/f"), (short) 1).close(); // an encrypted file: its encryption info
-    Map<String, String> refused = new LinkedHashMap<>();
-    refused.put("/snap", "a snapshottable directory with snapshots (snapshots)");
-
-    while (!refused.isEmpty()) {
-      cluster.shutdownNameNode(0);
-      MigrationTestSupport.Run run = tool(cluster, "import");
-      assertEquals(run.toString(), 1, run.exit);
-      assertTrue(run.toString(), run.err.contains("nothing was written"));
-      String named = null;
-      for (Map.Entry<String, String> e : refused.entrySet()) {
-        if (run.err.contains(e.getKey() + " is " + e.getValue() + ", which a region cannot hold")) {
-          named = e.getKey();
-        }
-      }
-      assertTrue("no remaining refusal named in:\n" + run, named != null);
-      assertFalse(region(cluster).exists());
-      cluster.restartNameNode(0, true);
-      fs = cluster.getFileSystem();
-      fs.deleteSnapshot(new Path("/snap"), "s1"); // /snap stays snapshottable
-      refused.remove(named);
-    }
     List<String> onStock = state(fs);
     assertTrue(
         line(onStock, "/ez"), line(onStock, "/ez").contains("raw.hdfs.crypto.encryption.zone="));
@@ -339,6 +318,11 @@ public class AttributeMigrationTest {
     fs = MigrationTestSupport.importAndStartNvm(cluster);
     assertEquals("after the import", onStock, state(fs));
     assertEquals("after the import", "[/snap 65536]", NvmCluster.snapshottableDirs(fs).toString());
+    assertEquals(
+        "a",
+        new String(
+            fs.getXAttr(new Path("/snap/.snapshot/s1/d"), "user.a"),
+            java.nio.charset.StandardCharsets.UTF_8));
     // the zone's xattr came with the directory, and the rebuild registered the zone again
     assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
     assertEquals("k", fs.listEncryptionZones().next().getKeyName());
@@ -349,6 +333,11 @@ public class AttributeMigrationTest {
     fs = MigrationTestSupport.exportAndStartStock(cluster);
     assertEquals("after the export", onStock, state(fs));
     assertEquals("after the export", "[/snap 65536]", NvmCluster.snapshottableDirs(fs).toString());
+    assertEquals(
+        "a",
+        new String(
+            fs.getXAttr(new Path("/snap/.snapshot/s1/d"), "user.a"),
+            java.nio.charset.StandardCharsets.UTF_8));
     assertEquals("/ez", fs.getEZForPath(new Path("/ez")).getPath());
     assertEquals(
         infoOnStock.toString(),

@@ -15,8 +15,6 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.TreeSet;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -106,26 +104,6 @@ public class NvmImportTest {
     assertTrue(run.toString(), run.err.contains("lock"));
     assertNoRegion();
 
-    // features the region cannot hold: each is named with its path, until none is left
-    Map<String, String> features = addUnsupportedFeatures(fs);
-    while (!features.isEmpty()) {
-      cluster.shutdownNameNode(0);
-      run = tool(cluster, "import");
-      assertEquals(run.toString(), 1, run.exit);
-      String named = null;
-      for (Map.Entry<String, String> f : features.entrySet()) {
-        if (run.err.contains(f.getKey() + " is " + f.getValue())) {
-          named = f.getKey();
-        }
-      }
-      assertTrue("no remaining feature named in:\n" + run, named != null);
-      assertTrue(run.toString(), run.err.contains("nothing was written"));
-      assertNoRegion();
-      cluster.restartNameNode(0, true);
-      fs = cluster.getFileSystem();
-      removeFeature(fs, named);
-      features.remove(named);
-    }
     cluster.shutdownNameNode(0);
     TreeSet<String> stockFiles = names(cluster);
     run = tool(cluster, "import");
@@ -146,29 +124,6 @@ public class NvmImportTest {
   private void assertNoRegion() {
     assertFalse("region created", region(cluster).exists());
     assertFalse("partial region left", new File(region(cluster).getPath() + ".importing").exists());
-  }
-
-  /** Path -> the feature as the refusal names it. */
-  private static Map<String, String> addUnsupportedFeatures(DistributedFileSystem fs)
-      throws Exception {
-    Map<String, String> f = new LinkedHashMap<>();
-    fs.mkdirs(new Path("/r/snap"));
-    fs.allowSnapshot(new Path("/r/snap"));
-    fs.createSnapshot(new Path("/r/snap"), "s1");
-    f.put("/r/snap", "a snapshottable directory");
-    return f;
-  }
-
-  private static void removeFeature(DistributedFileSystem fs, String path) throws Exception {
-    Path p = new Path(path);
-    switch (path) {
-      case "/r/snap":
-        fs.deleteSnapshot(p, "s1");
-        fs.disallowSnapshot(p);
-        break;
-      default:
-        assertTrue(fs.delete(p, false));
-    }
   }
 
   @Test

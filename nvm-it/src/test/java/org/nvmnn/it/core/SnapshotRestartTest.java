@@ -39,12 +39,12 @@ public class SnapshotRestartTest {
     }
   }
 
-  private interface Step {
+  interface Step {
     void run() throws Exception;
   }
 
   /** "ok", or the class and first line of what the call threw. */
-  private static String answer(Step s) {
+  static String answer(Step s) {
     try {
       s.run();
       return "ok";
@@ -70,7 +70,7 @@ public class SnapshotRestartTest {
   }
 
   /** Everything the NameNode answers about the namespace and its snapshots. */
-  private static List<String> state(DistributedFileSystem fs, String when) throws Exception {
+  static List<String> state(DistributedFileSystem fs, String when) throws Exception {
     List<String> out = new ArrayList<>();
     out.add("== " + when);
     tree(fs, new Path("/"), out);

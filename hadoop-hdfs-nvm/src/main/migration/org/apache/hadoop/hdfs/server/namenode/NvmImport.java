@@ -107,7 +107,9 @@ final class NvmImport {
             + ms(t0)
             + " ms");
     long t1 = System.nanoTime();
-    NvmImportScan scan = NvmImportScan.run(fsn, image);
+    NvmImportTree tree = NvmImportTree.of(fsn.getFSDirectory());
+    List<NvmImportSnapshots.Record> records = NvmImportSnapshots.records(fsn, tree);
+    NvmImportScan scan = NvmImportScan.run(fsn, image, tree, records);
     refuseTooSmall(scan, region);
     out.println(
         "import: "
@@ -137,14 +139,14 @@ final class NvmImport {
     File partial = new File(region.getPath() + PARTIAL_SUFFIX);
     try {
       long t2 = System.nanoTime();
-      writeRegion(fsn, lastTxId, identity, partial);
+      writeRegion(fsn, lastTxId, identity, partial, tree, records);
       out.println("import: wrote " + partial + " in " + ms(t2) + " ms");
       Consumer<File> hook = beforeVerify;
       if (hook != null) {
         hook.accept(partial);
       }
       long t3 = System.nanoTime();
-      String sum = NvmImportVerifier.verify(partial, scan, fsn, identity, lastTxId);
+      String sum = NvmImportVerifier.verify(partial, scan, fsn, identity, lastTxId, records);
       out.println(
           "import: verified in "
               + ms(t3)
@@ -283,7 +285,13 @@ final class NvmImport {
     }
   }
 
-  private void writeRegion(FSNamesystem fsn, long lastTxId, RegionIdentity identity, File file)
+  private void writeRegion(
+      FSNamesystem fsn,
+      long lastTxId,
+      RegionIdentity identity,
+      File file,
+      NvmImportTree tree,
+      List<NvmImportSnapshots.Record> records)
       throws IOException {
     File dir = file.getAbsoluteFile().getParentFile();
     if (dir != null && !dir.isDirectory() && !dir.mkdirs()) {
@@ -297,7 +305,7 @@ final class NvmImport {
       // the region is renamed into place only after it is closed (every batch committed) and
       // verified, so its batches need not be durable one by one: group commit, bounded
       store.groupCommit(true);
-      NvmImportWriter.write(fsn, lastTxId, store);
+      NvmImportWriter.write(fsn, lastTxId, store, tree, records);
     }
     // in the disk mode the partial region had a log of its own (unless one is configured, which
     // is the NameNode's and stays); closed, the region needs none

@@ -1,10 +1,8 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,16 +12,14 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeLimits;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.tools.InodeLine;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectorySnapshottableFeature;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
-import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
  * One pass over a namespace the stock loader built, before anything is written. It refuses what a
- * region cannot hold, naming the first offending path and the feature; counts the pages the region
- * needs; and records what the verification expects to read back: one {@code dump} line per inode
- * (built from the in-memory inodes, independently of the writer; their ACL entries and xattrs
- * included) and every block id.
+ * region cannot hold, naming the first offending path and the limit; counts the pages the region
+ * needs (the pages {@link NvmImportTree} places, snapshots' inodes too, and the records); and
+ * records what the verification expects to read back: one {@code dump} line per inode (built from
+ * the in-memory inodes, independently of the writer; their ACL entries and xattrs included) and
+ * every block id.
  */
 final class NvmImportScan {
   final List<String> lines = new ArrayList<String>();
@@ -46,26 +42,19 @@ final class NvmImportScan {
 
   private NvmImportScan() {}
 
-  /** Scans the namespace of {@code fsn} (loaded by {@code image}); throws on the first refusal. */
-  static NvmImportScan run(FSNamesystem fsn, FSImage image) throws NvmMigrationRefusedException {
+  /**
+   * Scans the namespace of {@code fsn} (loaded by {@code image}), every page {@code tree} places,
+   * with the snapshot {@code records} it needs; throws on the first refusal.
+   */
+  static NvmImportScan run(
+      FSNamesystem fsn, FSImage image, NvmImportTree tree, List<NvmImportSnapshots.Record> records)
+      throws NvmMigrationRefusedException {
     refuseNamesystemState(fsn, image);
     NvmImportScan s = new NvmImportScan();
-    Deque<INode> todo = new ArrayDeque<INode>();
-    Deque<String> paths = new ArrayDeque<String>();
-    todo.push(fsn.getFSDirectory().getRoot());
-    paths.push("/");
-    while (!todo.isEmpty()) {
-      INode n = todo.pop();
-      String path = paths.pop();
-      s.visit(n, path);
-      if (n.isDirectory()) {
-        ReadOnlyList<INode> children = n.asDirectory().getChildrenList(Snapshot.CURRENT_STATE_ID);
-        for (INode c : children) {
-          todo.push(c);
-          paths.push(("/".equals(path) ? "/" : path + "/") + c.getLocalName());
-        }
-      }
+    for (NvmImportTree.Page p : tree.pages) {
+      s.visit(p.inode, p.path);
     }
+    s.pages += NvmImportSnapshots.pages(records);
     s.pages += s.strings.size();
     // delegation tokens and master keys become records (region-format.md §5.5)
     s.pages +=
@@ -114,7 +103,9 @@ final class NvmImportScan {
   }
 
   private void visit(INode n, String path) throws NvmMigrationRefusedException {
-    refuseFeatures(n, path);
+    // ACL entries and xattrs are carried (InodeEncoder.attrs), an encryption zone's and each
+    // encrypted file's raw.hdfs.crypto.* xattr with them: the rebuild registers the zones again;
+    // snapshots are carried as records (NvmImportSnapshots)
     InodeAttrs a = InodeEncoder.attrs(n);
     try {
       // the root has no name; InodeLimits checks every other field of it like any inode's
@@ -187,52 +178,6 @@ final class NvmImportScan {
             machine,
             b));
     pages += InodeLimits.pagesFor(a, b.length / 3);
-  }
-
-  /** Features the region has no field for; the message names the path and how to remove it. */
-  private static void refuseFeatures(INode n, String path) throws NvmMigrationRefusedException {
-    if (n.isReference()) {
-      throw feature(
-          path,
-          "a snapshot reference (snapshots)",
-          "delete the snapshots (hdfs dfs -deleteSnapshot)");
-    }
-    // ACL entries and xattrs are carried (InodeEncoder.attrs), an encryption zone's and each
-    // encrypted file's raw.hdfs.crypto.* xattr with them: the rebuild registers the zones again
-    if (n.isDirectory()) {
-      INodeDirectory d = n.asDirectory();
-      // a snapshottable directory is carried (DI_SNAPSHOT, InodeEncoder.attrs); its snapshots are
-      // not
-      if (hasSnapshots(d)) {
-        throw feature(
-            path,
-            "a snapshottable directory with snapshots (snapshots)",
-            "delete its snapshots (hdfs dfs -deleteSnapshot)");
-      }
-      // a snapshottable directory carries the snapshot feature too; only diffs are snapshot data
-      if (d.getDiffs() != null && !d.getDiffs().asList().isEmpty()) {
-        throw feature(path, "a directory with snapshot data (snapshots)", "delete the snapshots");
-      }
-    } else if (n.isFile()
-        && n.asFile().getDiffs() != null
-        && !n.asFile().getDiffs().asList().isEmpty()) {
-      throw feature(path, "a file with snapshot data (snapshots)", "delete the snapshots");
-    }
-  }
-
-  private static boolean hasSnapshots(INodeDirectory d) {
-    DirectorySnapshottableFeature s = d.getDirectorySnapshottableFeature();
-    return s != null && s.getNumSnapshots() > 0;
-  }
-
-  private static NvmMigrationRefusedException feature(String path, String what, String remedy) {
-    return refusal(
-        path
-            + " is "
-            + what
-            + ", which a region cannot hold (docs/unsupported-operations.md); "
-            + remedy
-            + " with the stock NameNode and import again");
   }
 
   /** A superblock counter keeps SB_COUNTER_BITS bits of value (region-format.md §11). */

@@ -24,12 +24,17 @@ final class NvmImportVerifier {
    * Reopens the written region with the offline tools (their own reader, not the writer's) and
    * compares it with the loaded namespace: the checker must find it clean, the dump must hold the
    * same lines (so the same inode count and listing checksum), the same block ids, identity and
-   * counters. The lines hold each inode's ACL entries and xattrs too (decoded by the tools' own
-   * AttributeEncoding), so a lost or changed attribute is a differing line. Returns the listing
-   * checksum.
+   * counters, the same snapshot records. The lines hold each inode's ACL entries and xattrs too
+   * (decoded by the tools' own AttributeEncoding), so a lost or changed attribute is a differing
+   * line. Returns the listing checksum.
    */
   static String verify(
-      File file, NvmImportScan scan, FSNamesystem fsn, RegionIdentity identity, long lastTxId)
+      File file,
+      NvmImportScan scan,
+      FSNamesystem fsn,
+      RegionIdentity identity,
+      long lastTxId,
+      List<NvmImportSnapshots.Record> snapshotRecords)
       throws IOException {
     CheckReport check = RegionCheck.run(file);
     if (check.exitCode() != CheckReport.EXIT_CLEAN) {
@@ -94,6 +99,12 @@ final class NvmImportVerifier {
         throw mismatch(
             "the cache pools and directives differ; differing lines:\n"
                 + diff(cache, cacheRecords));
+      }
+      List<String> snapshots = NvmImportSnapshots.describe(snapshotRecords);
+      List<String> snapshotsHeld = NvmImportSnapshots.describe(r);
+      if (!snapshots.equals(snapshotsHeld)) {
+        throw mismatch(
+            "the snapshot records differ; differing lines:\n" + diff(snapshots, snapshotsHeld));
       }
       if (!identity.equals(r.identity()) || !Arrays.equals(expected, actual)) {
         throw mismatch(

@@ -1,20 +1,21 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
-import org.apache.hadoop.hdfs.util.ReadOnlyList;
 
 /**
  * Writes a namespace the stock loader built into a fresh region, with the NameNode's own encoders
  * ({@link InodeEncoder#attrs}, {@link InodeEncoder#stageState}): the root and the counters first,
- * then each directory's children, breadth first. A transaction can only create under a committed
- * page and cannot refer to a page it creates, so children are created in one batch and their block
- * lists written in the next.
+ * then the pages in {@link NvmImportTree}'s order (the current tree breadth first, then what only
+ * snapshots hold), then the snapshot records. A transaction can only create under a committed page
+ * and cannot refer to a page it creates, so children are created in one batch and their block lists
+ * written in the next.
  */
 final class NvmImportWriter {
   /**
@@ -34,7 +35,13 @@ final class NvmImportWriter {
 
   private NvmImportWriter() {}
 
-  static void write(FSNamesystem fsn, long lastTxId, InodeStore store) throws IOException {
+  static void write(
+      FSNamesystem fsn,
+      long lastTxId,
+      InodeStore store,
+      NvmImportTree tree,
+      List<NvmImportSnapshots.Record> records)
+      throws IOException {
     FSDirectory fsd = fsn.getFSDirectory();
     INodeDirectory root = fsd.getRoot();
     long rootPage =
@@ -54,45 +61,44 @@ final class NvmImportWriter {
     NvmTokenWriteThrough.importState(
         store, fsn.getDelegationTokenSecretManager().saveSecretManagerState());
     NvmCacheWriteThrough.importState(store, fsn);
-    Deque<INodeDirectory> dirs = new ArrayDeque<INodeDirectory>();
-    Deque<Long> dirPages = new ArrayDeque<Long>();
-    dirs.add(root);
-    dirPages.add(rootPage);
-    while (!dirs.isEmpty()) {
-      INodeDirectory dir = dirs.poll();
-      long page = dirPages.poll();
-      ReadOnlyList<INode> children = dir.getChildrenList(Snapshot.CURRENT_STATE_ID);
-      for (int from = 0; from < children.size(); from += CREATES_PER_BATCH) {
-        int to = Math.min(children.size(), from + CREATES_PER_BATCH);
-        long[] created = new long[to - from];
-        try (Txn t = store.begin()) {
-          for (int i = from; i < to; i++) {
-            created[i - from] = t.create(page, InodeEncoder.attrs(t, children.get(i)));
-          }
-          t.commit();
-        }
-        writeBlockLists(store, children, from, to, created);
-        store.syncIfMoreThan(STAGED_BATCHES_MAX);
-        for (int i = from; i < to; i++) {
-          if (children.get(i).isDirectory()) {
-            dirs.add(children.get(i).asDirectory());
-            dirPages.add(created[i - from]);
-          }
-        }
+    // the pages in the tree's order, each parent's children (consecutive there) in batches
+    Map<Long, Long> pageOf = new HashMap<Long, Long>();
+    pageOf.put(root.getId(), rootPage);
+    List<NvmImportTree.Page> pages = tree.pages;
+    for (int from = 1; from < pages.size(); ) {
+      INodeDirectory parent = pages.get(from).parent;
+      int to = from + 1;
+      while (to < pages.size() && to - from < CREATES_PER_BATCH && pages.get(to).parent == parent) {
+        to++;
       }
+      long parentPage = pageOf.get(parent.getId());
+      List<INode> children = new ArrayList<INode>(to - from);
+      long[] created = new long[to - from];
+      try (Txn t = store.begin()) {
+        for (int i = from; i < to; i++) {
+          INode c = pages.get(i).inode;
+          children.add(c);
+          created[i - from] = t.create(parentPage, InodeEncoder.attrs(t, c));
+        }
+        t.commit();
+      }
+      for (int i = 0; i < created.length; i++) {
+        pageOf.put(children.get(i).getId(), created[i]);
+      }
+      writeBlockLists(store, children, created);
+      store.syncIfMoreThan(STAGED_BATCHES_MAX);
+      from = to;
     }
+    NvmImportSnapshots.write(store, records);
   }
 
-  /**
-   * The block lists of the files among {@code children[from, to)}, just created at {@code pages}.
-   */
-  private static void writeBlockLists(
-      InodeStore store, ReadOnlyList<INode> children, int from, int to, long[] pages)
+  /** The block lists of the files among {@code children}, just created at {@code pages}. */
+  private static void writeBlockLists(InodeStore store, List<INode> children, long[] pages)
       throws IOException {
     Txn t = null;
     int staged = 0;
     try {
-      for (int i = from; i < to; i++) {
+      for (int i = 0; i < children.size(); i++) {
         INode c = children.get(i);
         if (!c.isFile() || c.asFile().numBlocks() == 0) {
           continue;
@@ -102,7 +108,7 @@ final class NvmImportWriter {
         }
         // every other field was written by the create, so only the block list differs; a
         // truncate the loaded edits left unrecovered brings its truncate block record
-        InodeEncoder.stageState(t, pages[i - from], c);
+        InodeEncoder.stageState(t, pages[i], c);
         new NvmTruncateRecords(store).stage(t, c.asFile());
         if (++staged == BLOCK_LISTS_PER_BATCH) {
           t.commit();

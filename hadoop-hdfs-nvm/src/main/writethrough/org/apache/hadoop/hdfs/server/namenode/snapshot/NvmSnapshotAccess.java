@@ -134,6 +134,18 @@ public final class NvmSnapshotAccess {
     }
   }
 
+  /** Everything in the deleted lists of {@code dir}'s diffs, oldest diff first, references too. */
+  public static List<INode> deletedLists(INodeDirectory dir) {
+    List<INode> out = new ArrayList<INode>();
+    DirectoryWithSnapshotFeature sf = dir.getDirectoryWithSnapshotFeature();
+    if (sf != null) {
+      for (DirectoryWithSnapshotFeature.DirectoryDiff d : sf.getDiffs()) {
+        out.addAll(d.getChildrenDiff().getList(Diff.ListType.DELETED));
+      }
+    }
+    return out;
+  }
+
   /** The references in the deleted lists of {@code dir}'s diffs (renamed inodes' old places). */
   public static List<INodeReference> deletedReferences(INodeDirectory dir) {
     List<INodeReference> out = new ArrayList<INodeReference>();
