@@ -354,6 +354,54 @@ public class SnapshotRestartTest {
   }
 
   /**
+   * Files empty in s1 and written since. z: a truncate keeps s1's blocks up to s1's size (none) in
+   * an empty list, so s1 reads no block where the file has one now; the fsimage message cannot hold
+   * an empty list (the stock loader reads it as "the file's blocks", and so does a stock NameNode
+   * restarted from its fsimage), the region keeps it. y: deleted, so only s1 holds it, and 2.7.3
+   * cuts its blocks to none; its page must say so.
+   */
+  @Test(timeout = 600_000)
+  public void aSnapshotOfAnEmptyFileReadsNoBlocksAcrossARestart() throws Exception {
+    cluster =
+        MigrationTestSupport.cluster(
+            getClass(), "z", true, 1, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
+    DistributedFileSystem fs = cluster.getFileSystem();
+    Path e = new Path("/e");
+    Path z = new Path(e, "z");
+    Path y = new Path(e, "y");
+    fs.mkdirs(e);
+    fs.create(z, (short) 1).close();
+    fs.create(y, (short) 1).close();
+    fs.allowSnapshot(e);
+    fs.createSnapshot(e, "s1");
+    for (Path p : new Path[] {z, y}) {
+      try (FSDataOutputStream out = fs.append(p)) {
+        out.write(new byte[10]);
+      }
+    }
+    // y deleted: 2.7.3 cuts the blocks of a file only snapshots hold to what they keep (none),
+    // and the delete's batch writes the file's page with that
+    assertTrue(fs.delete(y, false));
+    assertTrue(fs.truncate(z, 0));
+    try (FSDataOutputStream out = fs.append(z)) {
+      out.write(new byte[10]);
+    }
+    assertEquals("0 blocks, length 0", blocksIn(fs, "/e/.snapshot/s1/z"));
+    assertEquals("0 blocks, length 0", blocksIn(fs, "/e/.snapshot/s1/y"));
+    List<String> seen = new ArrayList<>();
+    fs = restart(seen, "an empty block list");
+    assertEquals("0 blocks, length 0", blocksIn(fs, "/e/.snapshot/s1/z"));
+    assertEquals("0 blocks, length 0", blocksIn(fs, "/e/.snapshot/s1/y"));
+    assertEquals("1 blocks, length 10", blocksIn(fs, "/e/z"));
+  }
+
+  private static String blocksIn(DistributedFileSystem fs, String path) throws Exception {
+    org.apache.hadoop.hdfs.protocol.LocatedBlocks b =
+        fs.getClient().getLocatedBlocks(path, 0, Long.MAX_VALUE);
+    return b.locatedBlockCount() + " blocks, length " + b.getFileLength();
+  }
+
+  /**
    * The export (docs/migration.md) is the stock fsimage saver over the restored namespace: a stock
    * NameNode started from it serves the same snapshots, diffs and summaries.
    */

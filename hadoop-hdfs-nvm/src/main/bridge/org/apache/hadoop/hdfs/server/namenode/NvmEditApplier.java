@@ -191,14 +191,17 @@ final class NvmEditApplier {
         return;
       case OP_CREATE_SNAPSHOT:
         // the loader ran 2.7.3's snapshot code over this namespace: the same id as the active's
-        w.snapshotChanged("snapshot creation in", ((CreateSnapshotOp) op).snapshotRoot);
+        CreateSnapshotOp create = (CreateSnapshotOp) op;
+        w.snapshotCreated(create.snapshotRoot, create.snapshotName);
         return;
       case OP_RENAME_SNAPSHOT:
-        w.snapshotChanged("snapshot rename in", ((RenameSnapshotOp) op).snapshotRoot);
+        RenameSnapshotOp rename = (RenameSnapshotOp) op;
+        w.snapshotRenamed(rename.snapshotRoot, rename.snapshotOldName, rename.snapshotNewName);
         return;
       case OP_DELETE_SNAPSHOT:
         // what only that snapshot held the loader dropped from the inode map (SlimInodeMap)
-        w.snapshotDeleted(((DeleteSnapshotOp) op).snapshotRoot);
+        DeleteSnapshotOp delete = (DeleteSnapshotOp) op;
+        w.snapshotDeleted(delete.snapshotRoot, delete.snapshotName);
         return;
       case OP_SET_QUOTA:
         w.pathChanged(((SetQuotaOp) op).src);

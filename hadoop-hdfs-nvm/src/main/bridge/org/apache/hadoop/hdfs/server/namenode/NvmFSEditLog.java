@@ -264,7 +264,7 @@ class NvmFSEditLog
       if (ha) {
         super.logCreateSnapshot(snapRoot, snapName, toLogRpcIds);
       }
-      wt().snapshotChanged("snapshot creation in", snapRoot);
+      wt().snapshotCreated(snapRoot, snapName);
     }
   }
 
@@ -274,7 +274,7 @@ class NvmFSEditLog
       if (ha) {
         super.logRenameSnapshot(path, snapOldName, snapNewName, toLogRpcIds);
       }
-      wt().snapshotChanged("snapshot rename in", path);
+      wt().snapshotRenamed(path, snapOldName, snapNewName);
     }
   }
 
@@ -284,7 +284,7 @@ class NvmFSEditLog
       if (ha) {
         super.logDeleteSnapshot(snapRoot, snapName, toLogRpcIds);
       }
-      wt().snapshotDeleted(snapRoot);
+      wt().snapshotDeleted(snapRoot, snapName);
     }
   }
 

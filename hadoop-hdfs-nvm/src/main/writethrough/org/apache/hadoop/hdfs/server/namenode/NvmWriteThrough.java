@@ -200,7 +200,15 @@ final class NvmWriteThrough {
       op.stage(t);
       if (collecting) {
         staged.addAll(slim.takeSnapshotChanged());
+        boolean sweep = snapshots.sweepPending();
         withDiffs = snapshots.stage(t, fsn, staged, pages);
+        if (sweep) {
+          // the stock walk also cut the block lists of files only snapshots hold now to what the
+          // snapshots keep (collectBlocksAndClear): those files have diffs, and their pages follow
+          for (INodeFile f : withDiffs) {
+            stageInode(t, f);
+          }
+        }
       }
       if (retry != null) {
         retryLog.stage(t, retry);
@@ -483,52 +491,21 @@ final class NvmWriteThrough {
    */
   private INodeDirectory deletedParent() {
     try {
-      long root = snapshots.active(fsn.getSnapshotManager()) ? 0 : removedRootPage();
+      long root =
+          snapshots.active(fsn.getSnapshotManager())
+              ? 0
+              : RemovalParents.rootPage(store, removed, removedCount);
       if (root != 0) {
         INode p = fsn.getFSDirectory().getInode(store.inode(root).parentId());
         if (p != null && p.isDirectory()) {
           return p.asDirectory();
         }
       }
-      return resolve(parentPath(deleteSrc)).asDirectory();
+      return resolve(RemovalParents.parentPath(deleteSrc)).asDirectory();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop("delete " + deleteSrc, e);
       return null; // not reached
     }
-  }
-
-  /** The page of the removed subtree's root, 0 if none (nothing removed, or no single root). */
-  private long removedRootPage() {
-    if (removedCount == 1) {
-      return removed[0];
-    }
-    LongLongMap set = new LongLongMap(Math.max(16, removedCount * 2));
-    for (int i = 0; i < removedCount; i++) {
-      set.put(removed[i], 1);
-    }
-    long root = 0;
-    for (int i = 0; i < removedCount; i++) {
-      if (!set.containsKey(store.inode(removed[i]).parentPage())) {
-        if (root != 0) {
-          return 0; // two roots: not one subtree
-        }
-        root = removed[i];
-      }
-    }
-    return root;
-  }
-
-  /**
-   * The parent directory's path of a path as a client sent it: HDFS accepts trailing slashes
-   * ("/a/b/" and "/a/b//" name /a/b), so they are dropped before the last component is.
-   */
-  static String parentPath(String src) {
-    int end = src.length();
-    while (end > 1 && src.charAt(end - 1) == '/') {
-      end--;
-    }
-    int slash = src.lastIndexOf('/', end - 1);
-    return slash <= 0 ? "/" : src.substring(0, slash);
   }
 
   private INodeDirectory parentOf(String src) {
@@ -537,7 +514,7 @@ final class NvmWriteThrough {
     }
     INode p;
     try {
-      p = fsn.getFSDirectory().getINode(parentPath(src));
+      p = fsn.getFSDirectory().getINode(RemovalParents.parentPath(src));
     } catch (IOException | RuntimeException e) {
       return null;
     }
@@ -562,14 +539,28 @@ final class NvmWriteThrough {
 
   // ------------------------------------------------------------------ snapshots
 
-  /**
-   * logCreateSnapshot / logRenameSnapshot: the snapshot records, the counter and the snapshot
-   * root's state (its mtime, the diff that marks it the snapshot's root), one batch.
-   */
-  void snapshotChanged(String verb, final String root) {
-    snapshots.snapshotsChanged();
+  /** logCreateSnapshot: the snapshot's record, the counter and the snapshot root's state. */
+  void snapshotCreated(final String root, final String name) {
     final INode[] dir = new INode[1];
-    persist(verb, root, t -> stageInode(t, dir[0] = resolve(root)));
+    persist(
+        "snapshot creation in",
+        root,
+        t -> {
+          stageInode(t, dir[0] = resolve(root));
+          snapshots.snapshotCreated(dir[0].asDirectory(), name);
+        });
+  }
+
+  /** logRenameSnapshot: the snapshot's record with its new name, and the root's state. */
+  void snapshotRenamed(final String root, final String oldName, final String newName) {
+    final INode[] dir = new INode[1];
+    persist(
+        "snapshot rename in",
+        root,
+        t -> {
+          stageInode(t, dir[0] = resolve(root));
+          snapshots.snapshotRenamed(dir[0].asDirectory(), oldName, newName);
+        });
   }
 
   /**
@@ -577,12 +568,17 @@ final class NvmWriteThrough {
    * inode map what only that snapshot held; one batch frees their pages, rewrites every diff record
    * that changed and removes the snapshot's record.
    */
-  void snapshotDeleted(final String root) {
-    snapshots.snapshotsChanged();
+  void snapshotDeleted(final String root, final String name) {
     snapshots.sweep();
     removed(root, slim.takeMapRemovals());
     final INode[] dir = new INode[1];
-    persist("snapshot deletion in", root, t -> stageInode(t, dir[0] = resolve(root)));
+    persist(
+        "snapshot deletion in",
+        root,
+        t -> {
+          stageInode(t, dir[0] = resolve(root));
+          snapshots.snapshotDeleted(dir[0].asDirectory(), name);
+        });
   }
 
   void counter(final String what, final long sbOffset, final long value) {

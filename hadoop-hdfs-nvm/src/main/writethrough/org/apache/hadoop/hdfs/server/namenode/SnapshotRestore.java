@@ -219,6 +219,7 @@ final class SnapshotRestore {
       INode owner = fsn.getFSDirectory().getInode(v.key());
       if (owner != null && owner.isFile()) {
         slim.fileChanged(owner.asFile());
+        NvmSnapshotAccess.restoreEmptyBlockLists(owner.asFile(), head[2]);
         NvmSnapshotAccess.shareCopyXAttrs(owner);
       } else if (owner != null && owner.isDirectory()) {
         holdCreated(slim, owner.asDirectory());
@@ -227,6 +228,7 @@ final class SnapshotRestore {
         NvmSnapshotAccess.shareCopyXAttrs(owner);
       }
     }
+    records.restoredNames(fsn.getSnapshotManager());
     recomputeQuotaUsage(fsn, slim);
     return records;
   }

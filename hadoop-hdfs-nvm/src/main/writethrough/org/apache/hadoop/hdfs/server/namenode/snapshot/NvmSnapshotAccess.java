@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.snapshot;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.namenode.INode;
 import org.apache.hadoop.hdfs.server.namenode.INodeAttributes;
 import org.apache.hadoop.hdfs.server.namenode.INodeDirectory;
@@ -144,6 +145,24 @@ public final class NvmSnapshotAccess {
       }
     }
     return out;
+  }
+
+  /**
+   * The empty block lists of {@code file}'s diffs, flagged newest diff first as the encoder wrote
+   * them (NvmSnapshotEncoder): the loader left those diffs without a list.
+   */
+  public static void restoreEmptyBlockLists(INodeFile file, long[] newestFirst) {
+    FileWithSnapshotFeature sf = file.getFileWithSnapshotFeature();
+    if (sf == null) {
+      return;
+    }
+    List<FileDiff> list = sf.getDiffs().asList();
+    for (int k = 0; k < newestFirst.length && k < list.size(); k++) {
+      FileDiff d = list.get(list.size() - 1 - k);
+      if (newestFirst[k] == 1 && d.getBlocks() == null) {
+        d.setBlocks(new BlockInfoContiguous[0]);
+      }
+    }
   }
 
   /** The references in the deleted lists of {@code dir}'s diffs (renamed inodes' old places). */

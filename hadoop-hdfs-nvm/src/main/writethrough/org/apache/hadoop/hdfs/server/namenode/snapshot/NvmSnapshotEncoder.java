@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocolPB.PBHelper;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockInfoContiguous;
 import org.apache.hadoop.hdfs.server.namenode.FSImageFormatPBINode;
 import org.apache.hadoop.hdfs.server.namenode.FSImageFormatProtobuf.SaverContext;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeReferenceSection;
@@ -110,6 +111,7 @@ public final class NvmSnapshotEncoder {
       }
       fileDiffs(n.asFile(), sf.getDiffs().asList(), strings, body);
       deleted = new long[0];
+      copyAccessTimes = emptyBlockLists(sf.getDiffs().asList());
     } else if (n.isDirectory()) {
       DirectoryWithSnapshotFeature sf = n.asDirectory().getDirectoryWithSnapshotFeature();
       if (sf == null) {
@@ -143,6 +145,24 @@ public final class NvmSnapshotEncoder {
     }
     body.writeTo(out);
     return out.toByteArray();
+  }
+
+  /**
+   * For a file, the head's third list: 1 for each diff that holds an empty block list, newest diff
+   * first (empty when none does). 2.7.3 keeps the blocks up to the diff's size once a truncate
+   * under the snapshot copies them, so a file that was empty then keeps an empty list, which says
+   * "no blocks" in the snapshot; the fsimage's repeated blocks field cannot tell it from none,
+   * which says "the later diff's or the file's blocks", and the loader reads it so.
+   */
+  private static long[] emptyBlockLists(List<FileDiff> list) {
+    long[] f = new long[list.size()];
+    boolean any = false;
+    for (int i = list.size() - 1, k = 0; i >= 0; i--, k++) {
+      BlockInfoContiguous[] b = list.get(i).getBlocks();
+      f[k] = b != null && b.length == 0 ? 1 : 0;
+      any |= f[k] != 0;
+    }
+    return any ? f : new long[0];
   }
 
   /**
