@@ -241,6 +241,7 @@
   X(RETRY_CREATE, 2)          /* create: its retry gets RE_INODE's file status */                   \
   X(RETRY_APPEND, 3)          /* append: its retry gets RE_INODE's last block and file status */    \
   X(RETRY_CACHE_DIRECTIVE, 4) /* addCacheDirective: its retry gets RE_INODE as the directive id */  \
+  X(RETRY_CREATE_SNAPSHOT, 5) /* createSnapshot: its retry gets snapshot RE_INODE's path */         \
   /* ---- well-known values ---- */                                                                 \
   X(ROOT_INODE_ID, 16385)
 

@@ -75,6 +75,7 @@ public class RetryCacheRestartTest {
   private void retriedCallsGetTheirAnswerAfterARestart(boolean nvm) throws Exception {
     Configuration conf = nvm ? NvmCluster.nvmConf() : new HdfsConfiguration();
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ENABLE_RETRY_CACHE_KEY, true);
+    conf.setBoolean(NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY, true);
     cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
     cluster.waitActive();
     DistributedFileSystem fs = cluster.getFileSystem();
@@ -97,6 +98,16 @@ public class RetryCacheRestartTest {
     call(client, 4);
     LastBlockWithStatus appended = rpc.append("/r/app", "holder2", flags(CreateFlag.APPEND));
     assertNotNull("the appended file's last block (100 of 1 MiB)", appended.getLastBlock());
+    noCall();
+    fs.allowSnapshot(new Path("/r"));
+    call(client, 6);
+    assertEquals("/r/.snapshot/s1", rpc.createSnapshot("/r", "s1"));
+    call(client, 7);
+    rpc.createSnapshot("/r", "s2");
+    call(client, 8);
+    rpc.renameSnapshot("/r", "s2", "s3");
+    call(client, 9);
+    rpc.deleteSnapshot("/r", "s3");
     noCall();
 
     cluster.restartNameNode(true);
@@ -121,6 +132,16 @@ public class RetryCacheRestartTest {
         mode + ": the retried append's block",
         appended.getLastBlock().getBlock().getBlockId(),
         appendedAgain.getLastBlock().getBlock().getBlockId());
+    // executed again, each of these would fail: s1 exists, s2 and s3 do not
+    call(client, 6);
+    assertEquals(
+        mode + ": the retried createSnapshot's path",
+        "/r/.snapshot/s1",
+        rpc.createSnapshot("/r", "s1"));
+    call(client, 8);
+    rpc.renameSnapshot("/r", "s2", "s3");
+    call(client, 9);
+    rpc.deleteSnapshot("/r", "s3");
     call(client, 5); // a new call: executed, and the source is gone
     assertFalse(mode + ": a new rename", rpc.rename("/r/src", "/r/dst"));
     noCall();

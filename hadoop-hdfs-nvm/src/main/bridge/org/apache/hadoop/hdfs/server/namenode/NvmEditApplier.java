@@ -192,15 +192,22 @@ final class NvmEditApplier {
       case OP_CREATE_SNAPSHOT:
         // the loader ran 2.7.3's snapshot code over this namespace: the same id as the active's
         CreateSnapshotOp create = (CreateSnapshotOp) op;
+        if (rpc) {
+          w.retryable(
+              RegionLayout.RETRY_CREATE_SNAPSHOT,
+              SnapshotRestore.snapshotId(fsn, create.snapshotRoot, create.snapshotName));
+        }
         w.snapshotCreated(create.snapshotRoot, create.snapshotName);
         return;
       case OP_RENAME_SNAPSHOT:
         RenameSnapshotOp rename = (RenameSnapshotOp) op;
+        retrySuccess(w, rpc);
         w.snapshotRenamed(rename.snapshotRoot, rename.snapshotOldName, rename.snapshotNewName);
         return;
       case OP_DELETE_SNAPSHOT:
         // what only that snapshot held the loader dropped from the inode map (SlimInodeMap)
         DeleteSnapshotOp delete = (DeleteSnapshotOp) op;
+        retrySuccess(w, rpc);
         w.snapshotDeleted(delete.snapshotRoot, delete.snapshotName);
         return;
       case OP_SET_QUOTA:

@@ -264,7 +264,13 @@ class NvmFSEditLog
       if (ha) {
         super.logCreateSnapshot(snapRoot, snapName, toLogRpcIds);
       }
-      wt().snapshotCreated(snapRoot, snapName);
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) { // the retry's answer is the snapshot's path: kept by its id
+        w.retryable(
+            RegionLayout.RETRY_CREATE_SNAPSHOT,
+            SnapshotRestore.snapshotId(w.namesystem(), snapRoot, snapName));
+      }
+      w.snapshotCreated(snapRoot, snapName);
     }
   }
 
@@ -274,7 +280,11 @@ class NvmFSEditLog
       if (ha) {
         super.logRenameSnapshot(path, snapOldName, snapNewName, toLogRpcIds);
       }
-      wt().snapshotRenamed(path, snapOldName, snapNewName);
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.snapshotRenamed(path, snapOldName, snapNewName);
     }
   }
 
@@ -284,7 +294,11 @@ class NvmFSEditLog
       if (ha) {
         super.logDeleteSnapshot(snapRoot, snapName, toLogRpcIds);
       }
-      wt().snapshotDeleted(snapRoot, snapName);
+      NvmWriteThrough w = wt();
+      if (toLogRpcIds) {
+        w.retryable(RegionLayout.RETRY_SUCCESS, 0);
+      }
+      w.snapshotDeleted(snapRoot, snapName);
     }
   }
 

@@ -257,6 +257,11 @@ final class NvmRetryLog {
         fsn.addCacheEntry(e.clientId, e.callId);
       } else if (e.kind == RETRY_CACHE_DIRECTIVE) { // the id addCacheDirective answered
         fsn.addCacheEntryWithPayload(e.clientId, e.callId, e.inodeId);
+      } else if (e.kind == RETRY_CREATE_SNAPSHOT) { // the path createSnapshot answered
+        // (the snapshots are restored by now; one renamed since answers with its new name, one
+        // deleted since with none, where a stock replay keeps the path the call answered)
+        fsn.addCacheEntryWithPayload(
+            e.clientId, e.callId, SnapshotRestore.snapshotPath(fsn, (int) e.inodeId));
       } else {
         toAnswer.add(e); // a create's or an append's: answered after the load
       }

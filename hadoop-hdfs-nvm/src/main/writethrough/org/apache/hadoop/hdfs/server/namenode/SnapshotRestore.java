@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeReferenceSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotSection;
@@ -287,5 +288,37 @@ final class SnapshotRestore {
     } catch (ReflectiveOperationException e) {
       throw new IOException("cannot set the stock fsimage loader's string table", e);
     }
+  }
+
+  /**
+   * The id of snapshot {@code name} of the snapshottable directory at {@code root}, which a
+   * createSnapshot's retry entry keeps (RETRY_CREATE_SNAPSHOT); -1 if there is none.
+   */
+  static int snapshotId(FSNamesystem fsn, String root, String name) {
+    try {
+      INode d = fsn.getFSDirectory().getINode(root);
+      if (d != null && d.isDirectory() && d.asDirectory().isSnapshottable()) {
+        Snapshot s =
+            d.asDirectory()
+                .getDirectorySnapshottableFeature()
+                .getSnapshot(DFSUtil.string2Bytes(name));
+        return s == null ? -1 : s.getId();
+      }
+    } catch (IOException e) {
+      // no such directory: no id
+    }
+    return -1;
+  }
+
+  /** The path a createSnapshot answered, of the snapshot with id {@code id}; null if none. */
+  static String snapshotPath(FSNamesystem fsn, int id) {
+    for (INodeDirectory d : NvmSnapshotAccess.snapshottableDirs(fsn.getSnapshotManager())) {
+      for (Snapshot s : d.getDirectorySnapshottableFeature().getSnapshotList()) {
+        if (s.getId() == id) {
+          return Snapshot.getSnapshotPath(d.getFullPathName(), s.getRoot().getLocalName());
+        }
+      }
+    }
+    return null;
   }
 }

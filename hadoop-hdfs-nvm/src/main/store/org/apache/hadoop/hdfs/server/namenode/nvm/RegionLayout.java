@@ -426,6 +426,9 @@ public final class RegionLayout {
   /** addCacheDirective: its retry gets RE_INODE as the directive id */
   public static final int RETRY_CACHE_DIRECTIVE = 4;
 
+  /** createSnapshot: its retry gets the path of the snapshot whose id is RE_INODE */
+  public static final int RETRY_CREATE_SNAPSHOT = 5;
+
   // ---- the disk mode's write-ahead log file (region-format.md §12) ----
   /** The log header; the record area follows it */
   public static final int WAL_HEADER_SIZE = 4096;

@@ -251,7 +251,7 @@ final class RecordCheck {
     ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
     for (int s = 0; s + RETRY_ENTRY_SIZE <= payload.length; s += RETRY_ENTRY_SIZE) {
       int kind = b.getInt(s + RE_KIND);
-      if (b.getLong(s + RE_SEQ) != 0 && (kind < RETRY_SUCCESS || kind > RETRY_CACHE_DIRECTIVE)) {
+      if (b.getLong(s + RE_SEQ) != 0 && (kind < RETRY_SUCCESS || kind > RETRY_CREATE_SNAPSHOT)) {
         add(
             Finding.Kind.BAD_RECORD,
             r.payloadOffset(s + RE_KIND),
@@ -265,7 +265,7 @@ final class RecordCheck {
                 + ", none of "
                 + RETRY_SUCCESS
                 + ".."
-                + RETRY_CACHE_DIRECTIVE
+                + RETRY_CREATE_SNAPSHOT
                 + "; the NameNode would answer its retry as an append's");
       }
     }

@@ -150,15 +150,15 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     slots[RE_SEQ] = 1;
     slots[RE_KIND] = RETRY_SUCCESS;
     slots[RETRY_ENTRY_SIZE + RE_SEQ] = 2;
-    slots[RETRY_ENTRY_SIZE + RE_KIND] = RETRY_CACHE_DIRECTIVE + 1;
+    slots[RETRY_ENTRY_SIZE + RE_KIND] = RETRY_CREATE_SNAPSHOT + 1;
     slots[2 * RETRY_ENTRY_SIZE + RE_KIND] = 9; // not in use: not judged
     long page = createRecord(RECORD_RETRY_LOG, 0, slots, false);
     Finding f =
         CheckAssert.onlyError(
-            judge("a retry entry of kind 5"),
+            judge("a retry entry of kind 6"),
             Finding.Kind.BAD_RECORD,
             page + RC_PAYLOAD + RETRY_ENTRY_SIZE + RE_KIND);
-    assertTrue(f.message(), f.message().contains("retry entry 2 (slot 1) has RE_KIND 5"));
+    assertTrue(f.message(), f.message().contains("retry entry 2 (slot 1) has RE_KIND 6"));
   }
 
   @Test
