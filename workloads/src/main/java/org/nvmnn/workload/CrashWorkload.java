@@ -25,9 +25,14 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * renewed that often (the test shortens the NameNode's hard limit to seconds, while 2.7.3's client
  * renews every 30 s: a live client must keep its lease, as it does against the stock limits).
  *
+ * <p>With {@code --max-snapshots} above 0 (3 by default) every worker's root is made snapshottable
+ * and the workers create, rename and delete snapshots of it, at most that many at a time; every
+ * verification compares each snapshot whole with the model's copy of the state it was created from.
+ * 0: no snapshot operations (the NameNode need not accept them).
+ *
  * <p>Usage: CrashWorkload --control DIR --logs DIR [--threads 4] [--seed N] [--root /crash]
  * [--max-entries 120] [--max-depth 4] [--metadata-threads threads/2 (the last ones; they create
- * empty files)] [--abandoned-deadline-ms 0] [--renew-ms 0]
+ * empty files)] [--abandoned-deadline-ms 0] [--renew-ms 0] [--max-snapshots 3]
  */
 public final class CrashWorkload {
   private CrashWorkload() {}
@@ -43,6 +48,7 @@ public final class CrashWorkload {
     int metadataThreads = -1;
     long abandonedDeadlineMs = 0;
     long renewMs = 0;
+    int maxSnapshots = 3;
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
@@ -76,6 +82,9 @@ public final class CrashWorkload {
         case "--renew-ms":
           renewMs = Long.parseLong(v);
           break;
+        case "--max-snapshots":
+          maxSnapshots = Integer.parseInt(v);
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]);
       }
@@ -98,7 +107,11 @@ public final class CrashWorkload {
             + (threads - metadataThreads)
             + " writing a few hundred bytes per file, "
             + metadataThreads
-            + " creating empty files), seed "
+            + " creating empty files), "
+            + (maxSnapshots > 0
+                ? "up to " + maxSnapshots + " snapshots of each thread's root"
+                : "no snapshots")
+            + ", seed "
             + seed
             + "; through "
             + ClientConf.describe(conf));
@@ -117,7 +130,13 @@ public final class CrashWorkload {
               control,
               log,
               new OpChooser(
-                  seed * 31 + i, name, maxEntries, maxDepth, i < threads - metadataThreads));
+                  seed * 31 + i,
+                  name,
+                  maxEntries,
+                  maxDepth,
+                  i < threads - metadataThreads,
+                  maxSnapshots),
+              maxSnapshots > 0);
       Thread t = new Thread(w, "worker-" + name);
       workers.add(w);
       running.add(t);
@@ -213,14 +232,17 @@ public final class CrashWorkload {
     for (Worker w : workers) {
       WorkerTally t = w.tally;
       System.out.printf(
-          "  %s: acknowledged %d, in doubt %d (done %d, not done %d), lost %d, verifications %d%n",
+          "  %s: acknowledged %d (snapshot ops %d), in doubt %d (done %d, not done %d), lost %d,"
+              + " verifications %d (snapshots compared %d)%n",
           w.name,
           t.acknowledged,
+          t.snapshotOpsAcknowledged(),
           t.inDoubt,
           t.inDoubtDone,
           t.inDoubtNotDone,
           t.lostOps.size(),
-          t.verifications);
+          t.verifications,
+          t.snapshotsVerified);
       total.add(t);
     }
     System.out.printf(
@@ -235,6 +257,18 @@ public final class CrashWorkload {
         total.unexpectedErrors,
         total.verifications,
         total.verificationFailures);
+    System.out.printf(
+        "snapshot ops acknowledged: %d (create %d, rename %d, delete %d), in doubt: %d (done %d,"
+            + " not done %d); snapshots verified whole: %d (%d entries)%n",
+        total.snapshotOpsAcknowledged(),
+        total.snapshotsCreated,
+        total.snapshotsRenamed,
+        total.snapshotsDeleted,
+        total.snapshotOpsInDoubt,
+        total.snapshotOpsInDoubtDone,
+        total.snapshotOpsInDoubtNotDone,
+        total.snapshotsVerified,
+        total.snapshotEntriesVerified);
     if (!total.lostOps.isEmpty()) {
       List<String> first =
           new ArrayList<>(total.lostOps).subList(0, Math.min(20, total.lostOps.size()));

@@ -12,7 +12,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  * operation has exactly two acceptable outcomes, "done" and "not done", told apart by state only
  * that operation changes; anything in between is reported as not all-or-nothing. Looks only at the
  * operation's own paths: the full verification that follows checks the rest (e.g. that a rename
- * that did not happen left the source's subtree intact).
+ * that did not happen left the source's subtree intact, that a snapshot found created holds the
+ * state before it, that one whose delete did not happen is intact).
  */
 final class InDoubtResolver {
   enum Outcome {
@@ -94,6 +95,34 @@ final class InDoubtResolver {
               : of(Outcome.NOT_DONE, "other mtime");
         }
         return compare(st, st == null ? 0 : st.getModificationTime(), op.value, n.mtime);
+      case CREATE_SNAPSHOT:
+      case DELETE_SNAPSHOT:
+        return snapshotOutcome(op, st != null, false);
+      case RENAME_SNAPSHOT:
+        return snapshotOutcome(op, st != null, c.getFileInfo(op.target) != null);
+      default:
+        throw new IllegalArgumentException(op.kind.name());
+    }
+  }
+
+  /**
+   * A snapshot operation from which snapshot paths exist: pathThere for op.path (the snapshot
+   * created, deleted, or renamed from), targetThere for a rename's new path. Names are never
+   * reused, so each path exists only if the operation did (create, rename's target) or did not
+   * (delete, rename's source) happen; a rename must leave exactly one of its two names.
+   */
+  static Resolution snapshotOutcome(Op op, boolean pathThere, boolean targetThere) {
+    switch (op.kind) {
+      case CREATE_SNAPSHOT:
+        return pathThere ? of(Outcome.DONE, "snapshot there") : of(Outcome.NOT_DONE, "absent");
+      case DELETE_SNAPSHOT:
+        return pathThere ? of(Outcome.NOT_DONE, "still there") : of(Outcome.DONE, "gone");
+      case RENAME_SNAPSHOT:
+        if (pathThere && !targetThere) return of(Outcome.NOT_DONE, "under the old name");
+        if (!pathThere && targetThere) return of(Outcome.DONE, "under the new name");
+        return of(
+            Outcome.NOT_ALL_OR_NOTHING,
+            (pathThere ? "under both names" : "under neither name") + " after the rename");
       default:
         throw new IllegalArgumentException(op.kind.name());
     }

@@ -45,6 +45,22 @@ final class ModelNode {
     return new ModelNode(true, permission, op);
   }
 
+  /** An independent copy (a snapshot's copy must not follow later changes of the live node). */
+  ModelNode copy() {
+    ModelNode n = new ModelNode(dir, permission, placedBy);
+    n.replication = replication;
+    n.length = length;
+    n.crc = crc;
+    n.contentSeed = contentSeed;
+    n.mtime = mtime;
+    n.inodeId = inodeId;
+    n.permissionBy = permissionBy;
+    n.replicationBy = replicationBy;
+    n.contentBy = contentBy;
+    n.mtimeBy = mtimeBy;
+    return n;
+  }
+
   static ModelNode file(
       short permission, short replication, long length, long crc, long seed, String op) {
     ModelNode n = new ModelNode(false, permission, op);

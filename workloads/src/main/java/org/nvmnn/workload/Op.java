@@ -13,16 +13,27 @@ final class Op {
     DELETE,
     SET_PERMISSION,
     SET_REPLICATION,
-    SET_TIMES
+    SET_TIMES,
+    CREATE_SNAPSHOT,
+    RENAME_SNAPSHOT,
+    DELETE_SNAPSHOT
   }
+
+  /** The directory under a snapshottable directory whose entries are its snapshots. */
+  private static final String DOT_SNAPSHOT = "/.snapshot";
 
   /** "t<thread>#<seq>", unique in a run. */
   final String id;
 
   final Kind kind;
+
+  /**
+   * The snapshot ops: the snapshot's path, "<root>/.snapshot/<name>" (RENAME_SNAPSHOT: the old
+   * one).
+   */
   final String path;
 
-  /** Rename destination; null for the other kinds. */
+  /** Rename destination (RENAME_SNAPSHOT: the snapshot's new path); null for the other kinds. */
   final String target;
 
   /** CREATE: content seed; SET_PERMISSION: mode; SET_REPLICATION: replication; SET_TIMES: mtime. */
@@ -50,6 +61,32 @@ final class Op {
     return kind == Kind.RENAME || kind == Kind.RENAME_OLD_API || kind == Kind.RENAME_OVERWRITE;
   }
 
+  boolean isSnapshotOp() {
+    return kind == Kind.CREATE_SNAPSHOT
+        || kind == Kind.RENAME_SNAPSHOT
+        || kind == Kind.DELETE_SNAPSHOT;
+  }
+
+  /** "<root>/.snapshot", which lists the snapshots of the snapshottable directory root. */
+  static String dotSnapshot(String root) {
+    return root + DOT_SNAPSHOT;
+  }
+
+  /** "<root>/.snapshot/<name>": a snapshot of the snapshottable directory root. */
+  static String snapshotPath(String root, String name) {
+    return dotSnapshot(root) + "/" + name;
+  }
+
+  /** The snapshottable directory of a snapshot path. */
+  static String snapshotRoot(String snapshotPath) {
+    return snapshotPath.substring(0, snapshotPath.lastIndexOf(DOT_SNAPSHOT + "/"));
+  }
+
+  /** The snapshot's name in a snapshot path (its last component). */
+  static String snapshotName(String snapshotPath) {
+    return snapshotPath.substring(snapshotPath.lastIndexOf('/') + 1);
+  }
+
   @Override
   public String toString() {
     switch (kind) {
@@ -61,6 +98,12 @@ final class Op {
         return id + " setReplication " + path + " " + value;
       case SET_TIMES:
         return id + " setTimes " + path + " mtime=" + value;
+      case CREATE_SNAPSHOT:
+        return id + " createSnapshot " + path;
+      case RENAME_SNAPSHOT:
+        return id + " renameSnapshot " + path + " " + target;
+      case DELETE_SNAPSHOT:
+        return id + " deleteSnapshot " + path;
       default:
         String name = kind.name().toLowerCase().replace('_', '-');
         return id + " " + name + " " + path + (target == null ? "" : " " + target);

@@ -11,7 +11,9 @@ import java.util.Random;
  * almost always inside a create when the NameNode dies, and workers creating empty files are what
  * puts the other operations in doubt. New names come from the op sequence number, so no path is
  * ever used twice. The subtree is kept small (maxEntries, maxDepth) so a full verification after
- * every restart stays cheap.
+ * every restart stays cheap. With maxSnapshots above 0 the root's snapshots are created, renamed
+ * and deleted too (7 % of the draws), at most maxSnapshots at a time, each verified whole after
+ * every restart; snapshot names come from the op sequence number as well ("s<n>").
  */
 final class OpChooser {
   private static final short[] DIR_PERMISSIONS = {0700, 0711, 0750, 0755, 0770};
@@ -24,6 +26,9 @@ final class OpChooser {
   private final int maxEntries;
   private final int maxDepth;
 
+  /** At most this many snapshots of the root at a time; 0: no snapshot operations. */
+  private final int maxSnapshots;
+
   /**
    * false: files are created empty (create + close, no block), so no op dominates the thread's
    * time.
@@ -32,12 +37,14 @@ final class OpChooser {
 
   private long seq;
 
-  OpChooser(long seed, String thread, int maxEntries, int maxDepth, boolean writeData) {
+  OpChooser(
+      long seed, String thread, int maxEntries, int maxDepth, boolean writeData, int maxSnapshots) {
     this.random = new Random(seed);
     this.thread = thread;
     this.maxEntries = maxEntries;
     this.maxDepth = maxDepth;
     this.writeData = writeData;
+    this.maxSnapshots = maxSnapshots;
   }
 
   Op next(SubtreeModel m) {
@@ -51,6 +58,13 @@ final class OpChooser {
   }
 
   private Op.Kind pickKind(boolean full) {
+    if (maxSnapshots > 0) {
+      // a draw of its own: without snapshots a seed chooses the same operations as before them
+      int s = random.nextInt(100);
+      if (s < 3) return Op.Kind.CREATE_SNAPSHOT;
+      if (s < 5) return Op.Kind.RENAME_SNAPSHOT;
+      if (s < 7) return Op.Kind.DELETE_SNAPSHOT;
+    }
     int r = random.nextInt(100);
     if (full) {
       return r < 60
@@ -129,6 +143,28 @@ final class OpChooser {
           long mtime =
               YEAR_2001_MS + random.nextInt(20 * 365) * DAY_MS + random.nextInt((int) DAY_MS);
           return path == null ? null : new Op(id, kind, path, null, mtime, 0);
+        }
+      case CREATE_SNAPSHOT:
+        return m.snapshots().size() >= maxSnapshots
+            ? null
+            : new Op(id, kind, Op.snapshotPath(m.root(), "s" + name), null, 0, 0);
+      case RENAME_SNAPSHOT:
+        {
+          String old = pick(m.snapshots().names());
+          return old == null
+              ? null
+              : new Op(
+                  id,
+                  kind,
+                  Op.snapshotPath(m.root(), old),
+                  Op.snapshotPath(m.root(), "s" + name),
+                  0,
+                  0);
+        }
+      case DELETE_SNAPSHOT:
+        {
+          String old = pick(m.snapshots().names());
+          return old == null ? null : new Op(id, kind, Op.snapshotPath(m.root(), old), null, 0, 0);
         }
       default:
         throw new IllegalArgumentException(kind.name());

@@ -36,6 +36,15 @@ final class OpEffects {
       case SET_TIMES:
         model.setMtime(op.path, op.value, op.id);
         break;
+      case CREATE_SNAPSHOT:
+        model.createSnapshot(Op.snapshotName(op.path), op.id);
+        break;
+      case RENAME_SNAPSHOT:
+        model.snapshots().rename(Op.snapshotName(op.path), Op.snapshotName(op.target), op.id);
+        break;
+      case DELETE_SNAPSHOT:
+        model.snapshots().delete(Op.snapshotName(op.path), op.id);
+        break;
       default:
         throw new IllegalArgumentException(op.kind.name());
     }

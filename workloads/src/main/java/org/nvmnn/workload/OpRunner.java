@@ -52,6 +52,18 @@ final class OpRunner {
       case SET_TIMES:
         fs.setTimes(p, op.value, -1);
         break;
+      case CREATE_SNAPSHOT:
+        fs.createSnapshot(new Path(Op.snapshotRoot(op.path)), Op.snapshotName(op.path));
+        break;
+      case RENAME_SNAPSHOT:
+        fs.renameSnapshot(
+            new Path(Op.snapshotRoot(op.path)),
+            Op.snapshotName(op.path),
+            Op.snapshotName(op.target));
+        break;
+      case DELETE_SNAPSHOT:
+        fs.deleteSnapshot(new Path(Op.snapshotRoot(op.path)), Op.snapshotName(op.path));
+        break;
       default:
         throw new IllegalArgumentException(op.kind.name());
     }

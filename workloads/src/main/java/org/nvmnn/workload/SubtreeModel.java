@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * What one worker's subtree must look like after every acknowledged operation: path to node, plus
  * for every path that an operation removed (delete, or the source of a rename) the id of that
  * operation, so a path that reappears can be blamed on it. Names are never reused, so a removed
- * path never legitimately comes back.
+ * path never legitimately comes back. The root's snapshots are in {@link #snapshots()}: each holds
+ * a copy of this model as it was when the snapshot was created.
  */
 final class SubtreeModel {
   static final short DIR_PERMISSION = 0755; // 0777 under the default umask 022
@@ -21,10 +22,36 @@ final class SubtreeModel {
   private final String root;
   private final TreeMap<String, ModelNode> nodes = new TreeMap<>();
   private final Map<String, String> removedBy = new HashMap<>();
+  private final SnapshotCopies snapshots = new SnapshotCopies();
 
   SubtreeModel(String root, String rootOp) {
     this.root = root;
     nodes.put(root, ModelNode.directory(DIR_PERMISSION, rootOp));
+  }
+
+  private SubtreeModel(String root) {
+    this.root = root;
+  }
+
+  /**
+   * The tree as it is now, with every node copied: what a snapshot taken now holds. Without the
+   * removed paths (nothing is removed from a snapshot) and without snapshots.
+   */
+  SubtreeModel copyTree() {
+    SubtreeModel copy = new SubtreeModel(root);
+    for (Map.Entry<String, ModelNode> e : nodes.entrySet()) {
+      copy.nodes.put(e.getKey(), e.getValue().copy());
+    }
+    return copy;
+  }
+
+  /** The root's snapshots: name to the copy of this model taken when it was created. */
+  SnapshotCopies snapshots() {
+    return snapshots;
+  }
+
+  void createSnapshot(String name, String op) {
+    snapshots.create(name, copyTree(), op);
   }
 
   String root() {

@@ -4,7 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.Path;
@@ -12,10 +14,12 @@ import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.ipc.RemoteException;
 
 /**
  * Reads a whole subtree as the NameNode reports it (listing, inode ids, permissions, replication,
- * lengths, mtimes, open or closed) and every closed file's bytes from the DataNode.
+ * lengths, mtimes, open or closed) and every closed file's bytes from the DataNode; and the same
+ * for every snapshot of a snapshottable directory, read below its "<root>/.snapshot/<name>".
  */
 final class SubtreeReader {
   private final DistributedFileSystem fs;
@@ -55,6 +59,45 @@ final class SubtreeReader {
         }
         after = listing.getLastName();
       } while (listing.hasMore());
+    }
+    return out;
+  }
+
+  /**
+   * Every snapshot of root, by name, each read whole (as {@link #read} reads the live tree) and
+   * keyed by the paths its entries have in the live tree ("<root>/.snapshot/<name>/d1" as
+   * "<root>/d1"); null if root is not snapshottable.
+   */
+  Map<String, Map<String, ObservedEntry>> readSnapshots(String root) throws IOException {
+    List<String> names = new ArrayList<>();
+    String dotSnapshot = Op.dotSnapshot(root);
+    byte[] after = HdfsFileStatus.EMPTY_NAME;
+    DirectoryListing listing;
+    do {
+      try {
+        listing = fs.getClient().listPaths(dotSnapshot, after);
+      } catch (RemoteException e) {
+        if (e.getClassName().endsWith(".SnapshotException")) {
+          return null; // 2.7.3: "Directory is not a snapshottable directory"
+        }
+        throw e;
+      }
+      if (listing == null) {
+        throw new IOException(dotSnapshot + " vanished while being listed");
+      }
+      for (HdfsFileStatus s : listing.getPartialListing()) {
+        names.add(s.getLocalName());
+      }
+      after = listing.getLastName();
+    } while (listing.hasMore());
+    Map<String, Map<String, ObservedEntry>> out = new TreeMap<>();
+    for (String name : names) {
+      String top = Op.snapshotPath(root, name);
+      Map<String, ObservedEntry> tree = new TreeMap<>();
+      for (Map.Entry<String, ObservedEntry> e : read(top).entrySet()) {
+        tree.put(root + e.getKey().substring(top.length()), e.getValue());
+      }
+      out.put(name, tree);
     }
     return out;
   }

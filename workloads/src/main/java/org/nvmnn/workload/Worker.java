@@ -9,7 +9,9 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 /**
  * One workload thread: operations on its own subtree, a model of that subtree, a log. After every
  * NameNode restart the driver announces (a new epoch) it first resolves the operation that was in
- * flight, then verifies the whole subtree against the model before it issues anything new.
+ * flight, then verifies the whole subtree against the model before it issues anything new. With
+ * snapshots its root is made snapshottable at the start, and every verification also compares the
+ * root's snapshots, each whole, with the model's copies.
  */
 final class Worker implements Runnable {
   /** Longer than any gap between kills plus a restart; reaching it fails the run. */
@@ -32,6 +34,9 @@ final class Worker implements Runnable {
   private final InDoubtResolver resolver;
   private final SubtreeModel model;
 
+  /** The root is snapshottable and the chooser picks snapshot operations. */
+  private final boolean snapshots;
+
   volatile long verifiedEpoch = -1;
   volatile boolean finished;
   volatile Throwable fatal;
@@ -45,7 +50,8 @@ final class Worker implements Runnable {
       DistributedFileSystem fs,
       ControlDir control,
       OpLog log,
-      OpChooser chooser) {
+      OpChooser chooser,
+      boolean snapshots) {
     this.name = name;
     this.fs = fs;
     this.control = control;
@@ -55,6 +61,7 @@ final class Worker implements Runnable {
     this.reader = new SubtreeReader(fs);
     this.resolver = new InDoubtResolver(fs, reader);
     this.model = new SubtreeModel(root, name + "#0");
+    this.snapshots = snapshots;
   }
 
   /** This worker's client (its own client name, so its own lease). */
@@ -71,6 +78,11 @@ final class Worker implements Runnable {
       }
       log.line(control.epoch(), "ACK", name + "#0 mkdirs " + model.root());
       tally.acknowledged++;
+      if (snapshots) {
+        fs.allowSnapshot(new Path(model.root())); // a superuser call: the NameNode's own user
+        log.line(control.epoch(), "ACK", name + "#0 allowSnapshot " + model.root());
+        tally.acknowledged++;
+      }
       while (!control.stopRequested()) {
         long epoch = control.epoch();
         if (epoch > verifiedEpoch) {
@@ -105,6 +117,7 @@ final class Worker implements Runnable {
     }
     OpEffects.apply(model, op, op.length);
     tally.acknowledged++;
+    tally.snapshotAcknowledged(op.kind);
     log.line(epoch, "ACK", op + " # started " + started);
   }
 
@@ -117,6 +130,9 @@ final class Worker implements Runnable {
     }
     control.awaitEpochAfter(epoch, EPOCH_WAIT_MS); // the restart that follows the failure
     tally.inDoubt++;
+    if (op.isSnapshotOp()) {
+      tally.snapshotOpsInDoubt++;
+    }
     InDoubtResolver.Resolution r;
     try {
       r = untilAnswered(() -> resolver.resolve(model, op));
@@ -131,10 +147,16 @@ final class Worker implements Runnable {
       case DONE:
         OpEffects.apply(model, op, r.createdLength);
         tally.inDoubtDone++;
+        if (op.isSnapshotOp()) {
+          tally.snapshotOpsInDoubtDone++;
+        }
         log.line(now, "INDOUBT-DONE", op + ": " + r.detail);
         break;
       case NOT_DONE:
         tally.inDoubtNotDone++;
+        if (op.isSnapshotOp()) {
+          tally.snapshotOpsInDoubtNotDone++;
+        }
         log.line(now, "INDOUBT-NOT-DONE", op + ": " + r.detail);
         break;
       case ACKNOWLEDGED_STEP_LOST:
@@ -151,8 +173,12 @@ final class Worker implements Runnable {
 
   private void verify(long epoch, String why) {
     Map<String, ObservedEntry> seen;
+    Map<String, Map<String, ObservedEntry>> snapshotTrees = null;
     try {
       seen = untilAnswered(() -> reader.read(model.root()));
+      if (snapshots) {
+        snapshotTrees = untilAnswered(() -> reader.readSnapshots(model.root()));
+      }
     } catch (IOException e) {
       tally.verificationFailures++;
       log.line(epoch, "VERIFY-FAILED", why + ": " + Unavailability.describe(e));
@@ -161,12 +187,28 @@ final class Worker implements Runnable {
     }
     tally.verifications++;
     List<Discrepancy> found = ModelChecker.check(model, seen);
+    if (snapshots) {
+      found.addAll(SnapshotChecker.check(model, snapshotTrees));
+    }
     if (found.isEmpty()) {
-      for (Map.Entry<String, ObservedEntry> e : seen.entrySet()) {
-        model.get(e.getKey()).inodeId =
-            e.getValue().inodeId; // equal where known, learned where not
+      learnInodeIds(model, seen);
+      String inSnapshots = "";
+      if (snapshots) {
+        for (Map.Entry<String, Map<String, ObservedEntry>> e : snapshotTrees.entrySet()) {
+          learnInodeIds(model.snapshots().get(e.getKey()).tree, e.getValue());
+        }
+        long entries = SnapshotChecker.entries(snapshotTrees);
+        tally.snapshotsVerified += snapshotTrees.size();
+        tally.snapshotEntriesVerified += entries;
+        inSnapshots =
+            "; snapshots "
+                + snapshotTrees.keySet()
+                + " with "
+                + entries
+                + " entries match their copies";
       }
-      log.line(epoch, "VERIFIED", why + ": " + seen.size() + " entries match the model");
+      log.line(
+          epoch, "VERIFIED", why + ": " + seen.size() + " entries match the model" + inSnapshots);
     } else {
       for (Discrepancy d : found) {
         tally.lostOps.add(d.blamedOp);
@@ -176,6 +218,13 @@ final class Worker implements Runnable {
       log.line(epoch, "VERIFY-MISMATCH", why + ": " + found.size() + " differences");
     }
     verifiedEpoch = epoch;
+  }
+
+  /** Equal where known (checked), learned where not. */
+  private static void learnInodeIds(SubtreeModel tree, Map<String, ObservedEntry> seen) {
+    for (Map.Entry<String, ObservedEntry> e : seen.entrySet()) {
+      tree.get(e.getKey()).inodeId = e.getValue().inodeId;
+    }
   }
 
   /**

@@ -25,6 +25,7 @@ public class ModelCheckerTest {
       OpEffects.apply(namespace, op, op.length);
     }
     assertTrue(ModelChecker.check(client, Namespaces.observe(namespace)).isEmpty());
+    assertTrue(SnapshotChecker.check(client, Namespaces.observeSnapshots(namespace)).isEmpty());
   }
 
   /**
@@ -42,6 +43,7 @@ public class ModelCheckerTest {
       }
       Op omitted = ops.get(ops.size() - 1);
       List<Discrepancy> found = ModelChecker.check(client, Namespaces.observe(namespace));
+      found.addAll(SnapshotChecker.check(client, Namespaces.observeSnapshots(namespace)));
       assertFalse("seed " + seed + ": omitted " + omitted + " not noticed", found.isEmpty());
       Set<String> blamed = new TreeSet<>();
       for (Discrepancy d : found) {
@@ -96,7 +98,7 @@ public class ModelCheckerTest {
   }
 
   private static List<Op> randomOps(long seed, int n, SubtreeModel client) {
-    OpChooser chooser = new OpChooser(seed, "t0", 40, 4, seed % 2 == 0);
+    OpChooser chooser = new OpChooser(seed, "t0", 40, 4, seed % 2 == 0, 3);
     List<Op> ops = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Op op = chooser.next(client);

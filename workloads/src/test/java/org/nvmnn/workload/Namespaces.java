@@ -27,4 +27,13 @@ final class Namespaces {
     }
     return out;
   }
+
+  /** The model's snapshots as {@link SubtreeReader#readSnapshots} reports them. */
+  static Map<String, Map<String, ObservedEntry>> observeSnapshots(SubtreeModel namespace) {
+    Map<String, Map<String, ObservedEntry>> out = new TreeMap<>();
+    for (Map.Entry<String, SnapshotCopies.Copy> e : namespace.snapshots().byName().entrySet()) {
+      out.put(e.getKey(), observe(e.getValue().tree));
+    }
+    return out;
+  }
 }
