@@ -1,9 +1,9 @@
 # The HA mode of the process-crash test (HA=1), sourced by process-crash-test.sh after
 # cluster-lib.sh and ha-lib.sh; it uses the driver's helpers and variables (work, shm, cconf,
 # control, KILLS, LEASE_HARD_LIMIT, RESTART_TIMEOUT, NVM, publish, start_writer, wait_verified,
-# now_ms, secs, acked, abort, kills). The cluster is ha-lib's: ZooKeeper, three JournalNodes,
-# nn1 and nn2 with a ZKFC each (automatic failover), two DataNodes; the workload reaches
-# hdfs://ha through the failover proxy provider. A round: SIGKILL of the active NameNode, the
+# now_ms, secs, acked, snapshot_acked, snapshot_preview, abort, kills). The cluster is ha-lib's:
+# ZooKeeper, three JournalNodes, nn1 and nn2 with a ZKFC each (automatic failover), two
+# DataNodes; the workload reaches hdfs://ha through the failover proxy provider. A round: SIGKILL of the active NameNode, the
 # ZKFC fails over, the new active serves (epoch k published: the workload resolves and verifies),
 # the killed NameNode restarts and must be standby before the next kill. On
 # every JN_KILL_EVERY-th kill a JournalNode (jn1, jn2, jn3 in turn) is SIGKILLed at a random
@@ -14,6 +14,8 @@
 # CLIENT_FAILOVER_ATTEMPTS (ha-lib's 60: the client's dfs.client.failover.max.attempts; 1 makes a
 # call in flight at a kill fail after one try at the other NameNode, which is then still standby,
 # so it is resolved as in doubt instead of being re-sent until the new active answers it); NVM=true (both NVM), false (both stock), mixed (nn1 NVM, nn2 stock).
+# Both NameNodes run with dfs.namenode.nvm.snapshots.preview=true unless MAX_SNAPSHOTS=0 (a stock
+# NameNode accepts snapshot operations anyway and ignores the key).
 
 JN_KILL_EVERY=${JN_KILL_EVERY:-5}
 FAILOVER_TIMEOUT=${FAILOVER_TIMEOUT:-120}
@@ -71,6 +73,7 @@ ha_cluster_up() {
     *) echo "NVM must be true, false or mixed with HA=1 (not '$NVM')" >&2; return 1 ;;
   esac
   ha_write_confs "$work" "$shm" "$nvm1" "$nvm2"
+  snapshot_preview "$(ha_conf nn1)"; snapshot_preview "$(ha_conf nn2)"
   cconf=$(ha_conf client)
   [ -z "${CLIENT_FAILOVER_ATTEMPTS:-}" ] || conf_put "$cconf/hdfs-site.xml" dfs.client.failover.max.attempts "$CLIENT_FAILOVER_ATTEMPTS"
   zk_start || return 1
@@ -230,8 +233,8 @@ ha_round() {
   indoubt=$(cat "$work"/ops/ops-t*.log | awk -v k="$t_kill" '$3 == "INDOUBT" && $1 > k' | wc -l)
   # for analyses after the run (the ops logs, the NameNodes' audit logs): one line per kill, ms
   echo "$k $active $standby kill=$t_kill transition=${t_serving:-?} first-ack=${t_first:-?} jn-down=${jn_down:--}" >> "$work/kills.log"
-  printf '   kill %2d after %6s s of workload: %s, the active, killed; %s acknowledged the first operation %s s later (reported active %s s after the kill); in flight at the kill and acknowledged by it: %d; failed calls since the kill (in doubt): %d; verified (%s acknowledged so far)\n' \
-    "$k" "$GAP" "$(ha_label "$active")" "$standby" "$gap" "$(secs "$t_kill" "$t_reported")" "$inflight" "$indoubt" "$(acked)"
+  printf '   kill %2d after %6s s of workload: %s, the active, killed; %s acknowledged the first operation %s s later (reported active %s s after the kill); in flight at the kill and acknowledged by it: %d; failed calls since the kill (in doubt): %d; verified (%s acknowledged so far, %s snapshot ops)\n' \
+    "$k" "$GAP" "$(ha_label "$active")" "$standby" "$gap" "$(secs "$t_kill" "$t_reported")" "$inflight" "$indoubt" "$(acked)" "$(snapshot_acked)"
   printf '           %s restarted: standby %s s after its launch; region: %s\n' "$active" "$back" "$vtext"
   [ -z "$jn_line" ] || printf '           %s\n' "$jn_line"
   return 0

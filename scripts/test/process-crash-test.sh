@@ -21,7 +21,10 @@
 # docs/region-format.md §12, every kill a crash of its process), LEASE_HARD_LIMIT (5 s; 0 = the
 # stock NameNode main class and limits, no killed writers), LEASE_DEADLINE (LEASE_HARD_LIMIT + 12
 # s after a restart is announced: the hard limit, the lease monitor's 2 s period, block recovery
-# through the DataNode's heartbeat).
+# through the DataNode's heartbeat), MAX_SNAPSHOTS (3: every worker's root is snapshottable and
+# the workers create, rename and delete snapshots of it, at most that many at a time, each checked
+# whole after every restart; the NameNode runs with dfs.namenode.nvm.snapshots.preview=true; 0: no
+# snapshot operations, the operation mix before them).
 # Experiment: ROLLBACK_REGION_AT=k (k >= 2) restarts the k-th time from a copy of the region
 # taken at the previous kill, i.e. a NameNode that forgets acknowledged operations; the test
 # must then report them as lost and fail (docs/process-crash-test.md).
@@ -50,6 +53,7 @@ export NVM_PERSIST=$PERSIST
 ROLLBACK_REGION_AT=${ROLLBACK_REGION_AT:-0}
 LEASE_HARD_LIMIT=${LEASE_HARD_LIMIT:-5}
 LEASE_DEADLINE=${LEASE_DEADLINE:-$((LEASE_HARD_LIMIT + 12))}
+MAX_SNAPSHOTS=${MAX_SNAPSHOTS:-3}
 HA=${HA:-0}
 RANDOM=$SEED
 case $HA in
@@ -81,6 +85,13 @@ now_ms() { date +%s%3N; }
 secs() { python3 -c "print('%.2f' % (($2 - $1) / 1000.0))"; }
 stats() { python3 -c "import sys, statistics as s; v=[float(x) for x in sys.argv[1:]]; print('min %.2f, median %.2f, max %.2f' % (min(v), s.median(v), max(v)))" "$@"; }
 acked() { cat "$work"/ops/ops-*.log 2>/dev/null | grep -c ' ACK ' || true; }
+snapshot_acked() { cat "$work"/ops/ops-*.log 2>/dev/null | grep -c -E ' ACK \S+ (create|rename|delete)Snapshot ' || true; }
+# snapshot_preview CONF_DIR — the NVM NameNode accepts snapshot operations only with the preview
+# on (docs/snapshots.md); the stock NameNode ignores the key.
+snapshot_preview() {
+  [ "$MAX_SNAPSHOTS" -gt 0 ] && conf_put "$1/hdfs-site.xml" dfs.namenode.nvm.snapshots.preview true
+  return 0
+}
 
 # The NameNode of the jar, started by ShortLeaseNameNode (NameNode.main's start-up, then
 # LeaseManager#setLeasePeriod as MiniDFSCluster#setLeasePeriod does) unless LEASE_HARD_LIMIT=0.
@@ -199,6 +210,7 @@ single_cluster_up() {
   # MiniDFSCluster's setting: leave safe mode as soon as the DataNode's block report reaches the
   # threshold (the 30 s default extension would only add a fixed wait to every restart)
   conf_set "$conf/hdfs-site.xml" dfs.namenode.safemode.extension 0
+  snapshot_preview "$conf"
   nn_format "$conf"
   launch_nn
   dn_start "$conf"
@@ -236,8 +248,8 @@ single_round() {
   publish epoch "$k"
   [ "$k" -lt "$KILLS" ] && start_writer $((k + 1))
   wait_verified "$k" $(( $(date +%s) + 600 )) || { abort="verification after restart $k did not complete"; return 1; }
-  printf '   kill %2d after %6s s of workload: answering %5s s, safe mode off %5s s after launch; %s; verified (%s acknowledged so far)\n' \
-    "$k" "$GAP" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)"
+  printf '   kill %2d after %6s s of workload: answering %5s s, safe mode off %5s s after launch; %s; verified (%s acknowledged so far, %s snapshot ops)\n' \
+    "$k" "$GAP" "$T_ANSWER" "$T_SAFEMODE" "$rec" "$(acked)" "$(snapshot_acked)"
   return 0
 }
 
@@ -265,7 +277,7 @@ fi
 abandoned_args=()
 [ "$LEASE_HARD_LIMIT" -gt 0 ] && abandoned_args=(--abandoned-deadline-ms $((LEASE_DEADLINE * 1000)) --renew-ms 1000)
 hclient_exec "$cconf" org.nvmnn.workload.CrashWorkload --control "$control" --logs "$work/ops" \
-  --threads "$THREADS" --seed "$SEED" "${abandoned_args[@]}" > "$work/workload.out" &
+  --threads "$THREADS" --seed "$SEED" --max-snapshots "$MAX_SNAPSHOTS" "${abandoned_args[@]}" > "$work/workload.out" &
 WL_PID=$!
 t_begin=$(date +%s)
 abort=""
@@ -339,7 +351,7 @@ else
 fi
 echo "== summary (seed $SEED; $where)"
 if [ "$HA" = 1 ]; then ha_summary; else echo "   kills: $kills of $KILLS"; fi
-grep -E '^(kills:|in doubt resolved|lost operations|abandoned files)' "$work/workload.out" | sed 's/^/   workload: /' || true
+grep -E '^(kills:|in doubt resolved|snapshot ops|lost operations|abandoned files)' "$work/workload.out" | sed 's/^/   workload: /' || true
 if [ "${#answers[@]}" -gt 0 ]; then
   echo "   restart, NameNode launch to first answered RPC (s): $(stats "${answers[@]}")"
   echo "   restart, NameNode launch to safe mode off (s):      $(stats "${safemodes[@]}")"
