@@ -153,6 +153,7 @@ ha_round() {
   local k=$1 active=$PC_ACTIVE standby t_kill t_reported t_serving t_first probe log from t0 back
   local verdict vms vtext gap inflight indoubt jn_line="" jn_down=$JN_DOWN
   standby=$(ha_other "$active")
+  namenodes_alive || { abort="a NameNode was gone before kill $k"; return 1; }
   t_kill=$(now_ms)
   ha_kill "$active"
   kills=$k

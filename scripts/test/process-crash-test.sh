@@ -134,6 +134,7 @@ wait_abandoned() {
   while :; do
     [ -f "$control/abandoned-checked" ] && [ "$(cat "$control/abandoned-checked")" -ge "$1" ] && break
     kill -0 "$WL_PID" 2>/dev/null || { echo "the workload exited early" >&2; return 1; }
+    namenodes_alive || { echo "$NN_GONE" >&2; return 1; }
     [ "$(date +%s)" -lt "$2" ] || { echo "the workload did not check the abandoned files of restart $1 in time" >&2; return 1; }
     sleep 0.1
   done
@@ -158,11 +159,30 @@ await_nn() {
 
 publish() { echo "$2" > "$control/$1.tmp"; mv "$control/$1.tmp" "$control/$1"; }
 
+# namenodes_alive — every NameNode process the test started and has not killed still runs; if one
+# is gone, sets NN_GONE to which and its log's last FATAL line (the summary's RESULT line shows it)
+# and fails. A NameNode that stopped itself (e.g. on a failure to persist an operation) must fail
+# the run: otherwise the next kill would find it gone and the restart would pass it off as one of
+# the test's kills.
+NN_GONE=
+namenodes_alive() {
+  local nn
+  if [ "$HA" = 1 ]; then
+    for nn in nn1 nn2; do
+      ha_alive "$nn" || { NN_GONE="$nn exited by itself: $(last_fatal "$(ha_log "$nn")")"; return 1; }
+    done
+  else
+    kill -0 "$NN_PID" 2>/dev/null || { NN_GONE="the NameNode exited by itself: $(last_fatal "$conf/logs/namenode.log")"; return 1; }
+  fi
+}
+last_fatal() { { grep -h ' FATAL ' "$1" 2>/dev/null || echo "(no FATAL line in $1)"; } | tail -1 | cut -c1-400; }
+
 # wait_verified K DEADLINE — until every worker has verified epoch K.
 wait_verified() {
   while :; do
     [ -f "$control/verified" ] && [ "$(cat "$control/verified")" -ge "$1" ] && return 0
     kill -0 "$WL_PID" 2>/dev/null || { echo "the workload exited early" >&2; return 1; }
+    namenodes_alive || { echo "$NN_GONE" >&2; return 1; }
     [ "$(date +%s)" -lt "$2" ] || { echo "the workload did not verify epoch $1 in time" >&2; return 1; }
     sleep 0.1
   done
@@ -222,6 +242,7 @@ single_cluster_up() {
 # published, the workload's verification of epoch K. Sets abort and returns 1 on a failure.
 single_round() {
   local k=$1 old=$NN_PID rec=""
+  namenodes_alive || { abort="a NameNode was gone before kill $k"; return 1; }
   kill_hard "$NN_PID"
   kills=$k
   if [ "$ROLLBACK_REGION_AT" -gt 0 ] && [ "$k" -eq $((ROLLBACK_REGION_AT - 1)) ]; then
@@ -304,6 +325,7 @@ if [ -z "$abort" ]; then
   if [ "$LEASE_HARD_LIMIT" -gt 0 ]; then
     wait_abandoned "$kills" $(( $(date +%s) + LEASE_DEADLINE + 120 )) || abort="abandoned files of restart $kills"
   fi
+  [ -n "$abort" ] || namenodes_alive || abort="a NameNode was gone after the last stretch"
 fi
 publish stop 1
 wl_rc=0; wait "$WL_PID" || wl_rc=$?
@@ -404,6 +426,7 @@ echo "   fsck: $($fsck_ok && echo HEALTHY, 0 corrupt, 0 missing, no file open fo
 echo "   total time: $(( $(date +%s) - t_start )) s (kill loop $(( $(date +%s) - t_begin )) s)"
 fail=""
 [ -n "$abort" ] && fail="$fail; $abort"
+[ -z "$NN_GONE" ] || fail="$fail; $NN_GONE"
 [ "$wl_rc" -eq 0 ] || fail="$fail; the workload reported failures (exit $wl_rc)"
 $fsck_ok || fail="$fail; fsck"
 $holders_ok || fail="$fail; a lease the NameNode had taken over came back to a dead writer after a restart"
