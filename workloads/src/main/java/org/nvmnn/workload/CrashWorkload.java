@@ -165,7 +165,7 @@ public final class CrashWorkload {
     for (Thread t : running) {
       t.join();
     }
-    System.exit(report(control, workers, checker, workerDied) ? 0 : 1);
+    System.exit(report(control, workers, checker, workerDied, maxSnapshots > 0) ? 0 : 1);
   }
 
   /**
@@ -227,7 +227,11 @@ public final class CrashWorkload {
   }
 
   private static boolean report(
-      ControlDir control, List<Worker> workers, AbandonedFileChecker checker, boolean workerDied) {
+      ControlDir control,
+      List<Worker> workers,
+      AbandonedFileChecker checker,
+      boolean workerDied,
+      boolean snapshots) {
     WorkerTally total = new WorkerTally();
     for (Worker w : workers) {
       WorkerTally t = w.tally;
@@ -257,18 +261,20 @@ public final class CrashWorkload {
         total.unexpectedErrors,
         total.verifications,
         total.verificationFailures);
-    System.out.printf(
-        "snapshot ops acknowledged: %d (create %d, rename %d, delete %d), in doubt: %d (done %d,"
-            + " not done %d); snapshots verified whole: %d (%d entries)%n",
-        total.snapshotOpsAcknowledged(),
-        total.snapshotsCreated,
-        total.snapshotsRenamed,
-        total.snapshotsDeleted,
-        total.snapshotOpsInDoubt,
-        total.snapshotOpsInDoubtDone,
-        total.snapshotOpsInDoubtNotDone,
-        total.snapshotsVerified,
-        total.snapshotEntriesVerified);
+    if (snapshots) {
+      System.out.printf(
+          "snapshot ops acknowledged: %d (create %d, rename %d, delete %d), in doubt: %d (done %d,"
+              + " not done %d); snapshots verified whole: %d (%d entries)%n",
+          total.snapshotOpsAcknowledged(),
+          total.snapshotsCreated,
+          total.snapshotsRenamed,
+          total.snapshotsDeleted,
+          total.snapshotOpsInDoubt,
+          total.snapshotOpsInDoubtDone,
+          total.snapshotOpsInDoubtNotDone,
+          total.snapshotsVerified,
+          total.snapshotEntriesVerified);
+    }
     if (!total.lostOps.isEmpty()) {
       List<String> first =
           new ArrayList<>(total.lostOps).subList(0, Math.min(20, total.lostOps.size()));
