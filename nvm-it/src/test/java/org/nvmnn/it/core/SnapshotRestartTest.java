@@ -395,6 +395,34 @@ public class SnapshotRestartTest {
     assertEquals("1 blocks, length 10", blocksIn(fs, "/e/z"));
   }
 
+  /**
+   * Y is renamed out of X, then X into Y, then the directory holding both is deleted: each is held
+   * only by its old place now, Y's being X, whose page is under Y's (the rename moved it there).
+   * The delete's batch must put X's page under X's old place before Y's under X (found by the
+   * process-crash test's snapshot mix: "cannot move inode … under its own subtree", and the
+   * NameNode stopped).
+   */
+  @Test(timeout = 600_000)
+  public void renamedDirectoriesHeldOnlyByEachOthersOldPlacesSurviveTheirDelete() throws Exception {
+    cluster =
+        MigrationTestSupport.cluster(
+            getClass(), "y", true, 0, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
+    DistributedFileSystem fs = cluster.getFileSystem();
+    Path s = new Path("/s");
+    fs.mkdirs(new Path(s, "a/X/Y/f"));
+    fs.mkdirs(new Path(s, "b"));
+    fs.allowSnapshot(s);
+    fs.createSnapshot(s, "s1");
+    assertTrue(fs.rename(new Path(s, "a/X/Y"), new Path(s, "b/Y")));
+    assertTrue(fs.rename(new Path(s, "a/X"), new Path(s, "b/Y/X")));
+    assertTrue(fs.delete(new Path(s, "b"), true));
+    List<String> before = state(fs, "held by old places");
+    List<String> seen = new ArrayList<>();
+    fs = restart(seen, "held by old places");
+    assertEquals(String.join("\n", before), String.join("\n", state(fs, "held by old places")));
+    assertTrue(fs.exists(new Path("/s/.snapshot/s1/a/X/Y/f")));
+  }
+
   private static String blocksIn(DistributedFileSystem fs, String path) throws Exception {
     org.apache.hadoop.hdfs.protocol.LocatedBlocks b =
         fs.getClient().getLocatedBlocks(path, 0, Long.MAX_VALUE);

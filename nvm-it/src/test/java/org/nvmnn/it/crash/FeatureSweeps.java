@@ -246,6 +246,16 @@ final class FeatureSweeps {
     sweep(
         "delete the directory a renamed file was moved into (its page under its old place)",
         () -> assertTrue(nn.delete("/s/x", true)));
+    // Y renamed out of X, then X into Y: held by old places only after the delete, X's page must
+    // go under its old place before Y's goes under X (whose page the rename put under Y's)
+    nn.mkdirs(d + "/X/Y", FsPermission.getDirDefault(), true);
+    nn.mkdirs("/s/z", FsPermission.getDirDefault(), true);
+    nn.createSnapshot(d, "s3");
+    assertTrue(nn.rename(d + "/X/Y", "/s/z/Y"));
+    assertTrue(nn.rename(d + "/X", "/s/z/Y/X"));
+    sweep(
+        "delete two renamed directories, each one's old place in the other (two moves, in order)",
+        () -> assertTrue(nn.delete("/s/z", true)));
     sweep("deleteSnapshot (diffs merged into the prior)", () -> nn.deleteSnapshot(d, "s1"));
     sweep("deleteSnapshot (the last: what only it held freed)", () -> nn.deleteSnapshot(d, "t2"));
   }

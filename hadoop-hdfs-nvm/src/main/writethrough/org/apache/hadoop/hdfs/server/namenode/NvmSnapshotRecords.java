@@ -270,32 +270,61 @@ final class NvmSnapshotRecords {
    * keeps it out of the current tree either way (region-format.md §13).
    */
   private void stageOldPlaceParents(Txn t, IdPageMap pages) throws IOException {
-    for (Map.Entry<Long, java.util.Set<Long>> e : oldPlaces.entrySet()) {
-      long id = e.getKey();
-      if (refPages.containsKey(id)) {
-        continue; // current at its reference's directory, where the rename moved its page
-      }
-      long page = pages.get(id);
-      if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
-        continue;
-      }
-      long parent = store.inode(page).parentPage();
-      long staying = IdPageMap.MISSING;
-      for (long owner : e.getValue()) {
-        long ownerPage = pages.get(owner);
-        if (ownerPage == IdPageMap.MISSING || removedNow.containsKey(owner)) {
-          continue;
+    // a move may have to wait for another: Y renamed out of X, then X into Y, both held by their
+    // old places only; Y's old place is X, whose page is under Y's until X goes under its own
+    java.util.List<Map.Entry<Long, java.util.Set<Long>>> todo =
+        new java.util.ArrayList<>(oldPlaces.entrySet());
+    boolean progress = true;
+    while (!todo.isEmpty() && progress) {
+      progress = false;
+      for (java.util.Iterator<Map.Entry<Long, java.util.Set<Long>>> it = todo.iterator();
+          it.hasNext(); ) {
+        Map.Entry<Long, java.util.Set<Long>> e = it.next();
+        int done = stageOldPlaceParent(t, pages, e.getKey(), e.getValue());
+        if (done != 0) {
+          it.remove();
+          progress |= done > 0;
         }
-        if (ownerPage == parent) {
-          staying = IdPageMap.MISSING;
-          break; // already under an old place that stays
-        }
-        staying = ownerPage;
-      }
-      if (staying != IdPageMap.MISSING) {
-        t.move(page, staying, store.inode(page).nameBytes());
       }
     }
+  }
+
+  /**
+   * Puts the page of renamed inode {@code id} under one of its old places {@code owners} that
+   * stays, if it needs to go; 1: moved, -1: nothing to do, 0: every old place is below it now
+   * (retry).
+   */
+  private int stageOldPlaceParent(Txn t, IdPageMap pages, long id, java.util.Set<Long> owners)
+      throws IOException {
+    if (refPages.containsKey(id)) {
+      return -1; // current at its reference's directory, where the rename moved its page
+    }
+    long page = pages.get(id);
+    if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
+      return -1;
+    }
+    long parent = store.inode(page).parentPage();
+    long staying = IdPageMap.MISSING;
+    boolean blocked = false;
+    for (long owner : owners) {
+      long ownerPage = pages.get(owner);
+      if (ownerPage == IdPageMap.MISSING || removedNow.containsKey(owner)) {
+        continue;
+      }
+      if (ownerPage == parent) {
+        return -1; // already under an old place that stays
+      }
+      if (t.wouldCycle(page, ownerPage)) {
+        blocked = true;
+      } else if (staying == IdPageMap.MISSING) {
+        staying = ownerPage;
+      }
+    }
+    if (staying == IdPageMap.MISSING) {
+      return blocked ? 0 : -1;
+    }
+    t.move(page, staying, store.inode(page).nameBytes());
+    return 1;
   }
 
   private void stageCounter(Txn t, int counter) throws IOException {

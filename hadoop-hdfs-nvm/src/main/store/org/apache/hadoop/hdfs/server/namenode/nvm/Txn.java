@@ -408,10 +408,8 @@ public final class Txn implements AutoCloseable {
     InodeView v = store.requireNotRoot(page);
     InodeView newParent = store.requireDir(newParentPage);
     InodeLimits.checkName(newName);
-    for (long p = newParentPage; p != 0; p = store.inode(p).parentPage()) {
-      if (p == page) {
-        throw invalid("cannot move inode " + v.id() + " under its own subtree");
-      }
+    if (wouldCycle(page, newParentPage)) {
+      throw invalid("cannot move inode " + v.id() + " under its own subtree");
     }
     if (!Arrays.equals(v.nameBytes(), newName)) {
       // A new chain is written out of place; the inode switches to it inside the
@@ -425,7 +423,29 @@ public final class Txn implements AutoCloseable {
     if (v.parentPage() != newParentPage) {
       batch.putBytes(
           page + IN_PARENT_PAGE, PageCodec.longs(newParentPage, newParent.id()), Field.PARENT);
+      if (movedTo == null) {
+        movedTo = new LongLongMap();
+      }
+      movedTo.put(page, newParentPage);
     }
+  }
+
+  /** Pages this batch moved &rarr; their new parent page (null: none yet). */
+  private LongLongMap movedTo;
+
+  /**
+   * Whether {@code newParentPage} is {@code page} or below it, with the moves this batch staged
+   * before (a batch may move an inode out of a subtree and then the subtree's root under it).
+   */
+  public boolean wouldCycle(long page, long newParentPage) {
+    for (long p = newParentPage; p != 0; ) {
+      if (p == page) {
+        return true;
+      }
+      long moved = movedTo == null ? LongLongMap.MISSING : movedTo.get(p);
+      p = moved != LongLongMap.MISSING ? moved : store.inode(p).parentPage();
+    }
+    return false;
   }
 
   /**
