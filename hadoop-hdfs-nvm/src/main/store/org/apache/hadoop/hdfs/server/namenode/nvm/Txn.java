@@ -55,6 +55,7 @@ public final class Txn implements AutoCloseable {
   /** Opens the transaction afresh (from {@link InodeStore#begin()}, holding its lock). */
   void start() {
     batch.clear();
+    movedTo = null; // this object serves every batch: a page freed and reused since moved nothing
     strings.abortStaged();
     lastInodeId = region.lastInodeId();
     lastRecordId = -1;
@@ -430,7 +431,7 @@ public final class Txn implements AutoCloseable {
     }
   }
 
-  /** Pages this batch moved &rarr; their new parent page (null: none yet). */
+  /** Pages this batch moved &rarr; their new parent page (null: none yet; cleared by start). */
   private LongLongMap movedTo;
 
   /**
