@@ -372,8 +372,8 @@ int nvm_debug_crash_at(nvm_region *r, uint64_t n, const char *snapshot_prefix);
  * Test only. Capture mode: at EVERY persist barrier from now on, write the
  * images a crash at that barrier could leave, <prefix>.<k>.lost and
  * <prefix>.<k>.present (k = 1, 2, ... counted from arming) and, when more than
- * one cache line was flushed since the previous barrier (up to 64 lines),
- * <prefix>.<k>.line<j>-only (only line j of them reached media) and
+ * one cache line was flushed since the previous barrier (of more than 64 lines, 64 spread evenly
+ * over them), <prefix>.<k>.line<j>-only (only line j of them reached media) and
  * <prefix>.<k>.line<j>-missing (all but line j did); then complete the
  * barrier normally; nothing crashes. After each successful nvm_apply it also
  * writes <prefix>.<k>.applied, the state after that whole batch (k = the

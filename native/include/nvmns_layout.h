@@ -76,6 +76,7 @@
   X(SB_COUNTER_BITS, 48)       /* a counter's value bits; the 16 above are its check */             \
   X(FEATURE_WAL, 32)           /* the disk mode's write-ahead log: the SB_WAL_* words below */      \
   X(FEATURE_SNAPSHOTS, 64)     /* the DI_SNAPSHOT word of directory pages */                        \
+  X(FEATURE_REDO_CHAIN, 128)   /* a redo record may keep its payload in chain pages */              \
   X(SB_WAL_EPOCH, 4216)        /* u64: low 32 = the log's epoch, high 32 = ~epoch; 0 = none */      \
   X(SB_WAL_CHECKPOINT, 4224)   /* u64: the LSN replay starts at; 0 = the region needs no log */     \
   X(SB_WAL_CHECK, 4232)        /* u64: CRC-32C of the two words above (low 32), 0 above */          \
@@ -94,11 +95,17 @@
   X(REDO_SEQ, 0)            /* u64: the group's commit seq (SB_COMMIT_SEQ it sets); 0 = empty */    \
   X(REDO_ENTRY_COUNT, 8)    /* u32 */                                                               \
   X(REDO_PAYLOAD_BYTES, 12) /* u32 */                                                               \
-  X(REDO_SPAN, 16)          /* u32: 1 = one slot, 2 = the whole area (in slot 0 only) */            \
+  X(REDO_SPAN, 16)          /* u32: 1 = one slot, 2 = the whole area (slot 0 only), 3 = chained */  \
   X(REDO_CRC, 20)     /* u32 CRC-32C of HDR_CREATION_ID, slot bytes [0, 20) and the payload */      \
   X(REDO_PAYLOAD, 24) /* entries: u64 target, u32 len, u32 field, new data[len] padded to 8 */      \
   X(REDO_SLOT_PAYLOAD_MAX, 4072) /* REDO_SLOT_SIZE - REDO_PAYLOAD */                                \
   X(REDO_BIG_PAYLOAD_MAX, 8168)  /* UNDO_SIZE - REDO_PAYLOAD: = UNDO_PAYLOAD_MAX */                 \
+  X(REDO_CHAIN_FIRST, 24)        /* span 3: u64, the payload's first KIND_REDO_CHAIN page */        \
+  X(REDO_CHAIN_PAGES, 32)        /* span 3: u64, how many chain pages hold it */                    \
+  X(REDO_CHAIN_HEAD, 16)         /* span 3: slot bytes after REDO_PAYLOAD the CRC covers */         \
+  X(RCH_NEXT, 8)                 /* chain page: u64, the next chain page, 0 = the last */           \
+  X(RCH_PAYLOAD, 16)             /* chain page: the payload's next bytes */                         \
+  X(RCH_PAYLOAD_MAX, 240)        /* PAGE_SIZE - RCH_PAYLOAD */                                      \
   /* ---- the write-ahead log file of the disk mode (a file of its own; region-format.md §12) ---- \
    */                                                                                               \
   X(WAL_HEADER_SIZE, 4096) /* the log header; the record area follows it */                         \
@@ -139,8 +146,9 @@
   X(KIND_STRING_EXT, 6)                                                                             \
   X(KIND_RECORD, 7)                                                                                 \
   X(KIND_RECORD_EXT, 8)                                                                             \
-  X(KIND_ATTR_EXT, 9) /* an inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */        \
-  X(KIND_SYMLINK, 10) /* symlink inode, FEATURE_SYMLINKS */                                         \
+  X(KIND_ATTR_EXT, 9)    /* an inode's attributes (ACL entries, xattrs), FEATURE_INODE_ATTRS */     \
+  X(KIND_SYMLINK, 10)    /* symlink inode, FEATURE_SYMLINKS */                                      \
+  X(KIND_REDO_CHAIN, 11) /* part of a chained redo record; always INVALID */                        \
   X(PAGE_MAGIC_SHIFT, 32)                                                                           \
   /* ---- inode page (KIND_DIR, KIND_FILE) ---- */                                                  \
   X(IN_ID, 8)                                                                                       \

@@ -45,14 +45,21 @@ int nvm_alloc_needs_raise(const nvm_region *r, uint32_t n) {
 
 uint64_t nvm_alloc_free_pages(const nvm_region *r) { return free_pages(r); }
 
+uint64_t nvm_alloc_pages_coming(const nvm_region *r) {
+  return free_pages(r) + r->freed[0].n + r->freed[1].n;
+}
+
 /* Takes n pages (r->lock held, and persist_lock if the scan limit must rise): invalidated
- * pages first, then never-used pages above the high-water mark; all or nothing. */
+ * pages first, then never-used pages above the high-water mark; all or nothing. The pages
+ * promised to staged batches' chained redo records (r->chain_promised) are not taken. */
 int nvm_alloc_take(nvm_region *r, uint32_t n, uint64_t *offs) {
-  if (free_pages(r) < n)
+  if (free_pages(r) < n || nvm_alloc_pages_coming(r) - n < r->chain_promised)
     return nvm_fail(NVM_EFULL,
-                    "region full: %llu of %llu pages in use (%llu reserved), %u requested",
+                    "region full: %llu of %llu pages in use (%llu reserved, %llu promised to "
+                    "chained redo records), %u requested",
                     (unsigned long long)(r->pages_used + r->pages_reserved),
-                    (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved, n);
+                    (unsigned long long)r->page_count, (unsigned long long)r->pages_reserved,
+                    (unsigned long long)r->chain_promised, n);
   /* pages above the high-water mark come after the free stack is empty */
   int rc = n > r->free_top ? nvm_scan_limit_cover(r, r->high_water + (n - r->free_top)) : NVM_OK;
   for (uint32_t i = 0; rc == NVM_OK && i < n; i++) {

@@ -152,6 +152,7 @@ int nvm_read_features(nvm_region *r) {
   r->redo = (f & NVM_FEATURE_REDO_LOG) != 0;
   r->wal_feature = (f & NVM_FEATURE_WAL) != 0;
   r->snapshots = (f & NVM_FEATURE_SNAPSHOTS) != 0;
+  r->redo_chain = (f & NVM_FEATURE_REDO_CHAIN) != 0;
   if (r->records && !r->checksums) /* the upgrade adds records after checksums, never alone */
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: records without page checksums", r->path, f);
@@ -174,6 +175,10 @@ int nvm_read_features(nvm_region *r) {
     return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
                        "%s: superblock features 0x%x: snapshots without the write-ahead log",
                        r->path, f);
+  if (r->redo_chain && !r->snapshots) /* and chained redo records after snapshots */
+    return nvm_fail_at(NVM_ECORRUPT, NVM_SB_FEATURES,
+                       "%s: superblock features 0x%x: chained redo records without snapshots",
+                       r->path, f);
   return NVM_OK;
 }
 
@@ -181,7 +186,8 @@ static int set_features(nvm_region *r) {
   uint32_t f = (r->checksums ? NVM_FEATURE_PAGE_CHECKSUMS : 0) |
                (r->records ? NVM_FEATURE_RECORDS : 0) | (r->attrs ? NVM_FEATURE_INODE_ATTRS : 0) |
                (r->symlinks ? NVM_FEATURE_SYMLINKS : 0) | (r->redo ? NVM_FEATURE_REDO_LOG : 0) |
-               (r->wal_feature ? NVM_FEATURE_WAL : 0) | (r->snapshots ? NVM_FEATURE_SNAPSHOTS : 0);
+               (r->wal_feature ? NVM_FEATURE_WAL : 0) | (r->snapshots ? NVM_FEATURE_SNAPSHOTS : 0) |
+               (r->redo_chain ? NVM_FEATURE_REDO_CHAIN : 0);
   uint64_t w = nvm_features_word(f);
   nvm_store(r, NVM_SB_FEATURES, &w, 8);
   nvm_flush(r, r->base + NVM_SB_FEATURES, 8);
@@ -268,6 +274,11 @@ static int upgrade_wal(nvm_region *r) { return gain_feature(r, &r->wal_feature);
  * directory snapshottable): setting the bit is the whole upgrade (region-format.md §5.2). */
 static int upgrade_snapshots(nvm_region *r) { return gain_feature(r, &r->snapshots); }
 
+/* Before the feature no record had REDO_SPAN 3 and no page KIND_REDO_CHAIN: setting the bit is
+ * the whole upgrade (region-format.md §4.1). A binary from before it would take a chained record
+ * for a torn one and lose its group, so it refuses the region (NVM_EVERSION). */
+static int upgrade_redo_chain(nvm_region *r) { return gain_feature(r, &r->redo_chain); }
+
 int nvm_upgrade_features(nvm_region *r) {
   int rc = upgrade_checksums(r);
   if (rc == NVM_OK) rc = upgrade_records(r);
@@ -275,5 +286,6 @@ int nvm_upgrade_features(nvm_region *r) {
   if (rc == NVM_OK) rc = upgrade_symlinks(r);
   if (rc == NVM_OK) rc = upgrade_redo(r);
   if (rc == NVM_OK) rc = upgrade_wal(r);
-  return rc ? rc : upgrade_snapshots(r);
+  if (rc == NVM_OK) rc = upgrade_snapshots(r);
+  return rc ? rc : upgrade_redo_chain(r);
 }

@@ -96,6 +96,7 @@ struct nvm_region {
   int redo;        /* FEATURE_REDO_LOG: the undo area holds two redo slots (§4.1) */
   int wal_feature; /* FEATURE_WAL: the SB_WAL_* words (§12.2) */
   int snapshots;   /* FEATURE_SNAPSHOTS: the DI_SNAPSHOT word of directory pages (§5.2) */
+  int redo_chain;  /* FEATURE_REDO_CHAIN: a record may keep its payload in chain pages (§4.1) */
 
   /* redo log (redo.c, region-format.md §7.3); written under persist_lock */
   int redo_undrained; /* the last record's in-place bytes are flushed, not yet drained */
@@ -113,6 +114,11 @@ struct nvm_region {
   int redo_settled;            /* nvm_redo_settle emptied the slots since the last release */
   struct nvm_pageset freed[2]; /* FREE pages of the last record ([0]) and the one before ([1]):
                                   back to the allocator once two more records committed */
+  /* chained records (§4.1, REDO_SPAN 3): a batch with more log than the whole area */
+  uint64_t chain_promised; /* chain pages staged batches will take at their commit (r->lock) */
+  uint8_t *chain_buf;      /* the payload of the record being written */
+  size_t chain_buf_cap;
+  struct nvm_pageset chain_taken; /* the chain pages of the last commit, for nvm_redo_release */
 
   /* disk mode (commit_disk.c, checkpoint.c, walreplay.c; region-format.md §12) */
   struct nvm_wal *wal; /* the write-ahead log; NULL in the memory modes */
@@ -214,6 +220,9 @@ int nvm_free_reserve(nvm_region *r, uint64_t extra); /* make room for `extra` pu
 int nvm_check_writable(nvm_region *r);
 int nvm_alloc_needs_raise(const nvm_region *r, uint32_t n);
 uint64_t nvm_alloc_free_pages(const nvm_region *r);
+/* Pages free or waiting for two more redo records (redo.c, rule 3): what a chained record's
+ * promise (r->chain_promised) may count on. */
+uint64_t nvm_alloc_pages_coming(const nvm_region *r);
 int nvm_alloc_take(nvm_region *r, uint32_t n, uint64_t *offs);
 /* bitmaps (inline: recovery tests and sets a bit per inode, 10M times at 10M inodes) */
 static inline int nvm_bit_get(const uint8_t *bits, uint64_t i) {
@@ -232,7 +241,12 @@ int nvm_redo_check(const nvm_region *r); /* open, read only: refuse a bad valid 
 int nvm_redo_recover(nvm_region *r);     /* replay, drain, empty the slots */
 int nvm_redo_settle(nvm_region *r);      /* drain, empty the slots, drain; frees back */
 void nvm_redo_free(nvm_region *r);
-uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, uint32_t bytes);
+/* The CRC of a record: its slot header at `rec`, and `payload` (a chained record's, or the slot's
+ * own at rec + REDO_PAYLOAD). */
+uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, const uint8_t *payload,
+                      uint32_t bytes);
+/* The chain pages a record of `bytes` of payload needs: 0 when it fits the area. */
+uint32_t nvm_redo_chain_pages(uint64_t bytes);
 
 /* undo.c / recover.c */
 int nvm_sb_counter_range(uint64_t off, uint64_t len, int allow_commit_seq);
@@ -369,6 +383,7 @@ static inline int nvm_is_page_off(const nvm_region *r, uint64_t off, uint64_t *i
 
 #endif /* NVM_INTERNAL_H */
 /* Every feature bit this library knows; a region it creates has them all (region-format.md §11). */
-#define NVM_FEATURES_ALL                                                        \
-  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS | \
-   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS)
+#define NVM_FEATURES_ALL                                                                   \
+  (NVM_FEATURE_PAGE_CHECKSUMS | NVM_FEATURE_RECORDS | NVM_FEATURE_INODE_ATTRS |            \
+   NVM_FEATURE_SYMLINKS | NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS | \
+   NVM_FEATURE_REDO_CHAIN)

@@ -170,24 +170,43 @@ static int hook_fire(nvm_region *r) {
 }
 
 #define NVM_LINE 64u
-#define NVM_CAPTURE_MAX_LINES 64u /* more lines than this in one interval: no per-line images */
+#define NVM_CAPTURE_MAX_LINES 64u /* more lines than this in one interval: a sample of them */
 
-/* The distinct cache lines flushed since the last barrier, sorted. */
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The distinct cache lines flushed since the last barrier, sorted; more than `max` of them:
+ * `max` spread evenly over them (the first and the last among them). Returns how many, or
+ * SIZE_MAX when memory runs out. */
 static size_t flushed_lines(const struct nvm_crash_hook *h, uint64_t *lines, size_t max) {
-  size_t n = 0;
+  size_t n = 0, cap = 0;
+  uint64_t *all = NULL;
   for (size_t i = 0; i < h->nranges; i++) {
     for (uint64_t l = h->ranges[i].off / NVM_LINE;
          l <= (h->ranges[i].off + h->ranges[i].len - 1) / NVM_LINE; l++) {
-      size_t j = 0;
-      while (j < n && lines[j] < l) j++;
-      if (j < n && lines[j] == l) continue;
-      if (n == max) return max + 1;
-      memmove(lines + j + 1, lines + j, (n - j) * sizeof *lines);
-      lines[j] = l;
-      n++;
+      if (n == cap) {
+        cap = cap ? 2 * cap : 256;
+        uint64_t *p = realloc(all, cap * sizeof *all);
+        if (!p) {
+          free(all);
+          return SIZE_MAX;
+        }
+        all = p;
+      }
+      all[n++] = l;
     }
   }
-  return n;
+  if (n) qsort(all, n, sizeof *all, cmp_u64);
+  size_t u = 0;
+  for (size_t i = 0; i < n; i++)
+    if (u == 0 || all[u - 1] != all[i]) all[u++] = all[i];
+  size_t out = u <= max ? u : max;
+  for (size_t j = 0; j < out; j++)
+    lines[j] = all[u <= max || max < 2 ? j : j * (u - 1) / (max - 1)];
+  free(all);
+  return out;
 }
 
 /* Shadow with line `l` taken from the mapping (present = 1) or the mapping
@@ -211,8 +230,9 @@ static int write_line_image(nvm_region *r, const char *prefix, uint64_t l, int p
  * .lost and .present are the two ends; when several cache lines were flushed
  * since the last barrier, the hardware may have written back any subset of
  * them, so each line alone (.line<j>-only) and all but each line
- * (.line<j>-missing) are written too. The mapping is modified only for the
- * duration of one write and restored (the handle's lock is held).
+ * (.line<j>-missing) are written too (of more than NVM_CAPTURE_MAX_LINES lines,
+ * that many spread evenly: a chained redo record's pages among them). The mapping is modified only
+ * for the duration of one write and restored (the handle's lock is held).
  */
 static int hook_capture(nvm_region *r) {
   char prefix[4096];
@@ -222,7 +242,8 @@ static int hook_capture(nvm_region *r) {
             write_image(prefix, ".present", r->base, r->size) != 0;
   uint64_t lines[NVM_CAPTURE_MAX_LINES];
   size_t n = flushed_lines(&r->hook, lines, NVM_CAPTURE_MAX_LINES);
-  if (n > 1 && n <= NVM_CAPTURE_MAX_LINES)
+  bad |= n == SIZE_MAX;
+  if (n > 1 && n != SIZE_MAX)
     for (size_t j = 0; j < n && !bad; j++)
       bad = write_line_image(r, prefix, lines[j], 1, j) != 0 ||
             write_line_image(r, prefix, lines[j], 0, j) != 0;

@@ -89,15 +89,42 @@ static uint8_t *scratch_page(nvm_region *r, const struct batch *b, uint64_t page
 }
 
 /*
+ * Chain pages hold a chained record's payload (REDO_SPAN 3, region-format.md §4.1): each one
+ * INVALID, so that no scan takes it for a page in use, then the next page's offset and its part
+ * of the payload. The working copy gets the same bytes: it equals the media on every page no
+ * staged batch wrote (a page reused later may be written FRESH in part).
+ */
+static void write_chain(nvm_region *r, const uint8_t *payload, uint32_t bytes,
+                        const struct nvm_pageset *chain) {
+  uint8_t pg[NVM_PAGE_SIZE];
+  uint64_t at = 0, word = NVM_STATE_WORD(NVM_KIND_REDO_CHAIN, NVM_STATE_INVALID);
+  for (uint32_t i = 0; i < chain->n; i++) {
+    uint64_t off = nvm_page_off(chain->p[i]);
+    uint64_t next = i + 1 < chain->n ? nvm_page_off(chain->p[i + 1]) : 0;
+    uint64_t take = bytes - at < NVM_RCH_PAYLOAD_MAX ? bytes - at : NVM_RCH_PAYLOAD_MAX;
+    memset(pg, 0, sizeof pg);
+    memcpy(pg + NVM_PG_STATE, &word, 8);
+    memcpy(pg + NVM_RCH_NEXT, &next, 8);
+    memcpy(pg + NVM_RCH_PAYLOAD, payload + at, take);
+    memcpy(r->base + off, pg, sizeof pg);
+    if (r->work) memcpy(r->work + off, pg, sizeof pg);
+    nvm_flush(r, r->base + off, sizeof pg);
+    at += take;
+  }
+}
+
+/*
  * The record of b at off: the final bytes of every INPLACE entry in batch order, then the
- * seal of every page they change, then SB_COMMIT_SEQ := seq; count, length, span, CRC.
+ * seal of every page they change, then SB_COMMIT_SEQ := seq; count, length, span, CRC; for a
+ * chained record (span 3) the payload goes to the chain pages and the slot names them.
  * With page checksums a seal is computed over a scratch copy of the media page with the
  * group's bytes applied: the media holds this group's FRESH data and every earlier group's
  * in-place bytes (stored, maybe not yet durable), which is what the page will be; the
  * working copy may be ahead of it (nvm_sync_upto commits a prefix of what is staged).
+ * *payload is where the entries are, for storing them in place after the commit point.
  */
 static int write_record(nvm_region *r, const struct batch *b, uint64_t off, uint64_t seq,
-                        uint32_t span) {
+                        uint32_t span, const uint8_t **payload) {
   size_t need = (size_t)b->ntouched * NVM_PAGE_SIZE;
   if (r->checksums && need > r->redo_scratch_cap) {
     uint8_t *s = realloc(r->redo_scratch, need);
@@ -105,11 +132,18 @@ static int write_record(nvm_region *r, const struct batch *b, uint64_t off, uint
     r->redo_scratch = s;
     r->redo_scratch_cap = need;
   }
+  if (span == 3 && nvm_batch_redo_need(b) > r->chain_buf_cap) {
+    uint8_t *s = realloc(r->chain_buf, nvm_batch_redo_need(b));
+    if (!s) return nvm_fail(NVM_EIO, "%s: redo log: out of memory", r->path);
+    r->chain_buf = s;
+    r->chain_buf_cap = nvm_batch_redo_need(b);
+  }
   if (r->checksums)
     for (uint32_t k = 0; k < b->ntouched; k++)
       memcpy(r->redo_scratch + (size_t)k * NVM_PAGE_SIZE, r->base + b->touched[k], NVM_PAGE_SIZE);
   uint8_t *rec = r->base + off;
-  uint64_t pos = NVM_REDO_PAYLOAD;
+  uint8_t *out = span == 3 ? r->chain_buf : rec + NVM_REDO_PAYLOAD;
+  uint64_t pos = 0;
   for (uint32_t i = 0; i < b->n; i++) {
     const struct entry *e = &b->e[i];
     if (e->op != NVM_OP_INPLACE) continue;
@@ -121,24 +155,31 @@ static int write_record(nvm_region *r, const struct batch *b, uint64_t off, uint
       src = &w;
     }
     if (page) memcpy(page + (e->target - nvm_page_off(e->page)), src, e->len);
-    pos = nvm_put_entry(rec, pos, e->target, e->len, e->field, src);
+    pos = nvm_put_entry(out, pos, e->target, e->len, e->field, src);
   }
   for (uint32_t k = 0; r->checksums && k < b->ntouched; k++) { /* after every field */
     uint8_t *page = r->redo_scratch + (size_t)k * NVM_PAGE_SIZE;
     uint64_t w = nvm_sealed_word_of(r, page, (uint32_t)rd64(page));
-    pos = nvm_put_entry(rec, pos, b->touched[k], 8, NVM_F_STATE, &w);
+    pos = nvm_put_entry(out, pos, b->touched[k], 8, NVM_F_STATE, &w);
   }
   uint64_t seq_word = r->checksums ? nvm_counter_word(NVM_SB_COMMIT_SEQ, seq) : seq;
-  pos = nvm_put_entry(rec, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER, &seq_word);
+  pos = nvm_put_entry(out, pos, NVM_SB_COMMIT_SEQ, 8, NVM_F_COUNTER, &seq_word);
   uint32_t count = b->n_inplace + (r->checksums ? b->ntouched : 0) + 1;
-  uint32_t bytes = (uint32_t)(pos - NVM_REDO_PAYLOAD);
+  uint32_t bytes = (uint32_t)pos;
+  if (span == 3) {
+    uint64_t first = nvm_page_off(r->chain_taken.p[0]), npages = r->chain_taken.n;
+    write_chain(r, out, bytes, &r->chain_taken);
+    memcpy(rec + NVM_REDO_CHAIN_FIRST, &first, 8);
+    memcpy(rec + NVM_REDO_CHAIN_PAGES, &npages, 8);
+  }
   memcpy(rec + NVM_REDO_SEQ, &seq, 8);
   memcpy(rec + NVM_REDO_ENTRY_COUNT, &count, 4);
   memcpy(rec + NVM_REDO_PAYLOAD_BYTES, &bytes, 4);
   memcpy(rec + NVM_REDO_SPAN, &span, 4);
-  uint32_t crc = nvm_redo_crc(r, rec, bytes);
+  uint32_t crc = nvm_redo_crc(r, rec, out, bytes);
   memcpy(rec + NVM_REDO_CRC, &crc, 4);
-  nvm_flush(r, rec, pos);
+  nvm_flush(r, rec, NVM_REDO_PAYLOAD + (span == 3 ? NVM_REDO_CHAIN_HEAD : bytes));
+  *payload = out;
   return NVM_OK;
 }
 
@@ -179,11 +220,46 @@ static int fresh_live(const struct batch *b) {
   return 0;
 }
 
+/*
+ * Takes the n chain pages the batch was promised when it was staged (nvm_stage), with the
+ * persist lock the commit holds. Staging counted on the pages that are free or wait for two
+ * more records (rule 3), so a region short of free pages empties the slots and takes those back
+ * at once, as a reservation does (reserve.c). The pages count as used until they come back to
+ * the allocator two records after this one, as a FREE page does (nvm_redo_release).
+ */
+static int take_chain(nvm_region *r, uint32_t n) {
+  pthread_mutex_lock(&r->lock);
+  r->chain_promised -= n < r->chain_promised ? n : r->chain_promised;
+  r->chain_taken.n = 0;
+  int rc = NVM_OK;
+  if (nvm_alloc_free_pages(r) < n && (rc = nvm_redo_settle(r)) == NVM_OK)
+    rc = nvm_redo_release(r, NULL);
+  uint64_t hw = r->high_water, *offs = malloc((size_t)n * sizeof *offs);
+  if (rc == NVM_OK && !offs) rc = nvm_fail(NVM_EIO, "%s: redo log: out of memory", r->path);
+  if (rc == NVM_OK) rc = nvm_free_reserve(r, n); /* room for their return */
+  if (rc == NVM_OK) rc = nvm_alloc_take(r, n, offs);
+  for (uint32_t i = 0; rc == NVM_OK && i < n; i++) {
+    uint64_t idx = 0;
+    nvm_is_page_off(r, offs[i], &idx);
+    nvm_bit_clear(r->reserved_bits, idx);
+    r->pages_reserved--;
+    r->pages_used++;
+    r->pending_frees++;
+    rc = set_add(r, &r->chain_taken, idx);
+  }
+  free(offs);
+  pthread_mutex_unlock(&r->lock);
+  if (r->high_water != hw) nvm_populate_nudge(r);
+  return rc;
+}
+
 int nvm_batch_commit(nvm_region *r, const struct batch *b) {
   uint64_t need = nvm_batch_redo_need(b);
-  uint32_t span = need > NVM_REDO_SLOT_PAYLOAD_MAX ? 2 : 1;
+  uint32_t nchain = r->redo_chain ? nvm_redo_chain_pages(need) : 0;
+  uint32_t span = nchain ? 3 : need > NVM_REDO_SLOT_PAYLOAD_MAX ? 2 : 1;
   int rc, live = fresh_live(b);
   if (fresh_on_recent(r, b) && (rc = nvm_redo_settle(r))) return rc;
+  if (nchain && (rc = take_chain(r, nchain))) return rc;
   /* Rule 1 for a record that overlaps the last one's area: the slot alternation does not
    * protect it, so the last group's in-place bytes are made durable first. */
   if ((span == 2 || r->redo_last_big) && r->redo_undrained) {
@@ -202,13 +278,15 @@ int nvm_batch_commit(nvm_region *r, const struct batch *b) {
   /* Rule 1 for a slot record: slot seq % 2 holds record seq - 2, whose in-place bytes the
    * barrier of record seq - 1 drained (or the drain just above, after a big record). */
   uint64_t off = span == 2 ? NVM_REDO_SLOT0 : slot_of(seq);
-  if ((rc = write_record(r, b, off, seq, span))) return rc;
+  const uint8_t *payload = NULL;
+  if ((rc = write_record(r, b, off, seq, span, &payload))) return rc;
   /* THE COMMIT POINT: FRESH data and the record durable together; the group is committed
    * once the record's CRC matches on media. It also drains the last group's in-place bytes
    * and FREE invalidations. */
   if ((rc = nvm_drain(r))) return rc;
   r->redo_pre_len = 0;
-  nvm_redo_apply(r, off, 1); /* in place, flushed, not drained: the next barrier does it */
+  /* in place, flushed, not drained: the next barrier does it */
+  nvm_redo_apply(r, payload, rd32(r->base + off + NVM_REDO_ENTRY_COUNT), 1);
   invalidate_frees(r, b);
   r->redo_undrained = 1;
   r->redo_last_big = span == 2;
@@ -241,6 +319,12 @@ int nvm_redo_release(nvm_region *r, const struct batch *b) {
     if (rc) return rc;
     r->pages_used--;
   }
+  for (uint32_t i = 0; i < r->chain_taken.n; i++) { /* the record's chain: as a FREE page */
+    int rc = set_add(r, &r->freed[0], r->chain_taken.p[i]);
+    if (rc) return rc;
+    r->pages_used--;
+  }
+  r->chain_taken.n = 0;
   return NVM_OK;
 }
 
@@ -253,6 +337,12 @@ void nvm_redo_free(nvm_region *r) {
   memset(r->freed, 0, sizeof r->freed);
   free(r->redo_scratch);
   r->redo_scratch = NULL;
+  free(r->chain_taken.p);
+  memset(&r->chain_taken, 0, sizeof r->chain_taken);
+  free(r->chain_buf);
+  r->chain_buf = NULL;
+  r->chain_buf_cap = 0;
+  r->chain_promised = 0;
   free(r->redo_pre);
   r->redo_pre = NULL;
   r->redo_pre_len = r->redo_pre_cap = 0;

@@ -24,9 +24,9 @@ static inline uint64_t rd64(const uint8_t *p) {
 /* Record N lives in slot N % 2 (a big record in slot 0, region-format.md §4.1). */
 static inline uint64_t slot_of(uint64_t seq) { return seq % 2 ? NVM_REDO_SLOT1 : NVM_REDO_SLOT0; }
 
-/* Stores every entry of the record at `off` in place and flushes it (no drain); with `keep`,
+/* Stores every entry of a record's payload in place and flushes it (no drain); with `keep`,
  * keeps what each store replaces (r->redo_pre, for the crash hook). Returns the entry count. */
-uint32_t nvm_redo_apply(nvm_region *r, uint64_t off, int keep);
+uint32_t nvm_redo_apply(nvm_region *r, const uint8_t *payload, uint32_t count, int keep);
 /* Keeps the 8 bytes at `target` before a store that is not a record entry (a FREE page's
  * invalidation), as nvm_redo_apply does. */
 void nvm_redo_keep(nvm_region *r, uint64_t target);

@@ -11,11 +11,19 @@
 /* Seeded with the region's creation id: a record is valid only in the region that wrote
  * it, and bytes a client chose (a name inside a big record's payload, left where a slot
  * header goes) cannot be made to look like one without that random id. */
-uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, uint32_t bytes) {
+uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, const uint8_t *payload,
+                      uint32_t bytes) {
   uint64_t id = nvm_ld64(r, NVM_HDR_CREATION_ID);
   uint32_t c = nvm_crc32c(0, &id, 8);
   c = nvm_crc32c(c, rec, NVM_REDO_CRC);
-  return nvm_crc32c(c, rec + NVM_REDO_PAYLOAD, bytes);
+  if (rd32(rec + NVM_REDO_SPAN) == 3) /* the chain's first page and length */
+    c = nvm_crc32c(c, rec + NVM_REDO_PAYLOAD, NVM_REDO_CHAIN_HEAD);
+  return nvm_crc32c(c, payload, bytes);
+}
+
+uint32_t nvm_redo_chain_pages(uint64_t bytes) {
+  if (bytes <= NVM_REDO_BIG_PAYLOAD_MAX) return 0;
+  return (uint32_t)((bytes + NVM_RCH_PAYLOAD_MAX - 1) / NVM_RCH_PAYLOAD_MAX);
 }
 
 /* ------------------------------------------------------------- reading */
@@ -23,31 +31,76 @@ uint32_t nvm_redo_crc(const nvm_region *r, const uint8_t *rec, uint32_t bytes) {
 struct rec {
   uint64_t off, seq;
   uint32_t count, bytes, span;
+  const uint8_t *payload; /* in the slot, or `buf` for a chained record */
+  uint8_t *buf;
 };
+
+static void rec_free(struct rec *c) {
+  free(c->buf);
+  c->buf = NULL;
+}
+
+/* A chained record's payload, gathered from its chain pages into c->buf: 1 = whole, 0 = the
+ * chain does not hold a payload of c->bytes (a torn record: its pages were being written when
+ * the crash came, or were reused after its group was in place). Nothing is read outside the data
+ * area. */
+static int gather_chain(const nvm_region *r, const uint8_t *slot, struct rec *c, int *rc) {
+  uint64_t page = rd64(slot + NVM_REDO_CHAIN_FIRST), n = rd64(slot + NVM_REDO_CHAIN_PAGES), idx;
+  if (n == 0 || n != nvm_redo_chain_pages(c->bytes) || n > r->page_count) return 0;
+  if (!(c->buf = malloc(c->bytes))) {
+    *rc = nvm_fail(NVM_EIO, "%s: redo log: out of memory for a %u-byte record", r->path, c->bytes);
+    return 0;
+  }
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t take = c->bytes - at < NVM_RCH_PAYLOAD_MAX ? c->bytes - at : NVM_RCH_PAYLOAD_MAX;
+    if (!nvm_is_page_off(r, page, &idx) ||
+        nvm_ld64(r, page) != NVM_STATE_WORD(NVM_KIND_REDO_CHAIN, NVM_STATE_INVALID))
+      return 0;
+    memcpy(c->buf + at, r->base + page + NVM_RCH_PAYLOAD, take);
+    at += take;
+    page = nvm_ld64(r, page + NVM_RCH_NEXT);
+  }
+  if (page != 0) return 0;
+  c->payload = c->buf;
+  return 1;
+}
 
 /* 1 = a valid record at off (CRC matches), 0 = an empty slot or a torn record, which is
  * ignored: its group never reached its commit point, so none of its in-place bytes were
- * stored. A header that cannot be checked (a span or length out of range) is torn too. */
-static int read_slot(const nvm_region *r, uint64_t off, struct rec *out) {
+ * stored. A header that cannot be checked (a span or length out of range, a chain that does
+ * not hold the payload) is torn too. *rc is set only when memory runs out. */
+static int read_slot(const nvm_region *r, uint64_t off, struct rec *out, int *rc) {
   const uint8_t *p = r->base + off;
   out->off = off;
   out->seq = rd64(p + NVM_REDO_SEQ);
   out->count = rd32(p + NVM_REDO_ENTRY_COUNT);
   out->bytes = rd32(p + NVM_REDO_PAYLOAD_BYTES);
   out->span = rd32(p + NVM_REDO_SPAN);
+  out->payload = p + NVM_REDO_PAYLOAD;
+  out->buf = NULL;
   if (out->seq == 0) return 0;
-  uint32_t max = out->span == 2 ? NVM_REDO_BIG_PAYLOAD_MAX : NVM_REDO_SLOT_PAYLOAD_MAX;
-  if ((out->span != 1 && out->span != 2) || (out->span == 2 && off != NVM_REDO_SLOT0) ||
-      out->bytes > max)
-    return 0;
-  return rd32(p + NVM_REDO_CRC) == nvm_redo_crc(r, p, out->bytes);
+  if (out->span == 3) {
+    if (!r->redo_chain || !gather_chain(r, p, out, rc)) {
+      rec_free(out);
+      return 0;
+    }
+  } else {
+    uint32_t max = out->span == 2 ? NVM_REDO_BIG_PAYLOAD_MAX : NVM_REDO_SLOT_PAYLOAD_MAX;
+    if ((out->span != 1 && out->span != 2) || (out->span == 2 && off != NVM_REDO_SLOT0) ||
+        out->bytes > max)
+      return 0;
+  }
+  if (rd32(p + NVM_REDO_CRC) == nvm_redo_crc(r, p, out->payload, out->bytes)) return 1;
+  rec_free(out);
+  return 0;
 }
 
 /* A valid record's entries: in bounds, each to a range a batch may write (or SB_COMMIT_SEQ),
  * the last one SB_COMMIT_SEQ := the record's seq. A record that passes its CRC and fails
  * this was written by no library: the region is refused, untouched. */
 static int check_entries(const nvm_region *r, const struct rec *c) {
-  const uint8_t *p = r->base + c->off + NVM_REDO_PAYLOAD;
+  const uint8_t *p = c->payload;
   uint64_t pos = 0, last = 0;
   for (uint32_t i = 0; i < c->count; i++) {
     if (pos + NVM_UNDO_ENTRY_HEADER > c->bytes)
@@ -75,19 +128,22 @@ static int check_entries(const nvm_region *r, const struct rec *c) {
   return NVM_OK;
 }
 
-/* The valid records, ascending seq, checked; *n = 0, 1 or 2. A valid big record is the
- * only one (its payload covers slot 1's header). Two valid records are consecutive groups:
- * anything else is refused. */
-static int find_records(const nvm_region *r, struct rec out[2], int *n) {
+/* The valid records, ascending seq, checked; *n = 0, 1 or 2 (the caller frees them). A valid
+ * big record is the only one (its payload covers slot 1's header). Two valid records are
+ * consecutive groups: anything else is refused. */
+static int find_slots(const nvm_region *r, struct rec out[2], int *n) {
   struct rec a, b;
+  int rc = NVM_OK;
   *n = 0;
-  if (read_slot(r, NVM_REDO_SLOT0, &a)) out[(*n)++] = a;
-  if (!(*n && a.span == 2) && read_slot(r, NVM_REDO_SLOT1, &b)) {
-    if (b.span != 1)
+  if (read_slot(r, NVM_REDO_SLOT0, &a, &rc)) out[(*n)++] = a;
+  if (rc) return rc;
+  if (!(*n && a.span == 2) && read_slot(r, NVM_REDO_SLOT1, &b, &rc)) {
+    out[(*n)++] = b;
+    if (b.span == 2)
       return nvm_fail_at(NVM_ECORRUPT, NVM_REDO_SLOT1 + NVM_REDO_SPAN,
                          "%s: a big redo record in slot 1", r->path);
-    out[(*n)++] = b;
   }
+  if (rc) return rc;
   if (*n == 2 && out[0].seq > out[1].seq) {
     struct rec t = out[0];
     out[0] = out[1];
@@ -98,7 +154,7 @@ static int find_records(const nvm_region *r, struct rec out[2], int *n) {
                        "%s: redo records %llu and %llu are not consecutive groups", r->path,
                        (unsigned long long)out[0].seq, (unsigned long long)out[1].seq);
   for (int i = 0; i < *n; i++) {
-    int rc = check_entries(r, &out[i]);
+    rc = check_entries(r, &out[i]);
     if (rc) return rc;
   }
   if (*n && !nvm_counter_ok(r, NVM_SB_COMMIT_SEQ))
@@ -109,10 +165,18 @@ static int find_records(const nvm_region *r, struct rec out[2], int *n) {
   return NVM_OK;
 }
 
+static int find_records(const nvm_region *r, struct rec out[2], int *n) {
+  int rc = find_slots(r, out, n);
+  if (rc)
+    for (int i = 0; i < *n; i++) rec_free(&out[i]);
+  return rc;
+}
+
 int nvm_redo_check(const nvm_region *r) {
   struct rec recs[2];
-  int n;
-  return find_records(r, recs, &n);
+  int n, rc = find_records(r, recs, &n);
+  for (int i = 0; rc == NVM_OK && i < n; i++) rec_free(&recs[i]);
+  return rc;
 }
 
 /* Keeps the bytes at [target, target + len) before an in-place store (r->redo_pre): test-only
@@ -133,17 +197,15 @@ static void keep_pre(nvm_region *r, uint64_t target, uint32_t len) {
 
 void nvm_redo_keep(nvm_region *r, uint64_t target) { keep_pre(r, target, 8); }
 
-/* Store every entry of the record at off to the media and flush it (no drain); with `keep`,
+/* Store every entry of a record's payload to the media and flush it (no drain); with `keep`,
  * keep what each store replaces (keep_pre). */
-uint32_t nvm_redo_apply(nvm_region *r, uint64_t off, int keep) {
-  const uint8_t *rec = r->base + off;
-  uint32_t count = rd32(rec + NVM_REDO_ENTRY_COUNT);
-  uint64_t pos = NVM_REDO_PAYLOAD;
+uint32_t nvm_redo_apply(nvm_region *r, const uint8_t *payload, uint32_t count, int keep) {
+  uint64_t pos = 0;
   for (uint32_t i = 0; i < count; i++) {
-    uint64_t target = rd64(rec + pos);
-    uint32_t len = rd32(rec + pos + 8);
+    uint64_t target = rd64(payload + pos);
+    uint32_t len = rd32(payload + pos + 8);
     if (keep) keep_pre(r, target, len);
-    nvm_store(r, target, rec + pos + NVM_UNDO_ENTRY_HEADER, len);
+    nvm_store(r, target, payload + pos + NVM_UNDO_ENTRY_HEADER, len);
     nvm_flush(r, r->base + target, len);
     pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
   }
@@ -174,7 +236,7 @@ static int last_state_entry(const struct rec *c, const uint8_t *p, uint64_t pos,
  * invalidations (state words) changes its pages, so a committed group always passes.
  */
 static int seals_hold(const nvm_region *r, const struct rec *c) {
-  const uint8_t *p = r->base + c->off + NVM_REDO_PAYLOAD;
+  const uint8_t *p = c->payload;
   uint64_t pos = 0;
   uint8_t page[NVM_PAGE_SIZE];
   for (uint32_t i = 0; i < c->count; i++) {
@@ -230,9 +292,10 @@ int nvm_redo_recover(nvm_region *r) {
   for (int i = 0; i < n; i++) {
     if (recs[i].seq < committed) continue;
     if (i == n - 1 && !seals_hold(r, &recs[i])) continue; /* its FRESH data is not all there */
-    entries += nvm_redo_apply(r, recs[i].off, 0);
+    entries += nvm_redo_apply(r, recs[i].payload, recs[i].count, 0);
     replayed++;
   }
+  for (int i = 0; i < n; i++) rec_free(&recs[i]);
   if (replayed && (rc = nvm_drain(r))) return rc;
   r->rec.undo_rolled_back = replayed ? 1 : 0;
   r->rec.undo_entries = entries;

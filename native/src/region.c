@@ -193,6 +193,7 @@ static int format_region(nvm_region *r, const nvm_identity *id) {
   r->redo = 1;
   r->wal_feature = 1;
   r->snapshots = 1;
+  r->redo_chain = 1;
   *(uint64_t *)(r->base + NVM_SB_FEATURES) = nvm_features_word(NVM_FEATURES_ALL);
   for (uint64_t off = NVM_SB_LAST_INODE_ID; off; off = nvm_next_counter(r, off))
     *(uint64_t *)(r->base + off) = nvm_counter_word(off, 0);

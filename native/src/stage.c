@@ -203,6 +203,16 @@ int nvm_stage(nvm_region *r, const void *batch, size_t batch_len, uint64_t *seq)
                   "record (%llu bytes: half its capacity)",
                   (unsigned long long)(room - 8 - ITEM_HEADER),
                   (unsigned long long)nvm_wal_max_payload(r->wal));
+  /* A chained redo record's pages are taken at its commit (redo.c), from the pages free then or
+   * coming back by then: promised here, so that the commit never finds the region full. */
+  uint32_t nchain = r->wal || !r->redo_chain ? 0 : nvm_redo_chain_pages(nvm_batch_redo_need(b));
+  if (rc == NVM_OK && nchain && nvm_alloc_pages_coming(r) < r->chain_promised + nchain)
+    rc = nvm_fail(NVM_EFULL,
+                  "region full: a batch of %llu bytes of log needs %u pages for its redo record, "
+                  "%llu are free or coming free and %llu promised",
+                  (unsigned long long)nvm_batch_redo_need(b), nchain,
+                  (unsigned long long)nvm_alloc_pages_coming(r),
+                  (unsigned long long)r->chain_promised);
   if (rc == NVM_OK) rc = queue_room(r, &r->staged, room);
   if (rc == NVM_OK) { /* nothing can fail from here on */
     struct emit o = {r->wal ? r->staged.buf + r->staged.len + 8 + ITEM_HEADER : NULL, 0, 0};
@@ -212,6 +222,7 @@ int nvm_stage(nvm_region *r, const void *batch, size_t batch_len, uint64_t *seq)
     else
       queue_batch(&r->staged, batch, batch_len);
     allocate(r, b);
+    r->chain_promised += nchain;
     *seq = ++r->staged_seq;
   }
   pthread_mutex_unlock(&r->lock);

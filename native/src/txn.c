@@ -187,8 +187,10 @@ static int validate_entries(nvm_region *r, struct batch *b, uint32_t from, const
     if (e->op == NVM_OP_INPLACE && (rc = account_inplace(r, b, e))) return rc;
   }
   /* The undo record took batches whose payload was at most UNDO_PAYLOAD_MAX, the size of a
-   * big redo record, so no batch accepted before the redo log is refused now. */
-  if (nvm_batch_redo_need(b) > NVM_REDO_BIG_PAYLOAD_MAX)
+   * big redo record, so no batch accepted before the redo log is refused now; a region with
+   * chained records takes any size (its record's chain pages are promised at staging), the disk
+   * mode up to its log's largest record (stage.c). */
+  if (!r->wal && !r->redo_chain && nvm_batch_redo_need(b) > NVM_REDO_BIG_PAYLOAD_MAX)
     return nvm_fail(NVM_EINVAL,
                     "batch too large for the log record (%llu bytes of log, at most %d)",
                     (unsigned long long)b->log_bytes, NVM_REDO_BIG_PAYLOAD_MAX);

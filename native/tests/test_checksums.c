@@ -163,9 +163,9 @@ int main(void) {
   /* a region from before the redo log: a disarmed undo record whose state word is
    * damaged is refused, not rolled back */
   tu_copy(base, p);
-  uint64_t four = 4,
-           legacy = nvm_features_word(
-               ALL_FEATURES & ~(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS));
+  uint64_t four = 4, legacy = nvm_features_word(ALL_FEATURES &
+                                                ~(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL |
+                                                  NVM_FEATURE_SNAPSHOTS | NVM_FEATURE_REDO_CHAIN));
   uint8_t old_rec[NVM_UNDO_PAYLOAD - NVM_UNDO_OFFSET + 24] = {0};
   uint32_t one = 1, bytes = 24, len = 8;
   uint64_t target = NVM_SB_COMMIT_SEQ, saved = nvm_counter_word(NVM_SB_COMMIT_SEQ, 7);

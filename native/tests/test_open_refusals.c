@@ -38,8 +38,8 @@ static void fresh_legacy(void) {
   uint8_t *b = tu_read_file(work, &n);
   uint64_t w;
   memcpy(&w, b + NVM_SB_FEATURES, 8);
-  uint32_t f =
-      (uint32_t)w & ~(uint32_t)(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL | NVM_FEATURE_SNAPSHOTS);
+  uint32_t f = (uint32_t)w & ~(uint32_t)(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL |
+                                         NVM_FEATURE_SNAPSHOTS | NVM_FEATURE_REDO_CHAIN);
   w = (uint64_t)~f << 32 | f;
   patch(NVM_SB_FEATURES, &w, 8);
   free(b);
@@ -144,14 +144,21 @@ static void redo_refusals(void) {
   put_record(NVM_REDO_SLOT1, 1, 2, 1, pl, bytes, 1);
   put_record(NVM_REDO_SLOT0, 4, 1, 1, pl3, bytes3, 1);
   expect_refusal(NVM_ECORRUPT, NVM_REDO_SLOT0 + NVM_REDO_SEQ, "are not consecutive groups");
-  /* a feature bit this library does not know: what the release before the snapshots feature
-   * says of a region with FEATURE_SNAPSHOTS */
+  /* a feature bit this library does not know: what the release before the chained redo records
+   * says of a region with FEATURE_REDO_CHAIN */
   fresh();
   uint64_t w = file_ld64(NVM_SB_FEATURES);
-  uint32_t f = (uint32_t)w | 128u;
+  uint32_t f = (uint32_t)w | 256u;
   w = (uint64_t)~f << 32 | f;
   patch(NVM_SB_FEATURES, &w, 8);
-  expect_refusal(NVM_EVERSION, NVM_SB_FEATURES, "features 0xff this library does not know");
+  expect_refusal(NVM_EVERSION, NVM_SB_FEATURES, "features 0x1ff this library does not know");
+  /* chained redo records without snapshots: no upgrade writes it */
+  fresh();
+  w = file_ld64(NVM_SB_FEATURES);
+  f = (uint32_t)w & ~(uint32_t)NVM_FEATURE_SNAPSHOTS;
+  w = (uint64_t)~f << 32 | f;
+  patch(NVM_SB_FEATURES, &w, 8);
+  expect_refusal(NVM_ECORRUPT, NVM_SB_FEATURES, "chained redo records without snapshots");
   /* the snapshots feature without the write-ahead log: no upgrade writes it */
   fresh();
   w = file_ld64(NVM_SB_FEATURES);

@@ -111,9 +111,9 @@ static void legacy_undo(const char *base, uint64_t f, uint64_t a, uint64_t bdir,
   tu_pwrite(old, f + NVM_IN_NAME_INLINE, "renamed-file", 12);
   tu_pwrite(old, a + NVM_IN_MTIME, &new_mtime, 8);
   tu_pwrite(old, NVM_SB_LAST_TXID, &new_txid, 8);
-  uint64_t legacy =
-      nvm_features_word((uint32_t)features & ~(uint32_t)(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL |
-                                                         NVM_FEATURE_SNAPSHOTS));
+  uint64_t legacy = nvm_features_word((uint32_t)features &
+                                      ~(uint32_t)(NVM_FEATURE_REDO_LOG | NVM_FEATURE_WAL |
+                                                  NVM_FEATURE_SNAPSHOTS | NVM_FEATURE_REDO_CHAIN));
   tu_pwrite(old, NVM_SB_FEATURES, &legacy, 8);
   /* read only: the region has no redo log, and the armed record is accepted */
   nvm_region *ro = NULL;

@@ -15,6 +15,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.apache.hadoop.hdfs.server.namenode.NvmTestAccess;
 import org.apache.hadoop.hdfs.server.namenode.nvm.NvmConfigKeys;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.junit.After;
 import org.junit.Test;
 
@@ -421,6 +422,59 @@ public class SnapshotRestartTest {
     fs = restart(seen, "held by old places");
     assertEquals(String.join("\n", before), String.join("\n", state(fs, "held by old places")));
     assertTrue(fs.exists(new Path("/s/.snapshot/s1/a/X/Y/f")));
+  }
+
+  /**
+   * Edits that change the diff records of hundreds of files at once: deleting a snapshot whose
+   * files all have diffs, and a recursive delete of a directory of such files under a later
+   * snapshot. Each changed record costs the batch about 96 bytes of log, so these batches are
+   * several times the log area (8,168 bytes): the NameNode stopped at the first one ("batch too
+   * large for the log record") until a redo record could keep its payload in chain pages
+   * (region-format.md §4.1). Each is one batch, and the snapshots read the same after restarts.
+   */
+  @Test(timeout = 600_000)
+  public void editsChangingHundredsOfDiffRecordsAreOneBatchEach() throws Exception {
+    cluster =
+        MigrationTestSupport.cluster(
+            getClass(), "h", true, 0, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
+    DistributedFileSystem fs = cluster.getFileSystem();
+    Path m = new Path("/m");
+    int n = 300;
+    for (int i = 0; i < n; i++) {
+      fs.create(new Path(m, (i % 2 == 0 ? "even/" : "odd/") + "f" + i), (short) 1).close();
+    }
+    fs.allowSnapshot(m);
+    fs.createSnapshot(m, "s1");
+    for (int i = 0; i < n; i++) {
+      Path f = new Path(m, (i % 2 == 0 ? "even/" : "odd/") + "f" + i);
+      fs.setPermission(f, new FsPermission((short) 0600));
+    }
+    fs.createSnapshot(m, "s2");
+    for (int i = 0; i < n; i++) {
+      Path f = new Path(m, (i % 2 == 0 ? "even/" : "odd/") + "f" + i);
+      fs.setPermission(f, new FsPermission((short) 0640));
+    }
+    long seq = commitSeq();
+    fs.deleteSnapshot(m, "s1"); // every file's diff list changes
+    assertEquals("one group committed, of one batch", seq + 1, commitSeq());
+    assertTrue(fs.delete(new Path(m, "odd"), true)); // 150 files with diffs, held by s2
+    List<String> before = state(fs, "hundreds of records");
+    List<String> seen = new ArrayList<>();
+    fs = restart(seen, "hundreds of records");
+    assertEquals(String.join("\n", before), String.join("\n", state(fs, "hundreds of records")));
+    assertEquals("rw-r-----", fs.getFileStatus(new Path(m, "even/f0")).getPermission().toString());
+    assertEquals(
+        "rw-------",
+        fs.getFileStatus(new Path(m, ".snapshot/s2/odd/f1")).getPermission().toString());
+    fs.deleteSnapshot(m, "s2"); // every remaining record goes
+    before = state(fs, "no snapshot left");
+    fs = restart(seen, "no snapshot left");
+    assertEquals(String.join("\n", before), String.join("\n", state(fs, "no snapshot left")));
+    assertEquals(0, fs.getSnapshottableDirListing()[0].getSnapshotNumber());
+  }
+
+  private long commitSeq() {
+    return NvmTestAccess.region(cluster.getNameNode(0)).counter(RegionLayout.SB_COMMIT_SEQ);
   }
 
   private static String blocksIn(DistributedFileSystem fs, String path) throws Exception {

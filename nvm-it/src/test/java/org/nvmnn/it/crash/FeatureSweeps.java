@@ -258,6 +258,24 @@ final class FeatureSweeps {
         () -> assertTrue(nn.delete("/s/z", true)));
     sweep("deleteSnapshot (diffs merged into the prior)", () -> nn.deleteSnapshot(d, "s1"));
     sweep("deleteSnapshot (the last: what only it held freed)", () -> nn.deleteSnapshot(d, "t2"));
+    // one edit that changes 200 diff records: a batch of about 29 KiB of log, larger than the log
+    // area, whose redo record keeps its payload in chain pages (region-format.md §4.1)
+    String m = "/s/many";
+    for (int i = 0; i < 200; i++) {
+      writeFile(m + "/f" + i, 0);
+    }
+    nn.allowSnapshot(m);
+    nn.createSnapshot(m, "m1");
+    for (int i = 0; i < 200; i++) {
+      nn.setPermission(m + "/f" + i, new FsPermission((short) 0600));
+    }
+    nn.createSnapshot(m, "m2");
+    for (int i = 0; i < 200; i++) {
+      nn.setPermission(m + "/f" + i, new FsPermission((short) 0640));
+    }
+    sweep(
+        "deleteSnapshot changing 200 files' diff records (a chained redo record)",
+        () -> nn.deleteSnapshot(m, "m1"));
   }
 
   /** concat: one batch with the target's new block list and the sources' pages removed. */

@@ -124,6 +124,9 @@ public final class RegionLayout {
   /** The DI_SNAPSHOT word of directory pages (region-format.md §5.2) */
   public static final int FEATURE_SNAPSHOTS = 64;
 
+  /** A redo record may keep its payload in chain pages (REDO_SPAN 3, region-format.md §4.1) */
+  public static final int FEATURE_REDO_CHAIN = 128;
+
   /** u64: low 32 bits the log's epoch, high 32 its complement; 0 = none */
   public static final int SB_WAL_EPOCH = 4216;
 
@@ -173,7 +176,7 @@ public final class RegionLayout {
   /** u32 */
   public static final int REDO_PAYLOAD_BYTES = 12;
 
-  /** u32: 1 = one slot, 2 = the whole area (in slot 0 only) */
+  /** u32: 1 = one slot, 2 = the whole area (in slot 0 only), 3 = chained */
   public static final int REDO_SPAN = 16;
 
   /** u32 CRC-32C of HDR_CREATION_ID, slot bytes [0, 20) and the payload */
@@ -187,6 +190,24 @@ public final class RegionLayout {
 
   /** UNDO_SIZE - REDO_PAYLOAD (= UNDO_PAYLOAD_MAX) */
   public static final int REDO_BIG_PAYLOAD_MAX = 8168;
+
+  /** span 3: u64, the payload's first KIND_REDO_CHAIN page */
+  public static final int REDO_CHAIN_FIRST = 24;
+
+  /** span 3: u64, how many chain pages hold it */
+  public static final int REDO_CHAIN_PAGES = 32;
+
+  /** span 3: the slot bytes after REDO_PAYLOAD the CRC covers (the two words above) */
+  public static final int REDO_CHAIN_HEAD = 16;
+
+  /** chain page: u64, the next chain page, 0 = the last */
+  public static final int RCH_NEXT = 8;
+
+  /** chain page: the payload's next bytes */
+  public static final int RCH_PAYLOAD = 16;
+
+  /** PAGE_SIZE - RCH_PAYLOAD */
+  public static final int RCH_PAYLOAD_MAX = 240;
 
   // ---- page state word (offset 0 of every page) ----
   /** u64: magic<<32 | kind<<8 | state */
@@ -217,6 +238,9 @@ public final class RegionLayout {
 
   /** symlink inode, FEATURE_SYMLINKS */
   public static final int KIND_SYMLINK = 10;
+
+  /** part of a chained redo record (FEATURE_REDO_CHAIN); always INVALID */
+  public static final int KIND_REDO_CHAIN = 11;
 
   public static final int PAGE_MAGIC_SHIFT = 32;
 

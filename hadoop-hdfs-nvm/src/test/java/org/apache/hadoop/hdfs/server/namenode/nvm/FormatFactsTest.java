@@ -146,7 +146,7 @@ public class FormatFactsTest {
             e.getValue() >= 0 && e.getValue() <= RegionLayout.STATE_MASK);
       }
     }
-    assertEquals(10, kinds.size());
+    assertEquals(11, kinds.size());
     assertEquals(3, states.size());
     assertDistinct("page kinds", kinds);
     assertDistinct("page states", states);

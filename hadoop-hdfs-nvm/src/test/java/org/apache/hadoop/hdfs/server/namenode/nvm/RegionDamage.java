@@ -158,9 +158,9 @@ public final class RegionDamage {
 
   /**
    * Makes {@code f} a region as the releases before the redo log wrote it (region-format.md §4,
-   * §11): SB_FEATURES without FEATURE_REDO_LOG (nor FEATURE_WAL and FEATURE_SNAPSHOTS, which came
-   * after it). The log area is left as it is: a cleanly closed region's is zero, an empty undo
-   * record.
+   * §11): SB_FEATURES without FEATURE_REDO_LOG (nor FEATURE_WAL, FEATURE_SNAPSHOTS and
+   * FEATURE_REDO_CHAIN, which came after it). The log area is left as it is: a cleanly closed
+   * region's is zero, an empty undo record.
    */
   public static void withoutRedoLog(File f) throws IOException {
     long bits =
@@ -168,7 +168,8 @@ public final class RegionDamage {
             & 0xffffffffL
             & ~(RegionLayout.FEATURE_REDO_LOG
                 | RegionLayout.FEATURE_WAL
-                | RegionLayout.FEATURE_SNAPSHOTS);
+                | RegionLayout.FEATURE_SNAPSHOTS
+                | RegionLayout.FEATURE_REDO_CHAIN);
     rawPutLong(f, RegionLayout.SB_FEATURES, (~bits & 0xffffffffL) << 32 | bits);
   }
 

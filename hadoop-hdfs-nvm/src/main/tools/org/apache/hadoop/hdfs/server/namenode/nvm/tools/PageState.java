@@ -51,6 +51,7 @@ final class PageState {
       case KIND_RECORD_EXT:
       case KIND_ATTR_EXT:
       case KIND_SYMLINK:
+      case KIND_REDO_CHAIN:
         return true;
       default:
         return false;
@@ -79,6 +80,8 @@ final class PageState {
         return "ATTR_EXT";
       case KIND_SYMLINK:
         return "SYMLINK";
+      case KIND_REDO_CHAIN:
+        return "REDO_CHAIN";
       default:
         return "kind " + kind;
     }

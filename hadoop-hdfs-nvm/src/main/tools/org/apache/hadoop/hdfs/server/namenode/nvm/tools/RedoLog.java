@@ -14,12 +14,12 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
  * The redo records a read-write open would replay (region-format.md §4.1, §7.6), in a region with
  * FEATURE_REDO_LOG: the valid records of the two slots (a record is valid when its CRC-32C over
  * HDR_CREATION_ID, its header and its payload matches; a torn one is ignored), a valid big record
- * (REDO_SPAN 2, in slot 0) alone, in ascending seq, without those below the media's SB_COMMIT_SEQ
- * (their groups are in place), and without the newest if the seals it holds do not match the media
- * with the records applied (its group's FRESH data did not all reach the media: it never passed its
- * barrier). Only parsed after the native read-only open accepted the region, which refuses a valid
- * record with bad entries; the bounds checks here only keep a racing writer from sending the parser
- * out of the record.
+ * (REDO_SPAN 2, in slot 0) alone (a chained one, REDO_SPAN 3, keeps its payload in chain pages), in
+ * ascending seq, without those below the media's SB_COMMIT_SEQ (their groups are in place), and
+ * without the newest if the seals it holds do not match the media with the records applied (its
+ * group's FRESH data did not all reach the media: it never passed its barrier). Only parsed after
+ * the native read-only open accepted the region, which refuses a valid record with bad entries; the
+ * bounds checks here only keep a racing writer from sending the parser out of the record.
  */
 final class RedoLog {
   static final RedoLog NONE = new RedoLog(Collections.<Record>emptyList());
@@ -149,35 +149,75 @@ final class RedoLog {
     long count = region.getInt(off + REDO_ENTRY_COUNT) & 0xffffffffL;
     long bytes = region.getInt(off + REDO_PAYLOAD_BYTES) & 0xffffffffL;
     long span = region.getInt(off + REDO_SPAN) & 0xffffffffL;
-    long max = span == 2 ? REDO_BIG_PAYLOAD_MAX : REDO_SLOT_PAYLOAD_MAX;
-    if (seq == 0 || (span != 1 && span != 2) || (span == 2 && off != REDO_SLOT0) || bytes > max) {
+    long max =
+        span == 3 ? Integer.MAX_VALUE : span == 2 ? REDO_BIG_PAYLOAD_MAX : REDO_SLOT_PAYLOAD_MAX;
+    if (seq == 0
+        || span < 1
+        || span > 3
+        || (span == 2 && off != REDO_SLOT0)
+        || bytes > max
+        || (span == 3 && (region.getLong(SB_FEATURES) & FEATURE_REDO_CHAIN) == 0)) {
+      return null;
+    }
+    byte[] payload =
+        span == 3
+            ? chain(region, off, (int) bytes)
+            : region.getBytes(off + REDO_PAYLOAD, (int) bytes);
+    if (payload == null) {
       return null;
     }
     byte[] id = region.getBytes(HDR_CREATION_ID, 8);
     byte[] header = region.getBytes(off, REDO_CRC);
-    byte[] payload = region.getBytes(off + REDO_PAYLOAD, (int) bytes);
     int crc = Crc32c.update(0, id, 0, id.length);
     crc = Crc32c.update(crc, header, 0, header.length);
+    if (span == 3) {
+      byte[] head = region.getBytes(off + REDO_PAYLOAD, REDO_CHAIN_HEAD);
+      crc = Crc32c.update(crc, head, 0, head.length);
+    }
     crc = Crc32c.update(crc, payload, 0, payload.length);
     if (crc != region.getInt(off + REDO_CRC)) {
       return null;
     }
+    ByteBuffer p = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
     List<Entry> entries = new ArrayList<Entry>();
     long pos = 0;
     for (long i = 0; i < count && pos + UNDO_ENTRY_HEADER <= bytes; i++) {
-      long target = region.getLong(off + REDO_PAYLOAD + pos);
-      long len = region.getInt(off + REDO_PAYLOAD + pos + 8) & 0xffffffffL;
-      int field = region.getInt(off + REDO_PAYLOAD + pos + 12);
+      long target = p.getLong((int) pos);
+      long len = p.getInt((int) pos + 8) & 0xffffffffL;
+      int field = p.getInt((int) pos + 12);
       if (pos + UNDO_ENTRY_HEADER + len > bytes || target < 0 || target > region.size() - len) {
         break;
       }
-      entries.add(
-          new Entry(
-              target,
-              field,
-              region.getBytes(off + REDO_PAYLOAD + pos + UNDO_ENTRY_HEADER, (int) len)));
+      byte[] data = new byte[(int) len];
+      System.arraycopy(payload, (int) (pos + UNDO_ENTRY_HEADER), data, 0, (int) len);
+      entries.add(new Entry(target, field, data));
       pos += UNDO_ENTRY_HEADER + ((len + 7) & ~7L);
     }
     return new Record(off, seq, (int) span, (int) bytes, Collections.unmodifiableList(entries));
+  }
+
+  /**
+   * A chained record's payload (REDO_SPAN 3): the chain pages the slot names, each INVALID with
+   * kind REDO_CHAIN, in order; null when the chain does not hold {@code bytes} (a torn record).
+   */
+  private static byte[] chain(Region region, long off, int bytes) {
+    long page = region.getLong(off + REDO_CHAIN_FIRST);
+    long n = region.getLong(off + REDO_CHAIN_PAGES);
+    if (bytes <= REDO_BIG_PAYLOAD_MAX || n != (bytes + RCH_PAYLOAD_MAX - 1) / RCH_PAYLOAD_MAX) {
+      return null;
+    }
+    long chainWord = stateWord(KIND_REDO_CHAIN, STATE_INVALID);
+    byte[] payload = new byte[bytes];
+    int at = 0;
+    for (long i = 0; i < n; i++) {
+      if (!isPageStart(region, page) || region.getLong(page) != chainWord) {
+        return null;
+      }
+      int take = Math.min(bytes - at, RCH_PAYLOAD_MAX);
+      System.arraycopy(region.getBytes(page + RCH_PAYLOAD, take), 0, payload, at, take);
+      at += take;
+      page = region.getLong(page + RCH_NEXT);
+    }
+    return page == 0 ? payload : null;
   }
 }

@@ -59,7 +59,10 @@ public class RegionCheckSnapshotWordTest extends SampleNamespaceFixture {
   @Test
   public void aSetWordWithoutTheFeatureIsABadSnapshotWord() throws Exception {
     RegionDamage.putLong(n.file, n.tmp + DI_SNAPSHOT, DI_SNAPSHOTTABLE);
-    long bits = RegionDamage.getLong(n.file, SB_FEATURES) & 0xffffffffL & ~FEATURE_SNAPSHOTS;
+    long bits =
+        RegionDamage.getLong(n.file, SB_FEATURES)
+            & 0xffffffffL
+            & ~(FEATURE_SNAPSHOTS | FEATURE_REDO_CHAIN); // the feature after it goes too
     RegionDamage.rawPutLong(n.file, SB_FEATURES, (~bits & 0xffffffffL) << 32 | bits);
     Finding f =
         CheckAssert.onlyError(
