@@ -110,6 +110,12 @@ final class NvmINodeDirectory extends INodeDirectory {
    */
   private Map<Long, INodeReference> refs;
 
+  /** Whether {@code n} is a current child here (by name and id), without loading any child. */
+  boolean listsChild(INode n) {
+    int i = index.search(n.getLocalNameBytes());
+    return i >= 0 && idOf(index.id(i)) == n.getId();
+  }
+
   private INode childAt(int i) {
     long id = idOf(index.id(i));
     if (refs != null) {

@@ -116,6 +116,22 @@ final class SlimNamespace {
     return l;
   }
 
+  /**
+   * Puts back an inode the inode map dropped that its directory still lists (NvmWriteThrough: 2.7.3
+   * destroys it and leaves it in the list): a directory or symlink resident again, a file cached
+   * again as the same object (its diffs live on it; pinned then).
+   */
+  void keepListed(INode n) {
+    if (n.isDirectory() || n.isSymlink()) {
+      dirs.put((INodeWithAdditionalFields) n);
+    } else if (n.isFile()) {
+      cache().put(n.asFile());
+      if (n.asFile().isWithSnapshot()) {
+        fileChanged(n.asFile());
+      }
+    }
+  }
+
   /** The inode map dropped {@code n} (SlimInodeMap.remove). */
   void removedFromMap(INode n) {
     mapRemovals.add(n);

@@ -447,6 +447,10 @@ final class NvmWriteThrough {
         if (p == IdPageMap.MISSING) {
           continue; // never persisted (e.g. removed in the same op that would have created it)
         }
+        if (RemovalParents.stillListed(store, slim, pages, removedSet, n, p)) {
+          slim.keepListed(n);
+          continue;
+        }
         if (removedSet.put(n.getId(), p) != LongLongMap.MISSING) {
           continue; // named twice: its page is freed once
         }

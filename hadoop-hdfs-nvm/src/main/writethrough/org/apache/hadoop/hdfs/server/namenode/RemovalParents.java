@@ -4,7 +4,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
- * How the write-through finds the directory a removal left (the delete's batch stages its mtime).
+ * How the write-through finds the directory a removal left (the delete's batch stages its mtime),
+ * and which removed inodes a directory still lists (their pages stay).
  */
 final class RemovalParents {
   private RemovalParents() {}
@@ -44,5 +45,30 @@ final class RemovalParents {
     }
     int slash = src.lastIndexOf('/', end - 1);
     return slash <= 0 ? "/" : src.substring(0, slash);
+  }
+
+  /**
+   * Whether a directory still lists {@code n} (whose page is {@code page}), which 2.7.3 destroyed:
+   * a snapshot's deletion destroys what only it held, and a file created in a directory after the
+   * oldest snapshot that holds the directory (its created list), then held by later snapshots only
+   * while the directory was deleted, is destroyed with them but stays in the deleted directory's
+   * children, which 2.7.3 reads again when the directory goes (the diff's created list is applied
+   * to them). Its page stays until then, when the directory's destruction names it again
+   * (docs/snapshots.md §3). A destroyed directory clears its children, so its own destroyed
+   * children are not listed. The destroyed inode no longer knows its parent: its page does.
+   */
+  static boolean stillListed(
+      InodeStore store,
+      SlimNamespace slim,
+      IdPageMap pages,
+      LongLongMap removedSet,
+      INode n,
+      long page) {
+    long parentId = store.inode(page).parentId();
+    INodeDirectory parent = slim.directory(parentId);
+    return parent instanceof NvmINodeDirectory
+        && pages.get(parentId) != IdPageMap.MISSING
+        && removedSet.get(parentId) == LongLongMap.MISSING
+        && ((NvmINodeDirectory) parent).listsChild(n);
   }
 }
