@@ -9,7 +9,7 @@ MVN   ?= mvn -B -ntp
 JAVA  ?= java
 BUILD := MVN='$(MVN)' ./scripts/quiet-build.sh
 
-.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs bench-ha upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo snapshot-demo
+.PHONY: deps build bench-build test format format-check demo secure-demo checkpoint-demo store-demo migration-demo process-crash-test process-crash-test-ha nnthroughput bench bench-quick bench-targets bench-heap-attrs bench-ha bench-snapshots upstream-tests crash-test fuzz fuzz-rpc fuzz-rpc-short bench-micro clean ez-demo ha-demo snapshot-demo
 
 # System packages: libpmem (PMDK) with its pkg-config file, CMake, a C compiler, JDK 17, Maven,
 # Python 3 (the benchmark suite's ratios and charts, and their tests), clang-format (the C half of
@@ -148,6 +148,12 @@ bench-heap-attrs: bench-build
 # files, 3 runs); about 30 minutes on the project's 2-core machine.
 bench-ha: bench-build
 	./benchmarks/suite/bench.sh ha
+
+# deleteSnapshot of a 1M-file tree with a diff on every tenth file (docs/benchmarks.md, "Snapshots"):
+# its time and the longest wait of a concurrent reader for the namesystem lock, stock-disk,
+# stock-tmpfs, nvm-emulated and nvm-disk interleaved, 2 runs (SNAP_FILES, SNAP_EVERY, SNAP_RUNS).
+bench-snapshots: bench-build
+	./benchmarks/suite/bench.sh snapshots
 
 # Upstream HDFS test classes from the 2.7.3 tests jar, NVM off and on; CLASSES='TestA,TestB' for others.
 upstream-tests: build

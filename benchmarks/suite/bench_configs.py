@@ -18,7 +18,7 @@ import sys
 
 # Every workload of the suite (bench_driver.WORKLOADS runs them).
 WORKLOADS = ("nnthroughput", "nnbench-nomr", "nnbench-mr", "recovery", "heap", "heap-attrs", "streaming",
-             "ha-timings")
+             "ha-timings", "snapshots")
 # What a configuration without a "workloads" entry can run: every workload but the HA timings.
 NON_HA_WORKLOADS = tuple(w for w in WORKLOADS if w != "ha-timings")
 

@@ -3,8 +3,8 @@
 
   bench_driver.py PROFILE [--into RESULTS_DIR] [--dry-run] [WORKLOAD...]
 
-PROFILE is one of bench_profiles.PROFILES (quick, full, targets, nnthroughput, heap-attrs, ha).
-WORKLOADs: nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming ha-timings
+PROFILE is one of bench_profiles.PROFILES (quick, full, targets, nnthroughput, heap-attrs, ha, snapshots).
+WORKLOADs: nnthroughput nnbench-nomr nnbench-mr recovery heap heap-attrs streaming ha-timings snapshots
 (default: the profile's). Every parameter the profile sets can be overridden by an environment
 variable of the same name (an empty one does not override); the workload scripts read their
 other parameters from the environment too (the top of each wl-*.sh).
@@ -55,9 +55,11 @@ WORKLOADS = {
                   "prefix": "STREAM_"},
     "ha-timings": {"script": "wl-ha-timings.sh", "configs": "HAT_CONFIGS", "default": "stock-ha-disk nvm-ha-disk",
                    "prefix": "HAT_"},
+    "snapshots": {"script": "wl-snapshots.sh", "configs": "SNAP_CONFIGS",
+                  "default": "stock-disk stock-tmpfs nvm-emulated nvm-disk", "prefix": "SNAP_"},
 }
 # run-info.txt lists every variable with one of these prefixes
-PARAMETER = re.compile(r"^(NNT|NOMR|MR|REC|HEAP|STREAM|HAT)_")
+PARAMETER = re.compile(r"^(NNT|NOMR|MR|REC|HEAP|STREAM|HAT|SNAP)_")
 
 
 class UsageError(Exception):

@@ -90,6 +90,14 @@ PROFILES = {
         "workloads": ["heap-attrs"],
         "params": {"HEAP_ATTRS_N": 500000, "HEAP_ATTRS_RUNS": 2},
     },
+    "snapshots": {
+        "description": "deleteSnapshot of a 1M-file tree with a diff on every tenth file: its time and the "
+                       "longest wait of a concurrent reader for the namesystem lock, stock beside NVM, 2 runs "
+                       "(make bench-snapshots)",
+        "workloads": ["snapshots"],
+        "params": {"SNAP_FILES": 1000000, "SNAP_EVERY": 10, "SNAP_RUNS": 2,
+                   "SNAP_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated", "nvm-disk"]},
+    },
     "ha": {
         "description": "the HA configurations of NNBenchWithoutMR and streaming beside stock-disk, stock-tmpfs, "
                        "nvm-emulated and nvm-disk, and the HA timings of the three pairs with the journal on "

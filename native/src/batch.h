@@ -27,6 +27,8 @@ int nvm_batch_validate(nvm_region *r, struct batch *b, uint32_t from, const uint
 int nvm_batch_account(nvm_region *r, struct batch *b, uint32_t from);
 /* The log record payload a batch (or a group) needs: every group writes one redo record. */
 uint64_t nvm_batch_redo_need(const struct batch *b);
+/* The position of the touched page at `off` in b->touched, or -1. */
+int64_t nvm_batch_touched_at(const struct batch *b, uint64_t off);
 /* Writes b's FRESH data to the media and flushes it (no drain). */
 void nvm_batch_write_fresh(nvm_region *r, const struct batch *b);
 /* Commits b as one group with the persist order of region-format.md §7.3 (redo.c): FRESH

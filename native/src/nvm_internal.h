@@ -40,6 +40,13 @@ struct batch {
                          state word and for SB_COMMIT_SEQ (the same for an undo or a redo record) */
   uint64_t *touched;  /* data pages INPLACE entries change: resealed in the batch (§11) */
   uint32_t ntouched, touched_cap;
+  /* past NVM_TOUCH_LINEAR touched pages, an index of them (txn.c): offset -> position in touched;
+   * a slot is valid only while it names a position below ntouched holding its offset (a group's
+   * rollback truncates touched and leaves stale slots) */
+  uint64_t *tkeys;
+  uint32_t *tvals;
+  uint32_t tcap; /* a power of two; 0 = none */
+  int tindexed;  /* the index covers touched[0, ntouched) */
 };
 
 struct nvm_crash_hook {

@@ -82,10 +82,8 @@ static int remember_recent(nvm_region *r, const struct batch *b) {
 
 /* The scratch image of a touched page (one per entry of b->touched). */
 static uint8_t *scratch_page(nvm_region *r, const struct batch *b, uint64_t page) {
-  uint64_t off = nvm_page_off(page);
-  for (uint32_t k = 0; k < b->ntouched; k++)
-    if (b->touched[k] == off) return r->redo_scratch + (size_t)k * NVM_PAGE_SIZE;
-  return NULL;
+  int64_t k = nvm_batch_touched_at(b, nvm_page_off(page));
+  return k < 0 ? NULL : r->redo_scratch + (size_t)k * NVM_PAGE_SIZE;
 }
 
 /*

@@ -92,11 +92,14 @@ void nvm_batch_reset(struct batch *b) {
   b->n_inplace = 0;
   b->log_bytes = NVM_UNDO_ENTRY_HEADER + 8; /* the SB_COMMIT_SEQ entry */
   b->ntouched = 0;
+  b->tindexed = 0;
 }
 
 void nvm_batch_free(struct batch *b) {
   free(b->e);
   free(b->touched);
+  free(b->tkeys);
+  free(b->tvals);
   memset(b, 0, sizeof *b);
 }
 
@@ -146,12 +149,62 @@ int nvm_batch_parse(struct batch *b, const uint8_t *buf, size_t len) {
   return NVM_OK;
 }
 
-/* A page INPLACE entries change: its state word is resealed (and logged) in the
- * batch. Batches touch few pages: a linear look for duplicates is enough. */
+/* Past this many touched pages a batch indexes them: a delete of hundreds of files' records
+ * touches thousands of pages, and a linear look per entry made staging it quadratic. */
+#define NVM_TOUCH_LINEAR 32u
+
+static uint32_t touch_slot(const struct batch *b, uint64_t off) {
+  uint64_t h = (off / NVM_PAGE_SIZE) * 0x9e3779b97f4a7c15ull;
+  return (uint32_t)(h >> 32) & (b->tcap - 1);
+}
+
+static int64_t touched_linear(const struct batch *b, uint64_t off) {
+  for (uint32_t k = 0; k < b->ntouched; k++)
+    if (b->touched[k] == off) return k;
+  return -1;
+}
+
+int64_t nvm_batch_touched_at(const struct batch *b, uint64_t off) {
+  if (!b->tindexed) return touched_linear(b, off);
+  for (uint32_t i = touch_slot(b, off);; i = (i + 1) & (b->tcap - 1)) {
+    if (b->tkeys[i] == 0) return -1;
+    if (b->tkeys[i] == off)
+      return b->tvals[i] < b->ntouched && b->touched[b->tvals[i]] == off ? (int64_t)b->tvals[i]
+                                                                         : -1;
+  }
+}
+
+/* Index entry for touched[k] (the table has room). */
+static void index_put(struct batch *b, uint32_t k) {
+  uint64_t off = b->touched[k];
+  uint32_t i = touch_slot(b, off);
+  while (b->tkeys[i] != 0 && b->tkeys[i] != off) i = (i + 1) & (b->tcap - 1);
+  b->tkeys[i] = off;
+  b->tvals[i] = k;
+}
+
+/* (Re)builds the index over touched[0, ntouched) at a load of at most a quarter. */
+static int index_build(const nvm_region *r, struct batch *b) {
+  uint32_t cap = b->tcap ? b->tcap : 256;
+  while (cap < 4 * (uint64_t)b->ntouched) cap *= 2;
+  if (cap != b->tcap) {
+    uint64_t *k = realloc(b->tkeys, cap * sizeof *k);
+    uint32_t *v = k ? realloc(b->tvals, cap * sizeof *v) : NULL;
+    if (k) b->tkeys = k;
+    if (!k || !v) return nvm_fail(NVM_EIO, "%s: batch: out of memory", r->path);
+    b->tvals = v;
+    b->tcap = cap;
+  }
+  memset(b->tkeys, 0, b->tcap * sizeof *b->tkeys); /* 0 is never a data page's offset */
+  for (uint32_t k = 0; k < b->ntouched; k++) index_put(b, k);
+  b->tindexed = 1;
+  return NVM_OK;
+}
+
+/* Notes that the batch changes a data page in place (its seal goes into the log), once. */
 static int touch(const nvm_region *r, struct batch *b, uint64_t page) {
   uint64_t off = nvm_page_off(page);
-  for (uint32_t k = 0; k < b->ntouched; k++)
-    if (b->touched[k] == off) return NVM_OK;
+  if (nvm_batch_touched_at(b, off) >= 0) return NVM_OK;
   if (b->ntouched == b->touched_cap) {
     uint32_t cap = b->touched_cap ? 2 * b->touched_cap : 8;
     uint64_t *t = realloc(b->touched, cap * sizeof *t);
@@ -161,6 +214,9 @@ static int touch(const nvm_region *r, struct batch *b, uint64_t page) {
   }
   b->touched[b->ntouched++] = off;
   b->log_bytes += NVM_UNDO_ENTRY_HEADER + 8;
+  if (b->ntouched > NVM_TOUCH_LINEAR && (!b->tindexed || 4 * (uint64_t)b->ntouched > b->tcap))
+    return index_build(r, b);
+  if (b->tindexed) index_put(b, b->ntouched - 1);
   return NVM_OK;
 }
 

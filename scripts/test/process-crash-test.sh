@@ -21,11 +21,11 @@
 # docs/region-format.md §12, every kill a crash of its process), LEASE_HARD_LIMIT (5 s; 0 = the
 # stock NameNode main class and limits, no killed writers), LEASE_DEADLINE (LEASE_HARD_LIMIT + 12
 # s after a restart is announced: the hard limit, the lease monitor's 2 s period, block recovery
-# through the DataNode's heartbeat), MAX_SNAPSHOTS (0: no snapshot operations, the operation mix
-# of the runs of record; 3: every worker's root is snapshottable and the workers create, rename
-# and delete snapshots of it, at most that many at a time, each checked whole after every restart,
-# the NameNode with dfs.namenode.nvm.snapshots.preview=true. 0 by default while the NVM NameNode
-# stops itself on the two snapshot-preview bugs docs/process-crash-test.md records).
+# through the DataNode's heartbeat), MAX_SNAPSHOTS (3, the default: every worker's root is
+# snapshottable and the workers create, rename and delete snapshots of it, at most that many at a
+# time, each checked whole after every restart, the NameNode with
+# dfs.namenode.nvm.snapshots.preview=true; 0: no snapshot operations, the operation mix before
+# them).
 # Experiment: ROLLBACK_REGION_AT=k (k >= 2) restarts the k-th time from a copy of the region
 # taken at the previous kill, i.e. a NameNode that forgets acknowledged operations; the test
 # must then report them as lost and fail (docs/process-crash-test.md).
@@ -54,7 +54,7 @@ export NVM_PERSIST=$PERSIST
 ROLLBACK_REGION_AT=${ROLLBACK_REGION_AT:-0}
 LEASE_HARD_LIMIT=${LEASE_HARD_LIMIT:-5}
 LEASE_DEADLINE=${LEASE_DEADLINE:-$((LEASE_HARD_LIMIT + 12))}
-MAX_SNAPSHOTS=${MAX_SNAPSHOTS:-0}
+MAX_SNAPSHOTS=${MAX_SNAPSHOTS:-3}
 HA=${HA:-0}
 RANDOM=$SEED
 case $HA in

@@ -353,6 +353,50 @@ final class NvmINodeDirectory extends INodeDirectory {
     }
   }
 
+  /**
+   * A snapshot's deletion over this directory's current children (2.7.3 walks them all, under the
+   * namesystem lock): a file child with no snapshot data changes nothing there ({@code
+   * INodeFile.cleanSubtree} works only on the current state or through its
+   * FileWithSnapshotFeature), and a file with snapshot data is pinned in the cache ({@link
+   * InodeCache}), so only the resident children and the pinned files are visited; the others are
+   * not materialized from their pages, which made a large tree's deletion several times slower than
+   * 2.7.3's. A deletion over another list (the children at a snapshot, after this directory's
+   * diffs) and a deletion of the current state take 2.7.3's walk.
+   */
+  @Override
+  public QuotaCounts cleanSubtreeRecursively(
+      BlockStoragePolicySuite bsps,
+      int snapshot,
+      int prior,
+      INode.BlocksMapUpdateInfo collectedBlocks,
+      List<INode> removedINodes,
+      Map<INode, INode> excludedNodes) {
+    int s =
+        snapshot != Snapshot.CURRENT_STATE_ID && prior != Snapshot.NO_SNAPSHOT_ID
+            ? prior
+            : snapshot;
+    if (snapshot == Snapshot.CURRENT_STATE_ID || !(getChildrenList(s) instanceof ChildrenView)) {
+      return super.cleanSubtreeRecursively(
+          bsps, snapshot, prior, collectedBlocks, removedINodes, excludedNodes);
+    }
+    QuotaCounts counts = new QuotaCounts.Builder().build();
+    for (int i = 0; i < index.size(); i++) {
+      long entry = index.id(i);
+      if (entry > 0 && (refs == null || !refs.containsKey(entry))) {
+        INodeFile f = slim.cachedFile(entry);
+        if (f == null || !f.isWithSnapshot()) {
+          continue; // no snapshot data: its cleanSubtree would change nothing
+        }
+      }
+      INode child = childAt(i);
+      if (excludedNodes != null && excludedNodes.containsKey(child)) {
+        continue;
+      }
+      counts.add(child.cleanSubtree(bsps, snapshot, prior, collectedBlocks, removedINodes));
+    }
+    return counts;
+  }
+
   @Override
   public void clearChildren() {
     index = ChildIndex.EMPTY;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Workload: deleteSnapshot of a large tree (docs/benchmarks.md, "Snapshots"). Per configuration and
+# run, in one JVM with the NameNode called directly (SnapshotDeleteBench, as NamespaceBuild builds
+# the restart namespaces): SNAP_FILES empty files under /snap, snapshot s0 of /snap, a new
+# permission for every SNAP_EVERY-th file (a file diff each), then deleteSnapshot s0 while a probe
+# thread calls getFileInfo in a loop. Records deleteSnapshot (seconds) and
+# deleteSnapshot-longest-wait (the probe's longest call, ms: the longest time a reader waited for
+# the namesystem lock), interleaved across the configurations. The NVM configurations run with the
+# snapshot preview on (dfs.namenode.nvm.snapshots.preview).
+#   SNAP_FILES (default 1000000), SNAP_EVERY (10), SNAP_RUNS (3), SNAP_CONFIGS, SNAP_THREADS (8)
+set -euo pipefail
+source "$(dirname "$0")/bench-lib.sh"
+require_dist
+FILES=${SNAP_FILES:-1000000}
+EVERY=${SNAP_EVERY:-10}
+RUNS=${SNAP_RUNS:-3}
+CONFIGS=${SNAP_CONFIGS:-"stock-disk stock-tmpfs nvm-emulated nvm-disk"}
+THREADS=${SNAP_THREADS:-8}
+check_configs "$CONFIGS"
+WORK=
+cleanup() { [ -z "$WORK" ] || bench_clean "$WORK"; }
+trap cleanup EXIT
+
+total=$(( RUNS * $(wc -w <<< "$CONFIGS") )) step=0
+for run in $(seq 1 "$RUNS"); do
+  for cfg in $CONFIGS; do
+    step=$((step + 1))
+    progress "$step" "$total" "snapshots n=$FILES every=$EVERY $cfg run $run"
+    WORK=$(bench_work)
+    bench_conf "$cfg" "$WORK" $(( FILES / 1000000 + 1 ))
+    conf_put "$WORK/conf/hdfs-site.xml" dfs.namenode.nvm.snapshots.preview true
+    mkdir -p "$WORK/conf/logs"
+    nn_format "$WORK/conf" || { echo "format failed: $WORK/conf/format.log" >&2; exit 1; }
+    rc=0
+    # hjava execs the JVM: a subshell of its own
+    (HJAVA_HEAP="-Xmx$(( 3 + FILES / 1000000 ))g" PMEM_FORCE=$CFG_ENV_FORCE hjava "$WORK/conf" \
+      org.nvmnn.workload.heap.SnapshotDeleteBench --files "$FILES" --every "$EVERY" \
+      --threads "$THREADS" > "$WORK/snap.out" 2> "$WORK/snap.log") || rc=$?
+    name="n$FILES-$cfg-run$run"
+    keep_log "$WORK/snap.out" snapshots "$name.out"
+    grep -v ' INFO StateChange: DIR\* completeFile: ' "$WORK/snap.log" > "$WORK/snap-filtered.log" || true
+    keep_log "$WORK/snap-filtered.log" snapshots "$name.log"
+    line=$(grep '^snapshot-delete files' "$WORK/snap.out" || true)
+    [ "$rc" = 0 ] && [ -n "$line" ] \
+      || { echo "snapshots $cfg run $run: SnapshotDeleteBench failed (rc $rc): $RESULTS/logs/snapshots/$name.out" >&2; exit 1; }
+    check_namesystem "$cfg" "$WORK/snap.out" snapshot-delete
+    echo "  $line"
+    # snapshot-delete files N changed C seconds S longest-wait-ms W probes P
+    read -r _ _ _ _ _ _ seconds _ wait _ _ <<< "$line"
+    record snapshots deleteSnapshot 1 "$FILES" "$cfg" "$run" "$seconds" s
+    record snapshots deleteSnapshot-longest-wait 1 "$FILES" "$cfg" "$run" "$wait" ms
+    bench_clean "$WORK"
+    WORK=
+  done
+done
