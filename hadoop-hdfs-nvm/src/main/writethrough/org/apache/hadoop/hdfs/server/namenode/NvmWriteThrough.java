@@ -204,9 +204,13 @@ final class NvmWriteThrough {
         withDiffs = snapshots.stage(t, fsn, staged, pages);
         if (sweep) {
           // the stock walk also cut the block lists of files only snapshots hold now to what the
-          // snapshots keep (collectBlocksAndClear): those files have diffs, and their pages follow
+          // snapshots keep (collectBlocksAndClear, which only drops trailing blocks): those files
+          // have diffs, and their pages follow; a current file's blocks are its own
           for (INodeFile f : withDiffs) {
-            stageInode(t, f);
+            if (f.getFileWithSnapshotFeature().isCurrentFileDeleted()
+                || store.inode(pageOf(f)).blockCount() != f.numBlocks()) {
+              stageInode(t, f);
+            }
           }
         }
       }
