@@ -212,16 +212,17 @@ uint32_t nvm_redo_apply(nvm_region *r, const uint8_t *payload, uint32_t count, i
   return count;
 }
 
-/* Is this the last entry of the record at `c` that stores the state word at `target`? */
-static int last_state_entry(const struct rec *c, const uint8_t *p, uint64_t pos, uint32_t i,
-                            uint64_t target) {
-  pos += NVM_UNDO_ENTRY_HEADER + 8;
-  for (uint32_t j = i + 1; j < c->count; j++) {
-    uint32_t len = rd32(p + pos + 8);
-    if (len == 8 && rd64(p + pos) == target) return 0;
-    pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
-  }
-  return 1;
+/* An entry of a record on a data page: its page, its place in the record (for sorting). */
+struct page_entry {
+  uint64_t page; /* the page's offset */
+  uint32_t index;
+  uint64_t pos; /* the entry's offset in the payload */
+};
+
+static int cmp_page_entry(const void *a, const void *b) {
+  const struct page_entry *x = a, *y = b;
+  if (x->page != y->page) return x->page < y->page ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /*
@@ -234,32 +235,47 @@ static int last_state_entry(const struct rec *c, const uint8_t *p, uint64_t pos,
  * data drains that data before writing its record: nvm_batch_commit.) Between a record's
  * barrier and the next record's nothing but the record's own entries and its FREE
  * invalidations (state words) changes its pages, so a committed group always passes.
+ * The entries are grouped by page (sorted), so a chained record of 100,000s of entries is
+ * checked in O(n log n); *rc is set when memory runs out.
  */
-static int seals_hold(const nvm_region *r, const struct rec *c) {
+static int seals_hold(const nvm_region *r, const struct rec *c, int *rc) {
   const uint8_t *p = c->payload;
-  uint64_t pos = 0;
-  uint8_t page[NVM_PAGE_SIZE];
+  struct page_entry *es = malloc(((size_t)c->count + 1) * sizeof *es);
+  if (!es) {
+    *rc = nvm_fail(NVM_EIO, "%s: redo log: out of memory checking a record", r->path);
+    return 0;
+  }
+  uint32_t n = 0;
+  uint64_t pos = 0, idx;
   for (uint32_t i = 0; i < c->count; i++) {
-    uint64_t target = rd64(p + pos), idx;
+    uint64_t target = rd64(p + pos);
     uint32_t len = rd32(p + pos + 8);
-    if (len == 8 && nvm_is_page_off(r, target, &idx) && last_state_entry(c, p, pos, i, target)) {
-      memcpy(page, r->base + target, NVM_PAGE_SIZE);
-      uint64_t q = 0;
-      for (uint32_t j = 0; j < c->count; j++) { /* every entry on this page, in order */
-        uint64_t t = rd64(p + q);
-        uint32_t l = rd32(p + q + 8);
-        if (t >= target && t < target + NVM_PAGE_SIZE)
-          memcpy(page + (t - target), p + q + NVM_UNDO_ENTRY_HEADER, l);
-        q += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(l);
-      }
-      uint64_t word = rd64(page);
-      if (NVM_STATE_OF(word) == NVM_STATE_LIVE &&
-          word != nvm_sealed_word_of(r, page, (uint32_t)word))
-        return 0;
+    if (target >= NVM_DATA_OFFSET && target < r->size) {
+      uint64_t page = target - (target - NVM_DATA_OFFSET) % NVM_PAGE_SIZE;
+      es[n++] = (struct page_entry){page, i, pos};
     }
     pos += NVM_UNDO_ENTRY_HEADER + NVM_PAD8(len);
   }
-  return 1;
+  qsort(es, n, sizeof *es, cmp_page_entry);
+  uint8_t page[NVM_PAGE_SIZE];
+  int ok = 1;
+  for (uint32_t g = 0; ok && g < n;) {
+    uint32_t end = g, sealed = 0;
+    memcpy(page, r->base + es[g].page, NVM_PAGE_SIZE);
+    for (; end < n && es[end].page == es[g].page; end++) { /* every entry on it, in order */
+      uint64_t t = rd64(p + es[end].pos);
+      uint32_t l = rd32(p + es[end].pos + 8);
+      memcpy(page + (t - es[g].page), p + es[end].pos + NVM_UNDO_ENTRY_HEADER, l);
+      sealed |= l == 8 && t == es[g].page && nvm_is_page_off(r, t, &idx);
+    }
+    uint64_t word = rd64(page);
+    if (sealed && NVM_STATE_OF(word) == NVM_STATE_LIVE &&
+        word != nvm_sealed_word_of(r, page, (uint32_t)word))
+      ok = 0;
+    g = end;
+  }
+  free(es);
+  return ok;
 }
 
 /* Zero both slots' seq words (flush; the caller drains): no record is valid after. */
@@ -291,11 +307,15 @@ int nvm_redo_recover(nvm_region *r) {
   uint64_t entries = 0, replayed = 0;
   for (int i = 0; i < n; i++) {
     if (recs[i].seq < committed) continue;
-    if (i == n - 1 && !seals_hold(r, &recs[i])) continue; /* its FRESH data is not all there */
+    if (i == n - 1 && !seals_hold(r, &recs[i], &rc)) { /* its FRESH data is not all there */
+      if (rc) break;
+      continue;
+    }
     entries += nvm_redo_apply(r, recs[i].payload, recs[i].count, 0);
     replayed++;
   }
   for (int i = 0; i < n; i++) rec_free(&recs[i]);
+  if (rc) return rc;
   if (replayed && (rc = nvm_drain(r))) return rc;
   r->rec.undo_rolled_back = replayed ? 1 : 0;
   r->rec.undo_entries = entries;

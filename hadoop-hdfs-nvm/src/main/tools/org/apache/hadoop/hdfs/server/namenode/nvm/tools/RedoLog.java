@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Crc32c;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
@@ -98,19 +100,29 @@ final class RedoLog {
 
   /**
    * Whether every page {@code r} leaves LIVE matches the seal {@code r} holds for it: the media
-   * page with the records replayed before it and {@code r}'s entries applied.
+   * page with the records replayed before it and {@code r}'s entries applied. The entries are
+   * grouped by page first: a chained record holds 100,000s of them.
    */
   private static boolean sealsHold(Region region, List<Record> before, Record r) {
-    for (int i = 0; i < r.entries.size(); i++) {
-      Entry e = r.entries.get(i);
-      if (e.bytes.length != 8 || !isPageStart(region, e.target) || !lastWordAt(r, i)) {
+    Map<Long, List<Entry>> mine = byPage(region, r);
+    List<Map<Long, List<Entry>>> earlier = new ArrayList<Map<Long, List<Entry>>>();
+    for (Record b : before) {
+      earlier.add(byPage(region, b));
+    }
+    for (Map.Entry<Long, List<Entry>> pe : mine.entrySet()) {
+      long pageOff = pe.getKey();
+      boolean sealed = false;
+      for (Entry e : pe.getValue()) {
+        sealed |= e.bytes.length == 8 && e.target == pageOff && isPageStart(region, pageOff);
+      }
+      if (!sealed) {
         continue;
       }
-      byte[] page = region.getBytes(e.target, PAGE_SIZE);
-      for (Record b : before) {
-        apply(b, e.target, page);
+      byte[] page = region.getBytes(pageOff, PAGE_SIZE);
+      for (Map<Long, List<Entry>> b : earlier) {
+        apply(b.get(pageOff), pageOff, page);
       }
-      apply(r, e.target, page);
+      apply(pe.getValue(), pageOff, page);
       long word = ByteBuffer.wrap(page, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
       if ((word & STATE_MASK) == STATE_LIVE && (word >>> 32) != Seals.pageChecksum(page)) {
         return false;
@@ -123,23 +135,25 @@ final class RedoLog {
     return off >= DATA_OFFSET && off < region.size() && (off - DATA_OFFSET) % PAGE_SIZE == 0;
   }
 
-  /** Whether entry {@code i} is the last one of {@code r} that stores the word at its target. */
-  private static boolean lastWordAt(Record r, int i) {
-    long target = r.entries.get(i).target;
-    for (int j = i + 1; j < r.entries.size(); j++) {
-      if (r.entries.get(j).target == target && r.entries.get(j).bytes.length == 8) {
-        return false;
+  /** {@code r}'s entries on data pages, by page offset, each page's in record order. */
+  private static Map<Long, List<Entry>> byPage(Region region, Record r) {
+    Map<Long, List<Entry>> out = new HashMap<Long, List<Entry>>();
+    for (Entry e : r.entries) {
+      if (e.target >= DATA_OFFSET && e.target < region.size()) {
+        long page = e.target - (e.target - DATA_OFFSET) % PAGE_SIZE;
+        out.computeIfAbsent(page, k -> new ArrayList<Entry>()).add(e);
       }
     }
-    return true;
+    return out;
   }
 
-  /** Applies {@code r}'s entries inside the page at {@code page} to its image. */
-  private static void apply(Record r, long page, byte[] image) {
-    for (Entry e : r.entries) {
-      if (e.target >= page && e.target < page + PAGE_SIZE) {
-        System.arraycopy(e.bytes, 0, image, (int) (e.target - page), e.bytes.length);
-      }
+  /** Applies {@code entries} (all inside the page at {@code page}; may be null) to its image. */
+  private static void apply(List<Entry> entries, long page, byte[] image) {
+    if (entries == null) {
+      return;
+    }
+    for (Entry e : entries) {
+      System.arraycopy(e.bytes, 0, image, (int) (e.target - page), e.bytes.length);
     }
   }
 
