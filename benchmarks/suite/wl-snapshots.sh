@@ -7,7 +7,13 @@
 # deleteSnapshot-longest-wait (the probe's longest call, ms: the longest time a reader waited for
 # the namesystem lock), interleaved across the configurations. The NVM configurations run with the
 # snapshot preview on (dfs.namenode.nvm.snapshots.preview).
-#   SNAP_FILES (default 1000000), SNAP_EVERY (10), SNAP_RUNS (3), SNAP_CONFIGS, SNAP_THREADS (8)
+# Then (SnapshotOpsBench, one JVM per configuration, run and snapshot count in SNAP_OPS_SNAPSHOTS,
+# default "0 100"): SNAP_OPS_DIRS directories of SNAP_OPS_PER_DIR empty files under /t, that many
+# snapshots of /t, and SNAP_OPS calls each of create, mkdirs, rename and delete in those
+# directories from SNAP_THREADS threads: recorded as OP@Ssnap (ops/s), e.g. create@100snap.
+#   SNAP_FILES (default 1000000), SNAP_EVERY (10), SNAP_RUNS (3), SNAP_CONFIGS, SNAP_THREADS (8),
+#   SNAP_OPS (20000; 0: no ops phases), SNAP_OPS_SNAPSHOTS ("0 100"), SNAP_OPS_DIRS (20),
+#   SNAP_OPS_PER_DIR (2000)
 set -euo pipefail
 source "$(dirname "$0")/bench-lib.sh"
 require_dist
@@ -16,21 +22,56 @@ EVERY=${SNAP_EVERY:-10}
 RUNS=${SNAP_RUNS:-3}
 CONFIGS=${SNAP_CONFIGS:-"stock-disk stock-tmpfs nvm-emulated nvm-disk"}
 THREADS=${SNAP_THREADS:-8}
+OPS=${SNAP_OPS:-20000}
+OPS_SNAPSHOTS=${SNAP_OPS_SNAPSHOTS:-"0 100"}
+OPS_DIRS=${SNAP_OPS_DIRS:-20}
+OPS_PER_DIR=${SNAP_OPS_PER_DIR:-2000}
 check_configs "$CONFIGS"
 WORK=
 cleanup() { [ -z "$WORK" ] || bench_clean "$WORK"; }
 trap cleanup EXIT
 
-total=$(( RUNS * $(wc -w <<< "$CONFIGS") )) step=0
+# fresh CFG — WORK: a new work directory with CFG's configuration, the preview on, formatted.
+fresh() {
+  WORK=$(bench_work)
+  bench_conf "$1" "$WORK" $(( FILES / 1000000 + 1 ))
+  conf_put "$WORK/conf/hdfs-site.xml" dfs.namenode.nvm.snapshots.preview true
+  mkdir -p "$WORK/conf/logs"
+  nn_format "$WORK/conf" || { echo "format failed: $WORK/conf/format.log" >&2; exit 1; }
+}
+
+nops=0
+[ "$OPS" = 0 ] || nops=$(wc -w <<< "$OPS_SNAPSHOTS")
+total=$(( RUNS * $(wc -w <<< "$CONFIGS") * (1 + nops) )) step=0
 for run in $(seq 1 "$RUNS"); do
   for cfg in $CONFIGS; do
+    for snaps in $([ "$OPS" = 0 ] || echo "$OPS_SNAPSHOTS"); do
+      step=$((step + 1))
+      progress "$step" "$total" "snapshot ops $OPS x4, $snaps snapshots, $cfg run $run"
+      fresh "$cfg"
+      rc=0
+      (HJAVA_HEAP=-Xmx3g PMEM_FORCE=$CFG_ENV_FORCE hjava "$WORK/conf" \
+        org.nvmnn.workload.heap.SnapshotOpsBench --snapshots "$snaps" --ops "$OPS" \
+        --dirs "$OPS_DIRS" --per-dir "$OPS_PER_DIR" --threads "$THREADS" \
+        > "$WORK/ops.out" 2> "$WORK/ops.log") || rc=$?
+      name="ops-s$snaps-$cfg-run$run"
+      keep_log "$WORK/ops.out" snapshots "$name.out"
+      grep -v ' INFO StateChange: DIR\* completeFile: ' "$WORK/ops.log" > "$WORK/ops-filtered.log" || true
+      keep_log "$WORK/ops-filtered.log" snapshots "$name.log"
+      [ "$rc" = 0 ] && [ "$(grep -c '^snapshot-ops snapshots' "$WORK/ops.out")" = 4 ] \
+        || { echo "snapshots $cfg run $run: SnapshotOpsBench failed (rc $rc): $RESULTS/logs/snapshots/$name.out" >&2; exit 1; }
+      check_namesystem "$cfg" "$WORK/ops.out" snapshot-ops
+      # snapshot-ops snapshots S op OP ops N seconds X rate R
+      while read -r _ _ s _ op _ n _ _ _ rate; do
+        echo "  $op with $s snapshots: $rate ops/s"
+        record snapshots "$op@${s}snap" "$THREADS" "$n" "$cfg" "$run" "$rate" ops/s
+      done < <(grep '^snapshot-ops snapshots' "$WORK/ops.out")
+      bench_clean "$WORK"
+      WORK=
+    done
     step=$((step + 1))
     progress "$step" "$total" "snapshots n=$FILES every=$EVERY $cfg run $run"
-    WORK=$(bench_work)
-    bench_conf "$cfg" "$WORK" $(( FILES / 1000000 + 1 ))
-    conf_put "$WORK/conf/hdfs-site.xml" dfs.namenode.nvm.snapshots.preview true
-    mkdir -p "$WORK/conf/logs"
-    nn_format "$WORK/conf" || { echo "format failed: $WORK/conf/format.log" >&2; exit 1; }
+    fresh "$cfg"
     rc=0
     # hjava execs the JVM: a subshell of its own
     (HJAVA_HEAP="-Xmx$(( 3 + FILES / 1000000 ))g" PMEM_FORCE=$CFG_ENV_FORCE hjava "$WORK/conf" \
