@@ -150,8 +150,9 @@ bench-ha: bench-build
 	./benchmarks/suite/bench.sh ha
 
 # deleteSnapshot of a 1M-file tree with a diff on every tenth file (docs/benchmarks.md, "Snapshots"):
-# its time and the longest wait of a concurrent reader for the namesystem lock, stock-disk,
-# stock-tmpfs, nvm-emulated and nvm-disk interleaved, 2 runs (SNAP_FILES, SNAP_EVERY, SNAP_RUNS).
+# its time and the longest wait of a concurrent reader for the namesystem lock; and 5,000 each of
+# create, mkdirs, rename and delete with 0 and with 100 snapshots over their directories; stock-disk,
+# stock-tmpfs, nvm-emulated and nvm-disk interleaved, 2 runs (SNAP_* in wl-snapshots.sh).
 bench-snapshots: bench-build
 	./benchmarks/suite/bench.sh snapshots
 

@@ -91,11 +91,13 @@ PROFILES = {
         "params": {"HEAP_ATTRS_N": 500000, "HEAP_ATTRS_RUNS": 2},
     },
     "snapshots": {
-        "description": "deleteSnapshot of a 1M-file tree with a diff on every tenth file: its time and the "
-                       "longest wait of a concurrent reader for the namesystem lock, stock beside NVM, 2 runs "
-                       "(make bench-snapshots)",
+        "description": "deleteSnapshot of a 1M-file tree with a diff on every tenth file (its time and the "
+                       "longest wait of a concurrent reader for the namesystem lock), and create, mkdirs, "
+                       "rename and delete with 0 and 100 snapshots over their directories, stock beside NVM, "
+                       "2 runs (make bench-snapshots)",
         "workloads": ["snapshots"],
         "params": {"SNAP_FILES": 1000000, "SNAP_EVERY": 10, "SNAP_RUNS": 2,
+                   "SNAP_OPS": 5000, "SNAP_OPS_SNAPSHOTS": [0, 100], "SNAP_THREADS": 8,
                    "SNAP_CONFIGS": ["stock-disk", "stock-tmpfs", "nvm-emulated", "nvm-disk"]},
     },
     "ha": {
