@@ -40,6 +40,14 @@ public class SnapshotRestartTest {
     }
   }
 
+  /** An NVM MiniDFSCluster with the snapshot preview on and {@code dataNodes} DataNodes. */
+  private DistributedFileSystem nvmCluster(String name, int dataNodes) throws Exception {
+    cluster =
+        MigrationTestSupport.cluster(
+            getClass(), name, true, dataNodes, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
+    return cluster.getFileSystem();
+  }
+
   interface Step {
     void run() throws Exception;
   }
@@ -331,10 +339,7 @@ public class SnapshotRestartTest {
    */
   @Test(timeout = 600_000)
   public void copiesWithUnchangedAttributesStayUnlistedAcrossARestart() throws Exception {
-    cluster =
-        MigrationTestSupport.cluster(
-            getClass(), "c", true, 1, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
-    DistributedFileSystem fs = cluster.getFileSystem();
+    DistributedFileSystem fs = nvmCluster("c", 1);
     Path e = new Path("/e");
     fs.mkdirs(new Path(e, "r"));
     fs.setXAttr(new Path(e, "r"), "user.k", new byte[] {1, 2});
@@ -363,10 +368,7 @@ public class SnapshotRestartTest {
    */
   @Test(timeout = 600_000)
   public void aSnapshotOfAnEmptyFileReadsNoBlocksAcrossARestart() throws Exception {
-    cluster =
-        MigrationTestSupport.cluster(
-            getClass(), "z", true, 1, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
-    DistributedFileSystem fs = cluster.getFileSystem();
+    DistributedFileSystem fs = nvmCluster("z", 1);
     Path e = new Path("/e");
     Path z = new Path(e, "z");
     Path y = new Path(e, "y");
@@ -405,10 +407,7 @@ public class SnapshotRestartTest {
    */
   @Test(timeout = 600_000)
   public void renamedDirectoriesHeldOnlyByEachOthersOldPlacesSurviveTheirDelete() throws Exception {
-    cluster =
-        MigrationTestSupport.cluster(
-            getClass(), "y", true, 0, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
-    DistributedFileSystem fs = cluster.getFileSystem();
+    DistributedFileSystem fs = nvmCluster("y", 0);
     Path s = new Path("/s");
     fs.mkdirs(new Path(s, "a/X/Y/f"));
     fs.mkdirs(new Path(s, "b"));
@@ -434,10 +433,7 @@ public class SnapshotRestartTest {
    */
   @Test(timeout = 600_000)
   public void editsChangingHundredsOfDiffRecordsAreOneBatchEach() throws Exception {
-    cluster =
-        MigrationTestSupport.cluster(
-            getClass(), "h", true, 0, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
-    DistributedFileSystem fs = cluster.getFileSystem();
+    DistributedFileSystem fs = nvmCluster("h", 0);
     Path m = new Path("/m");
     int n = 300;
     for (int i = 0; i < n; i++) {
@@ -484,10 +480,7 @@ public class SnapshotRestartTest {
    */
   @Test(timeout = 600_000)
   public void aDestroyedFileItsDeletedDirectoryStillListsKeepsItsPage() throws Exception {
-    cluster =
-        MigrationTestSupport.cluster(
-            getClass(), "w", true, 0, NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
-    DistributedFileSystem fs = cluster.getFileSystem();
+    DistributedFileSystem fs = nvmCluster("w", 0);
     Path t = new Path("/t");
     fs.mkdirs(new Path("/t/old/D"));
     fs.mkdirs(new Path("/t/new"));

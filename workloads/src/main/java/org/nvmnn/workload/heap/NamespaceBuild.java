@@ -1,11 +1,7 @@
 package org.nvmnn.workload.heap;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import org.apache.hadoop.fs.ContentSummary;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
@@ -40,15 +36,9 @@ public final class NamespaceBuild {
     if (files <= 0 || dirs < 1 || threads < 1) {
       throw new IllegalArgumentException("need --files N > 0, --dirs >= 1, --threads >= 1");
     }
-    NameNode nameNode = NameNode.createNameNode(new String[0], new HdfsConfiguration());
+    NameNode nameNode = InProcessNameNode.start("build");
     NamenodeProtocols nn = nameNode.getRpcServer();
-    nn.setSafeMode(SafeModeAction.SAFEMODE_LEAVE, false);
-    System.out.println("build namenode " + nameNode.getNamesystem().getClass().getName());
-    ClientShares shares =
-        new ClientShares(root, InetAddress.getLocalHost().getHostName(), files, dirs);
-    for (int c = 0; c < dirs; c++) {
-      nn.mkdirs(shares.dirOf(c), FsPermission.getDirDefault(), true);
-    }
+    ClientShares shares = InProcessNameNode.shares(nn, root, files, dirs);
     long t0 = System.nanoTime();
     new DirectFiles(nn, threads).createAll(root, shares::pathOf, 0, files, files, null);
     double seconds = (System.nanoTime() - t0) / 1e9;

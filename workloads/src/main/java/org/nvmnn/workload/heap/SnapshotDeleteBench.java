@@ -1,11 +1,8 @@
 package org.nvmnn.workload.heap;
 
-import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.nvmnn.workload.Flags;
@@ -38,15 +35,9 @@ public final class SnapshotDeleteBench {
       throw new IllegalArgumentException(
           "need --files N > 0, --every >= 1, --dirs, --threads >= 1");
     }
-    NameNode nameNode = NameNode.createNameNode(new String[0], new HdfsConfiguration());
+    NameNode nameNode = InProcessNameNode.start("snapshot-delete");
     NamenodeProtocols nn = nameNode.getRpcServer();
-    nn.setSafeMode(SafeModeAction.SAFEMODE_LEAVE, false);
-    System.out.println("snapshot-delete namenode " + nameNode.getNamesystem().getClass().getName());
-    ClientShares shares =
-        new ClientShares(root, InetAddress.getLocalHost().getHostName(), files, dirs);
-    for (int c = 0; c < dirs; c++) {
-      nn.mkdirs(shares.dirOf(c), FsPermission.getDirDefault(), true);
-    }
+    ClientShares shares = InProcessNameNode.shares(nn, root, files, dirs);
     long t0 = System.nanoTime();
     new DirectFiles(nn, threads).createAll(root, shares::pathOf, 0, files, files, null);
     System.out.printf("snapshot-delete build seconds %.1f%n", (System.nanoTime() - t0) / 1e9);

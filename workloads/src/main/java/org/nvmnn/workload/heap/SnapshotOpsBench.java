@@ -9,8 +9,6 @@ import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -46,10 +44,8 @@ public final class SnapshotOpsBench {
     if (snapshots < 0 || ops < 1 || dirs < 1 || perDir < ops / dirs || threads < 1) {
       throw new IllegalArgumentException("need --snapshots >= 0, --per-dir >= --ops / --dirs");
     }
-    NameNode nameNode = NameNode.createNameNode(new String[0], new HdfsConfiguration());
+    NameNode nameNode = InProcessNameNode.start("snapshot-ops");
     NamenodeProtocols nn = nameNode.getRpcServer();
-    nn.setSafeMode(SafeModeAction.SAFEMODE_LEAVE, false);
-    System.out.println("snapshot-ops namenode " + nameNode.getNamesystem().getClass().getName());
     for (int d = 0; d < dirs; d++) {
       nn.mkdirs("/t/d" + d, FsPermission.getDirDefault(), true);
     }
