@@ -4,14 +4,18 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.PermissionStatus;
 import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.metrics2.annotation.Metrics;
+import org.apache.hadoop.net.Node;
 
 /**
  * The namesystem of an NVM NameNode: the stock FSNamesystem plus one observation point and one
@@ -105,6 +109,34 @@ class NvmFSNamesystem extends FSNamesystem {
       getEditLog().logSync();
     }
     return blocks;
+  }
+
+  /**
+   * 2.7.3 allocates the new block's id (OP_ALLOCATE_BLOCK_ID) before its quota check, so an
+   * addBlock refused with a quota error has used an id all the same, which the next call's sync
+   * makes durable. Its staged counter is synced before the refusal answers, as a stock edit log
+   * synced at that point keeps it: a restart never hands out that id again (the fuzzer, docs/repro/
+   * block-id-after-restart.ops).
+   */
+  @Override
+  LocatedBlock getAdditionalBlock(
+      String src,
+      long fileId,
+      String clientName,
+      ExtendedBlock previous,
+      Set<Node> excludedNodes,
+      List<String> favoredNodes)
+      throws IOException {
+    try {
+      return super.getAdditionalBlock(
+          src, fileId, clientName, previous, excludedNodes, favoredNodes);
+    } catch (IOException | RuntimeException e) {
+      NvmWriteThrough ns = nvmImage.writeThrough();
+      if (ns != null && ns.store().stagedByMeNotDurable()) {
+        getEditLog().logSync();
+      }
+      throw e;
+    }
   }
 
   @Override
