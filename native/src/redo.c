@@ -278,9 +278,10 @@ int nvm_batch_commit(nvm_region *r, const struct batch *b) {
   uint64_t off = span == 2 ? NVM_REDO_SLOT0 : slot_of(seq);
   const uint8_t *payload = NULL;
   if ((rc = write_record(r, b, off, seq, span, &payload))) return rc;
-  /* THE COMMIT POINT: FRESH data and the record durable together; the group is committed
-   * once the record's CRC matches on media. It also drains the last group's in-place bytes
-   * and FREE invalidations. */
+  /* THE COMMIT POINT: FRESH data, the record and a chained record's pages (flushed by
+   * write_record before its header) durable together; the group is committed once the record's
+   * CRC, which covers the chain's payload, matches on media. It also drains the last group's
+   * in-place bytes and FREE invalidations. */
   if ((rc = nvm_drain(r))) return rc;
   r->redo_pre_len = 0;
   /* in place, flushed, not drained: the next barrier does it */

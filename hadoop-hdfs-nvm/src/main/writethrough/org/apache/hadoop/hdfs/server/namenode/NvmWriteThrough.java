@@ -499,17 +499,11 @@ final class NvmWriteThrough {
    */
   private INodeDirectory deletedParent() {
     try {
-      long root =
+      INodeDirectory p =
           snapshots.active(fsn.getSnapshotManager())
-              ? 0
-              : RemovalParents.rootPage(store, removed, removedCount);
-      if (root != 0) {
-        INode p = fsn.getFSDirectory().getInode(store.inode(root).parentId());
-        if (p != null && p.isDirectory()) {
-          return p.asDirectory();
-        }
-      }
-      return resolve(RemovalParents.parentPath(deleteSrc)).asDirectory();
+              ? null
+              : RemovalParents.rootParent(store, fsn.getFSDirectory(), removed, removedCount);
+      return p != null ? p : resolve(RemovalParents.parentPath(deleteSrc)).asDirectory();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop("delete " + deleteSrc, e);
       return null; // not reached

@@ -35,6 +35,20 @@ final class RemovalParents {
   }
 
   /**
+   * The directory the removed subtree's root was a child of, by the root page's parent id (the
+   * inode map resolves it without walking a path); null if there is no single root or it does not
+   * resolve to a directory.
+   */
+  static INodeDirectory rootParent(InodeStore store, FSDirectory fsd, long[] pages, int n) {
+    long root = rootPage(store, pages, n);
+    if (root == 0) {
+      return null;
+    }
+    INode p = fsd.getInode(store.inode(root).parentId());
+    return p != null && p.isDirectory() ? p.asDirectory() : null;
+  }
+
+  /**
    * The parent directory's path of a path as a client sent it: HDFS accepts trailing slashes
    * ("/a/b/" and "/a/b//" name /a/b), so they are dropped before the last component is.
    */
