@@ -32,6 +32,11 @@
 #                        createSnapshot, renameSnapshot and deleteSnapshot are then compared with
 #                        the stock NameNode's, and the listing after each restart holds every
 #                        snapshot's tree and the diff reports between consecutive snapshots
+#   DEBUG_CHECKS (1)     1 runs the NVM NameNode with its write-through checks: a call whose batch
+#                        frees a directory page a live inode still names (-Dnvm.debug.parentLinks),
+#                        or a delete under a snapshot whose scoped diff comparison missed a changed
+#                        record (-Dnvm.debug.snapshotSweep), fails at once (a divergence at that
+#                        call) instead of a restart failing or differing later
 #   BASELINE (0)         1 runs two stock NameNodes: a check of the fuzzer itself (every
 #                        divergence is then a false positive or a stock restart failure)
 # Exit status: 0 no divergence, 1 divergences, 2 the NameNodes could not be started.
@@ -137,7 +142,7 @@ fi
 
 echo "== fuzz-rpc: work directory $work, name directories and region in $shm"
 rc=0
-java -Xmx2g -XX:+UseParallelGC -Dfuzz.nn.tier="${NN_TIER:-1}" -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=WARN,console \
+java -Xmx2g -XX:+UseParallelGC -Dfuzz.nn.tier="${NN_TIER:-1}" -Dfuzz.nn.debugChecks="$([ "${DEBUG_CHECKS:-1}" = 1 ] && echo true || echo false)" -Djava.net.preferIPv4Stack=true -Dhadoop.root.logger=WARN,console \
   -Dlog4j.configuration="file://$work/stock/log4j.properties" \
   -cp "$NVM_LIB/*" org.nvmnn.workload.fuzz.FuzzRpc "${args[@]}" 2>>"$work/driver.log" &
 DRIVER_PID=$!

@@ -31,6 +31,14 @@ import org.junit.Test;
  * by one.
  */
 public class SnapshotRestartTest {
+  static {
+    // the write-through's debugging checks (read once, before the NameNode's classes load; each
+    // test class has its own JVM): a batch that frees a directory page a live inode still names,
+    // or leaves a snapshot record unequal to memory, fails the call that caused it
+    System.setProperty("nvm.debug.parentLinks", "true");
+    System.setProperty("nvm.debug.snapshotSweep", "true");
+  }
+
   private MiniDFSCluster cluster;
 
   @After

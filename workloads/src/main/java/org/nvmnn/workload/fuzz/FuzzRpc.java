@@ -278,8 +278,12 @@ public final class FuzzRpc {
       out.printf("   %s %d: %s again (op %d)%n", what, n, d.signature, d.opIndex);
       return;
     }
-    records.put(d.signature, new Record(d, new ArrayList<>(segment)));
+    Record fresh = new Record(d, new ArrayList<>(segment));
+    records.put(d.signature, fresh);
     out.printf("   %s %d (new): %s%n", what, n, indent(d.describe(), "     "));
+    if (!stockBug) {
+      writeSegment(fresh);
+    }
   }
 
   private void progress(long done) {
@@ -380,6 +384,26 @@ public final class FuzzRpc {
       lines.add(o.toString());
     }
     Files.write(reproFile(r).toPath(), lines, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A new divergence's whole segment (every call since the pair's last fresh start), written at
+   * once: it replays from a fresh pair as it ran (REPLAY), also when shrinking cannot reduce it.
+   */
+  private void writeSegment(Record r) {
+    List<String> lines = new ArrayList<>();
+    lines.add("# fuzz-rpc segment: " + r.first.signature);
+    lines.add("# seed " + seed + ", divergence at op " + r.first.opIndex + " of this segment");
+    for (Op o : r.sequence) {
+      lines.add(o.toString());
+    }
+    File f = new File(outDir, "segment-" + records.size() + ".ops");
+    try {
+      Files.write(f.toPath(), lines, StandardCharsets.UTF_8);
+      out.printf("     (its %d calls: %s)%n", r.sequence.size(), f);
+    } catch (IOException e) {
+      out.printf("     (could not write %s: %s)%n", f, e);
+    }
   }
 
   private File reproFile(Record r) {

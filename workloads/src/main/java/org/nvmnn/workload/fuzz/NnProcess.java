@@ -39,6 +39,15 @@ final class NnProcess {
    */
   static final String TIER = System.getProperty("fuzz.nn.tier", "1");
 
+  /**
+   * Whether the NameNodes run with the NVM write-through's debugging checks (fuzz.nn.debugChecks,
+   * DEBUG_CHECKS): a batch that frees a directory page some live inode still names
+   * (nvm.debug.parentLinks), or a batch that left a snapshot record unequal to memory
+   * (nvm.debug.snapshotSweep), fails the call that caused it, instead of a restart failing or
+   * differing later. The stock NameNode ignores both properties.
+   */
+  static final String DEBUG_CHECKS = System.getProperty("fuzz.nn.debugChecks", "true");
+
   private Process proc;
   private long logStart;
   private int starts;
@@ -97,6 +106,8 @@ final class NnProcess {
                 "-Dhadoop.log.dir=" + logs,
                 "-Djava.io.tmpdir=" + tmp,
                 "-Djava.net.preferIPv4Stack=true",
+                "-Dnvm.debug.parentLinks=" + DEBUG_CHECKS,
+                "-Dnvm.debug.snapshotSweep=" + DEBUG_CHECKS,
                 "-cp",
                 conf + File.pathSeparator + lib + "/*",
                 "org.apache.hadoop.hdfs.server.namenode.NameNode"));

@@ -375,7 +375,10 @@ final class NvmINodeDirectory extends INodeDirectory {
         snapshot != Snapshot.CURRENT_STATE_ID && prior != Snapshot.NO_SNAPSHOT_ID
             ? prior
             : snapshot;
-    if (snapshot == Snapshot.CURRENT_STATE_ID || !(getChildrenList(s) instanceof ChildrenView)) {
+    if (snapshot == Snapshot.CURRENT_STATE_ID) {
+      return cleanCurrentChildren(bsps, prior, collectedBlocks, removedINodes);
+    }
+    if (!(getChildrenList(s) instanceof ChildrenView)) {
       return super.cleanSubtreeRecursively(
           bsps, snapshot, prior, collectedBlocks, removedINodes, excludedNodes);
     }
@@ -393,6 +396,28 @@ final class NvmINodeDirectory extends INodeDirectory {
         continue;
       }
       counts.add(child.cleanSubtree(bsps, snapshot, prior, collectedBlocks, removedINodes));
+    }
+    return counts;
+  }
+
+  /**
+   * A delete under a snapshot: every current child's state goes to the prior snapshot (2.7.3's
+   * walk, which skips no child on the current state). Each directory it passes and each child it
+   * visits is reported as changed, so that the delete's batch compares the diff records of the
+   * deleted subtree only, not every record in the region.
+   */
+  private QuotaCounts cleanCurrentChildren(
+      BlockStoragePolicySuite bsps,
+      int prior,
+      INode.BlocksMapUpdateInfo collectedBlocks,
+      List<INode> removedINodes) {
+    slim.snapshotChanged(this);
+    QuotaCounts counts = new QuotaCounts.Builder().build();
+    for (INode child : getChildrenList(Snapshot.CURRENT_STATE_ID)) {
+      slim.snapshotChanged(child);
+      counts.add(
+          child.cleanSubtree(
+              bsps, Snapshot.CURRENT_STATE_ID, prior, collectedBlocks, removedINodes));
     }
     return counts;
   }

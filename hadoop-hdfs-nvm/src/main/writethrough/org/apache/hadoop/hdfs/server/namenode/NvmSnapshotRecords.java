@@ -26,9 +26,15 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
  * snapshotted tree), kept by the batches that stage its directory.
  *
  * <p>Which inodes a batch looks at: those the write-through staged and those a directory's snapshot
- * branch reported ({@link SlimNamespace#snapshotChanged}); after a delete under a snapshot or a
- * snapshot's deletion, whose stock walks change the diffs of inodes no hook names, every inode that
- * has a record.
+ * branch reported ({@link SlimNamespace#snapshotChanged}), which include every inode a delete's
+ * walk under a snapshot visits ({@link NvmINodeDirectory}'s current-state walk); after such a
+ * delete also every renamed inode (a reference the walk destroyed changes its referred inode's
+ * diffs outside the walk); after a snapshot's deletion, whose stock walk changes the diffs of
+ * inodes no hook names (deleted lists, references), every inode that has a record.
+ *
+ * <p>With {@code -Dnvm.debug.snapshotSweep=true} (the differential fuzzer sets it) a batch after a
+ * delete also compares every other diff record and fails the call if one differs from memory: a
+ * change the scoped comparison missed.
  */
 final class NvmSnapshotRecords {
   private final InodeStore store;
@@ -39,22 +45,10 @@ final class NvmSnapshotRecords {
   /** Inode id &rarr; record page of its diff list. */
   private final LongLongMap diffPages = new LongLongMap();
 
-  /** Referred inode id &rarr; record page of its current reference (a DstReference). */
-  private final LongLongMap refPages = new LongLongMap();
+  /** The references' records and the pages of renamed inodes only old places hold. */
+  private final NvmReferenceRecords refs;
 
-  /** Referred inode id &rarr; the directory its reference record names (the record's value). */
-  private final LongLongMap refParents = new LongLongMap();
-
-  /**
-   * Referred inode id &rarr; the directories whose diffs' deleted lists hold a reference to it (a
-   * renamed inode's old places); and the ids each directory holds so, to forget them when it
-   * changes or goes.
-   */
-  private final Map<Long, java.util.Set<Long>> oldPlaces = new java.util.HashMap<>();
-
-  private final Map<Long, long[]> oldPlacesOf = new java.util.HashMap<>();
-
-  /** The inode ids the running batch removes (stageRemovals), for stageOldPlaceParents. */
+  /** The inode ids the running batch removes (stageRemovals). */
   private LongLongMap removedNow = new LongLongMap();
 
   private long counterPage = LongLongMap.MISSING;
@@ -83,11 +77,19 @@ final class NvmSnapshotRecords {
 
   private boolean counterChanged;
 
+  /** After a delete under a snapshot: the walk reported its inodes; the renamed ones are added. */
+  private static final int SWEEP_REFERENCES = 1;
+
   /** A stock walk changed diffs no hook names: every inode with a record is compared. */
-  private boolean sweep;
+  private static final int SWEEP_ALL = 2;
+
+  private int sweep;
+
+  private static final boolean VERIFY_SCOPED = Boolean.getBoolean("nvm.debug.snapshotSweep");
 
   NvmSnapshotRecords(InodeStore store) {
     this.store = store;
+    this.refs = new NvmReferenceRecords(store);
   }
 
   /** Whether any snapshot state exists in memory or in the region (else a batch skips it all). */
@@ -95,7 +97,7 @@ final class NvmSnapshotRecords {
     return sm.getNumSnapshots() > 0
         || diffPages.size() > 0
         || snapshotPages.size() > 0
-        || refPages.size() > 0
+        || !refs.isEmpty()
         || snapshotsChanged;
   }
 
@@ -127,12 +129,20 @@ final class NvmSnapshotRecords {
     return dirId + "/" + name;
   }
 
+  /** A snapshot's deletion: every diff record is compared. */
   void sweep() {
-    sweep = true;
+    sweep = SWEEP_ALL;
+    refs.touchAll();
   }
 
+  /** A delete under a snapshot: the walk's inodes and every renamed inode are compared. */
+  void sweepReferences() {
+    sweep = Math.max(sweep, SWEEP_REFERENCES);
+  }
+
+  /** Whether a walk changed diffs since the last batch (sweep or sweepReferences). */
   boolean sweepPending() {
-    return sweep;
+    return sweep != 0;
   }
 
   /** Inode ids that have a diff record (for the sweep). */
@@ -162,11 +172,15 @@ final class NvmSnapshotRecords {
     Map<INode, Boolean> seen = new IdentityHashMap<INode, Boolean>();
     List<INodeFile> withDiffs = new ArrayList<INodeFile>();
     for (INode n : inodes) {
+      if (n != null) {
+        refs.touched(n.getId());
+      }
+    }
+    for (INode n : inodes) {
       stageDiffs(t, n, seen, withDiffs);
     }
-    if (sweep) {
-      sweep = false;
-      FSDirectory fsd = fsn.getFSDirectory();
+    FSDirectory fsd = fsn.getFSDirectory();
+    if (sweep == SWEEP_ALL) {
       for (long id : diffPages.keys()) {
         INode n = fsd.getInode(id);
         if (n == null) {
@@ -175,12 +189,43 @@ final class NvmSnapshotRecords {
           stageDiffs(t, n, seen, withDiffs);
         }
       }
+    } else if (sweep == SWEEP_REFERENCES) {
+      for (long id : refs.renamedInodes()) {
+        stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+      }
     }
-    if (!oldPlaces.isEmpty()) {
-      stageOldPlaceParents(t, pages);
+    if (VERIFY_SCOPED) {
+      verifyOthersUnchanged(fsd, seen);
+      refs.verify(fsd);
     }
+    sweep = 0;
+    refs.stageOldPlaceParents(t, pages); // ends the batch's reference work
     removedNow = new LongLongMap();
     return withDiffs;
+  }
+
+  /**
+   * The debug check (nvm.debug.snapshotSweep): no diff record the batch did not compare differs
+   * from memory.
+   */
+  private void verifyOthersUnchanged(FSDirectory fsd, Map<INode, Boolean> seen) throws IOException {
+    for (long id : diffPages.keys()) {
+      INode n = fsd.getInode(id);
+      if (n != null && n.isReference()) {
+        n = n.asReference().getReferredINode();
+      }
+      if (n == null || seen.containsKey(n) || removedNow.containsKey(id)) {
+        continue;
+      }
+      byte[] want = NvmSnapshotEncoder.diffs(n);
+      long page = diffPages.get(id);
+      if (want == null || !Arrays.equals(store.record(page).payload(), want)) {
+        throw new IllegalStateException(
+            "nvm.debug.snapshotSweep: the diff record of inode "
+                + id
+                + " changed in a delete but the delete's walk did not report it");
+      }
+    }
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
@@ -196,135 +241,14 @@ final class NvmSnapshotRecords {
       return; // done, or removed by this batch (its records went in stageRemovals)
     }
     if (target instanceof NvmINodeDirectory) {
-      stageReferences(t, (NvmINodeDirectory) target);
-      noteOldPlaces(target.asDirectory());
+      refs.stageReferences(t, (NvmINodeDirectory) target);
+      refs.noteOldPlaces(target.asDirectory());
     }
     byte[] want = NvmSnapshotEncoder.diffs(target);
     if (want != null && target.isFile()) {
       withDiffs.add(target.asFile());
     }
     replace(t, diffPages, target.getId(), RegionLayout.RECORD_INODE_DIFFS, 0, want);
-  }
-
-  /**
-   * The records of {@code dir}'s current reference children as memory has them: one per
-   * DstReference (value: this directory's id), none for a reference that left it.
-   */
-  private void stageReferences(Txn t, NvmINodeDirectory dir) throws IOException {
-    List<INodeReference> now = dir.dstReferences();
-    if (now.isEmpty() && refPages.size() == 0) {
-      return;
-    }
-    LongLongMap here = new LongLongMap();
-    for (INodeReference r : now) {
-      here.put(r.getId(), 1);
-      replace(
-          t,
-          refPages,
-          r.getId(),
-          RegionLayout.RECORD_INODE_REF,
-          dir.getId(),
-          NvmSnapshotEncoder.reference(r));
-    }
-    for (INodeReference r : now) {
-      refParents.put(r.getId(), dir.getId());
-    }
-    for (long id : refParents.keys()) {
-      if (!here.containsKey(id) && refParents.get(id) == dir.getId()) {
-        refParents.remove(id);
-        t.removeRecord(refPages.remove(id));
-      }
-    }
-  }
-
-  /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
-  private void noteOldPlaces(INodeDirectory dir) {
-    forgetOldPlace(dir.getId());
-    List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
-    if (!refs.isEmpty()) {
-      long[] ids = new long[refs.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = refs.get(i).getId();
-        oldPlaces.computeIfAbsent(ids[i], k -> new java.util.HashSet<Long>()).add(dir.getId());
-      }
-      oldPlacesOf.put(dir.getId(), ids);
-    }
-  }
-
-  private void forgetOldPlace(long dirId) {
-    long[] before = oldPlacesOf.remove(dirId);
-    if (before != null) {
-      for (long id : before) {
-        java.util.Set<Long> owners = oldPlaces.get(id);
-        if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
-          oldPlaces.remove(id);
-        }
-      }
-    }
-  }
-
-  /**
-   * A renamed inode that only its old places hold (no current reference: it was deleted at its
-   * destination, or its destination directory was) keeps its page under a directory that stays: one
-   * of its old places. Its page still names the destination, which the batch may free; the rebuild
-   * keeps it out of the current tree either way (region-format.md §13).
-   */
-  private void stageOldPlaceParents(Txn t, IdPageMap pages) throws IOException {
-    // a move may have to wait for another: Y renamed out of X, then X into Y, both held by their
-    // old places only; Y's old place is X, whose page is under Y's until X goes under its own
-    java.util.List<Map.Entry<Long, java.util.Set<Long>>> todo =
-        new java.util.ArrayList<>(oldPlaces.entrySet());
-    boolean progress = true;
-    while (!todo.isEmpty() && progress) {
-      progress = false;
-      for (java.util.Iterator<Map.Entry<Long, java.util.Set<Long>>> it = todo.iterator();
-          it.hasNext(); ) {
-        Map.Entry<Long, java.util.Set<Long>> e = it.next();
-        int done = stageOldPlaceParent(t, pages, e.getKey(), e.getValue());
-        if (done != 0) {
-          it.remove();
-          progress |= done > 0;
-        }
-      }
-    }
-  }
-
-  /**
-   * Puts the page of renamed inode {@code id} under one of its old places {@code owners} that
-   * stays, if it needs to go; 1: moved, -1: nothing to do, 0: every old place is below it now
-   * (retry).
-   */
-  private int stageOldPlaceParent(Txn t, IdPageMap pages, long id, java.util.Set<Long> owners)
-      throws IOException {
-    if (refPages.containsKey(id)) {
-      return -1; // current at its reference's directory, where the rename moved its page
-    }
-    long page = pages.get(id);
-    if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
-      return -1;
-    }
-    long parent = store.inode(page).parentPage();
-    long staying = IdPageMap.MISSING;
-    boolean blocked = false;
-    for (long owner : owners) {
-      long ownerPage = pages.get(owner);
-      if (ownerPage == IdPageMap.MISSING || removedNow.containsKey(owner)) {
-        continue;
-      }
-      if (ownerPage == parent) {
-        return -1; // already under an old place that stays
-      }
-      if (t.wouldCycle(page, ownerPage)) {
-        blocked = true;
-      } else if (staying == IdPageMap.MISSING) {
-        staying = ownerPage;
-      }
-    }
-    if (staying == IdPageMap.MISSING) {
-      return blocked ? 0 : -1;
-    }
-    t.move(page, staying, store.inode(page).nameBytes());
-    return 1;
   }
 
   private void stageCounter(Txn t, int counter) throws IOException {
@@ -392,26 +316,9 @@ final class NvmSnapshotRecords {
     }
   }
 
-  /**
-   * The record of map key {@code key} made to hold {@code payload} (null: removed); its RC_KEY is
-   * {@code key} for a diff record, {@code key - 1} (the snapshot id) for a snapshot record.
-   */
   private void replace(Txn t, LongLongMap pages, long key, int type, long value, byte[] payload)
       throws IOException {
-    long have = pages.get(key);
-    if (have != LongLongMap.MISSING) {
-      if (payload != null
-          && store.record(have).value() == value
-          && Arrays.equals(store.record(have).payload(), payload)) {
-        return;
-      }
-      t.removeRecord(have);
-      pages.remove(key);
-    }
-    if (payload != null) {
-      long rcKey = type == RegionLayout.RECORD_SNAPSHOT ? key - 1 : key;
-      pages.put(key, t.createRecord(type, rcKey, value, payload));
-    }
+    NvmReferenceRecords.replaceRecord(store, t, pages, key, type, value, payload);
   }
 
   /** The diff and reference records of removed inodes go with their pages. */
@@ -419,32 +326,15 @@ final class NvmSnapshotRecords {
     removedNow = new LongLongMap(Math.max(16, 2 * n));
     for (int i = 0; i < n; i++) {
       removedNow.put(ids[i], 1);
-      if (!oldPlacesOf.isEmpty()) {
-        forgetOldPlace(ids[i]);
-      }
     }
-    if (diffPages.size() == 0 && refPages.size() == 0) {
+    refs.stageRemovals(t, removedNow, ids, n);
+    if (diffPages.size() == 0) {
       return;
     }
     for (int i = 0; i < n; i++) {
       long page = diffPages.remove(ids[i]);
       if (page != LongLongMap.MISSING) {
         t.removeRecord(page);
-      }
-      page = refPages.remove(ids[i]);
-      if (page != LongLongMap.MISSING) {
-        refParents.remove(ids[i]);
-        t.removeRecord(page);
-      }
-    }
-    if (refParents.size() > 0) {
-      // a removed directory's current references go with it (2.7.3 keeps the inodes they refer to
-      // while a snapshot's old place holds them: stageOldPlaceParents re-parents their pages)
-      for (long id : refParents.keys()) {
-        if (removedNow.containsKey(refParents.get(id))) {
-          refParents.remove(id);
-          t.removeRecord(refPages.remove(id));
-        }
       }
     }
   }
@@ -461,12 +351,11 @@ final class NvmSnapshotRecords {
 
   /** At a restart: {@code dir}'s diffs are in memory again. */
   void restoredDiffs(INodeDirectory dir) {
-    noteOldPlaces(dir);
+    refs.restoredDiffs(dir);
   }
 
   void restoredReference(long referredId, long page, long parentId) {
-    refPages.put(referredId, page);
-    refParents.put(referredId, parentId);
+    refs.restoredReference(referredId, page, parentId);
   }
 
   void restoredCounter(long page) {

@@ -468,7 +468,7 @@ final class NvmWriteThrough {
     }
     if (deletePending) {
       if (snapshots.active(fsn.getSnapshotManager())) {
-        snapshots.sweep(); // 2.7.3's delete walk may have changed diffs below the deleted root
+        snapshots.sweepReferences(); // the walk reported the subtree; renamed inodes are added
       }
       final INodeDirectory parent = deletedParent();
       final Runnable edit = deferredDeleteEdit;

@@ -122,6 +122,9 @@ public final class InodeStore implements AutoCloseable {
     } else {
       region.apply(batch);
     }
+    if (ParentLinkGuard.ENABLED) {
+      ParentLinkGuard.check(this, batch);
+    }
   }
 
   /** The last batch staged by any thread; written under {@link #txnLock}. */

@@ -1,0 +1,357 @@
+package org.apache.hadoop.hdfs.server.namenode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
+import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
+import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.nvm.Txn;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
+
+/**
+ * The renamed inodes' part of the snapshot state in the region (region-format.md §13): one record
+ * per current reference child (a DstReference: an inode renamed out of or within a snapshotted
+ * tree), and where the page of a renamed inode that only its old places hold lives.
+ *
+ * <p>Work per batch is bounded by what the batch changed, not by how many renamed inodes exist: a
+ * directory's reference records are compared only for the references the operation reported (or
+ * that have no record, or a record naming another directory), and only the renamed inodes whose
+ * reference or old places changed in the batch are checked for a page move. A snapshot's deletion
+ * ({@link #touchAll}) compares everything, as its stock walk changes references no hook names.
+ */
+final class NvmReferenceRecords {
+  private final InodeStore store;
+
+  /** Referred inode id &rarr; record page of its current reference (a DstReference). */
+  private final LongLongMap refPages = new LongLongMap();
+
+  /** Referred inode id &rarr; the directory its reference record names (the record's value). */
+  private final LongLongMap refParents = new LongLongMap();
+
+  /** Directory id &rarr; the referred ids {@link #refParents} maps to it. */
+  private final Map<Long, LongLongMap> refsByDir = new HashMap<>();
+
+  /**
+   * Referred inode id &rarr; the directories whose diffs' deleted lists hold a reference to it (a
+   * renamed inode's old places); and the ids each directory holds so, to forget them when it
+   * changes or goes.
+   */
+  private final Map<Long, Set<Long>> oldPlaces = new HashMap<>();
+
+  private final Map<Long, long[]> oldPlacesOf = new HashMap<>();
+
+  /** Inode ids the running operation reported changed: their reference records are compared. */
+  private LongLongMap touched = new LongLongMap();
+
+  /**
+   * Renamed inodes whose reference or old places changed in this batch: their pages are checked.
+   */
+  private LongLongMap unsettled = new LongLongMap();
+
+  /** The batch compares every reference and checks every renamed inode's page. */
+  private boolean all;
+
+  /** The inode ids the running batch removes. */
+  private LongLongMap removedNow = new LongLongMap();
+
+  NvmReferenceRecords(InodeStore store) {
+    this.store = store;
+  }
+
+  boolean isEmpty() {
+    return refPages.size() == 0 && oldPlaces.isEmpty();
+  }
+
+  /** {@code id} was reported changed by the running operation. */
+  void touched(long id) {
+    touched.put(id, 1);
+  }
+
+  /** A stock walk changed references no hook names: the next batch compares them all. */
+  void touchAll() {
+    all = true;
+  }
+
+  /** Inode ids a reference names: current ones (DstReference) and old places' (WithName). */
+  Set<Long> renamedInodes() {
+    Set<Long> ids = new HashSet<Long>(oldPlaces.keySet());
+    for (long id : refPages.keys()) {
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * The records of {@code dir}'s current reference children as memory has them: one per
+   * DstReference (value: this directory's id), none for a reference that left it.
+   */
+  void stageReferences(Txn t, NvmINodeDirectory dir) throws IOException {
+    List<INodeReference> now = dir.dstReferences();
+    LongLongMap before = refsByDir.get(dir.getId());
+    if (now.isEmpty() && before == null) {
+      return;
+    }
+    LongLongMap here = new LongLongMap();
+    for (INodeReference r : now) {
+      long id = r.getId();
+      here.put(id, 1);
+      if (all
+          || touched.containsKey(id)
+          || !refPages.containsKey(id)
+          || refParents.get(id) != dir.getId()) {
+        replaceRecord(
+            store,
+            t,
+            refPages,
+            id,
+            RegionLayout.RECORD_INODE_REF,
+            dir.getId(),
+            NvmSnapshotEncoder.reference(r));
+        setRefParent(id, dir.getId());
+      }
+    }
+    if (before != null) {
+      for (long id : before.keys()) {
+        if (!here.containsKey(id)) {
+          dropReference(t, id);
+        }
+      }
+    }
+  }
+
+  private void setRefParent(long id, long dirId) {
+    long old = refParents.put(id, dirId);
+    if (old == dirId) {
+      return;
+    }
+    if (old != LongLongMap.MISSING) {
+      forgetRefOf(old, id);
+    }
+    refsByDir.computeIfAbsent(dirId, k -> new LongLongMap()).put(id, 1);
+  }
+
+  private void forgetRefOf(long dirId, long id) {
+    LongLongMap m = refsByDir.get(dirId);
+    if (m != null && m.remove(id) != LongLongMap.MISSING && m.size() == 0) {
+      refsByDir.remove(dirId);
+    }
+  }
+
+  /** The reference record of {@code id} goes (it left its directory, or its directory went). */
+  private void dropReference(Txn t, long id) throws IOException {
+    long dir = refParents.remove(id);
+    if (dir != LongLongMap.MISSING) {
+      forgetRefOf(dir, id);
+    }
+    long page = refPages.remove(id);
+    if (page != LongLongMap.MISSING) {
+      t.removeRecord(page);
+    }
+    unsettled.put(id, 1);
+  }
+
+  /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
+  void noteOldPlaces(INodeDirectory dir) {
+    forgetOldPlace(dir.getId());
+    List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
+    if (!refs.isEmpty()) {
+      long[] ids = new long[refs.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = refs.get(i).getId();
+        oldPlaces.computeIfAbsent(ids[i], k -> new HashSet<Long>()).add(dir.getId());
+        unsettled.put(ids[i], 1);
+      }
+      oldPlacesOf.put(dir.getId(), ids);
+    }
+  }
+
+  private void forgetOldPlace(long dirId) {
+    long[] before = oldPlacesOf.remove(dirId);
+    if (before != null) {
+      for (long id : before) {
+        Set<Long> owners = oldPlaces.get(id);
+        unsettled.put(id, 1);
+        if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
+          oldPlaces.remove(id);
+        }
+      }
+    }
+  }
+
+  /**
+   * The batch removes the inodes {@code ids} ({@code removed} holds them as a set): their own
+   * reference records, the references their directories held, and the old places they were.
+   */
+  void stageRemovals(Txn t, LongLongMap removed, long[] ids, int n) throws IOException {
+    removedNow = removed;
+    for (int i = 0; i < n; i++) {
+      if (!oldPlacesOf.isEmpty()) {
+        forgetOldPlace(ids[i]);
+      }
+      if (refPages.containsKey(ids[i])) {
+        dropReference(t, ids[i]);
+      }
+      // a removed directory's current references go with it (2.7.3 keeps the inodes they refer to
+      // while a snapshot's old place holds them: stageOldPlaceParents re-parents their pages)
+      LongLongMap held = refsByDir.get(ids[i]);
+      if (held != null) {
+        for (long id : held.keys()) {
+          dropReference(t, id);
+        }
+      }
+    }
+  }
+
+  /**
+   * A renamed inode that only its old places hold (no current reference: it was deleted at its
+   * destination, or its destination directory was) keeps its page under a directory that stays: one
+   * of its old places. Its page still names the destination, which the batch may free; the rebuild
+   * keeps it out of the current tree either way (region-format.md §13). Ends the batch.
+   */
+  void stageOldPlaceParents(Txn t, IdPageMap pages) throws IOException {
+    if (!oldPlaces.isEmpty()) {
+      // a move may have to wait for another: Y renamed out of X, then X into Y, both held by their
+      // old places only; Y's old place is X, whose page is under Y's until X goes under its own
+      List<Long> todo = new ArrayList<>();
+      if (all) {
+        todo.addAll(oldPlaces.keySet());
+      } else {
+        for (long id : unsettled.keys()) {
+          if (oldPlaces.containsKey(id)) {
+            todo.add(id);
+          }
+        }
+      }
+      boolean progress = true;
+      while (!todo.isEmpty() && progress) {
+        progress = false;
+        for (Iterator<Long> it = todo.iterator(); it.hasNext(); ) {
+          long id = it.next();
+          int done = stageOldPlaceParent(t, pages, id, oldPlaces.get(id));
+          if (done != 0) {
+            it.remove();
+            progress |= done > 0;
+          }
+        }
+      }
+    }
+    touched = new LongLongMap();
+    unsettled = new LongLongMap();
+    removedNow = new LongLongMap();
+    all = false;
+  }
+
+  /**
+   * Puts the page of renamed inode {@code id} under one of its old places {@code owners} that
+   * stays, if it needs to go; 1: moved, -1: nothing to do, 0: every old place is below it now
+   * (retry).
+   */
+  private int stageOldPlaceParent(Txn t, IdPageMap pages, long id, Set<Long> owners)
+      throws IOException {
+    if (refPages.containsKey(id)) {
+      return -1; // current at its reference's directory, where the rename moved its page
+    }
+    long page = pages.get(id);
+    if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
+      return -1;
+    }
+    long parent = store.inode(page).parentPage();
+    long staying = IdPageMap.MISSING;
+    boolean blocked = false;
+    for (long owner : owners) {
+      long ownerPage = pages.get(owner);
+      if (ownerPage == IdPageMap.MISSING || removedNow.containsKey(owner)) {
+        continue;
+      }
+      if (ownerPage == parent) {
+        return -1; // already under an old place that stays
+      }
+      if (t.wouldCycle(page, ownerPage)) {
+        blocked = true;
+      } else if (staying == IdPageMap.MISSING) {
+        staying = ownerPage;
+      }
+    }
+    if (staying == IdPageMap.MISSING) {
+      return blocked ? 0 : -1;
+    }
+    t.move(page, staying, store.inode(page).nameBytes());
+    return 1;
+  }
+
+  /**
+   * The record of map key {@code key} made to hold {@code payload} (null: removed); its RC_KEY is
+   * {@code key} for a diff or reference record, {@code key - 1} (the snapshot id) for a snapshot
+   * record.
+   */
+  static void replaceRecord(
+      InodeStore store, Txn t, LongLongMap pages, long key, int type, long value, byte[] payload)
+      throws IOException {
+    long have = pages.get(key);
+    if (have != LongLongMap.MISSING) {
+      if (payload != null
+          && store.record(have).value() == value
+          && Arrays.equals(store.record(have).payload(), payload)) {
+        return;
+      }
+      t.removeRecord(have);
+      pages.remove(key);
+    }
+    if (payload != null) {
+      long rcKey = type == RegionLayout.RECORD_SNAPSHOT ? key - 1 : key;
+      pages.put(key, t.createRecord(type, rcKey, value, payload));
+    }
+  }
+
+  /**
+   * The debug check (nvm.debug.snapshotSweep): every reference record equals what memory has.
+   * {@code dirs} resolves a directory id.
+   */
+  void verify(FSDirectory fsd) throws IOException {
+    for (long id : refPages.keys()) {
+      if (removedNow.containsKey(id)) {
+        continue;
+      }
+      INode dir = fsd.getInode(refParents.get(id));
+      INodeReference ref = null;
+      if (dir instanceof NvmINodeDirectory) {
+        for (INodeReference r : ((NvmINodeDirectory) dir).dstReferences()) {
+          if (r.getId() == id) {
+            ref = r;
+          }
+        }
+      }
+      byte[] have = store.record(refPages.get(id)).payload();
+      if (ref == null || !Arrays.equals(have, NvmSnapshotEncoder.reference(ref))) {
+        throw new IllegalStateException(
+            "nvm.debug.snapshotSweep: the reference record of inode "
+                + id
+                + (ref == null
+                    ? " names directory " + refParents.get(id) + ", which does not hold it"
+                    : " differs from memory")
+                + " after a batch that did not compare it");
+      }
+    }
+  }
+
+  // ---- restart (SnapshotRestore fills these from the recovered records)
+
+  void restoredReference(long referredId, long page, long parentId) {
+    refPages.put(referredId, page);
+    setRefParent(referredId, parentId);
+  }
+
+  /** At a restart: {@code dir}'s diffs are in memory again. */
+  void restoredDiffs(INodeDirectory dir) {
+    noteOldPlaces(dir);
+    unsettled = new LongLongMap();
+  }
+}
