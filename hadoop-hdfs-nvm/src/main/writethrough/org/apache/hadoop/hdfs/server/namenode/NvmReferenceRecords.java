@@ -312,14 +312,10 @@ final class NvmReferenceRecords {
   }
 
   /**
-   * The debug check (nvm.debug.snapshotSweep): every reference record equals what memory has.
-   * {@code dirs} resolves a directory id.
+   * The debug check (nvm.debug.snapshotSweep), after a batch: every reference record is memory's.
    */
   void verify(FSDirectory fsd) throws IOException {
     for (long id : refPages.keys()) {
-      if (removedNow.containsKey(id)) {
-        continue;
-      }
       INode dir = fsd.getInode(refParents.get(id));
       INodeReference ref = null;
       if (dir instanceof NvmINodeDirectory) {

@@ -32,9 +32,9 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
  * diffs outside the walk); after a snapshot's deletion, whose stock walk changes the diffs of
  * inodes no hook names (deleted lists, references), every inode that has a record.
  *
- * <p>With {@code -Dnvm.debug.snapshotSweep=true} (the differential fuzzer sets it) a batch after a
- * delete also compares every other diff record and fails the call if one differs from memory: a
- * change the scoped comparison missed.
+ * <p>With {@code -Dnvm.debug.snapshotSweep=true} (the differential fuzzer and SnapshotRestartTest
+ * set it) every diff and reference record is compared with memory after each batch ({@link
+ * #verify}), and the call fails if one differs: a change the batch's scoped comparison missed.
  */
 final class NvmSnapshotRecords {
   private final InodeStore store;
@@ -85,7 +85,7 @@ final class NvmSnapshotRecords {
 
   private int sweep;
 
-  private static final boolean VERIFY_SCOPED = Boolean.getBoolean("nvm.debug.snapshotSweep");
+  private static final boolean VERIFY = Boolean.getBoolean("nvm.debug.snapshotSweep");
 
   NvmSnapshotRecords(InodeStore store) {
     this.store = store;
@@ -194,10 +194,6 @@ final class NvmSnapshotRecords {
         stageDiffs(t, fsd.getInode(id), seen, withDiffs);
       }
     }
-    if (VERIFY_SCOPED) {
-      verifyOthersUnchanged(fsd, seen);
-      refs.verify(fsd);
-    }
     sweep = 0;
     refs.stageOldPlaceParents(t, pages); // ends the batch's reference work
     removedNow = new LongLongMap();
@@ -205,33 +201,46 @@ final class NvmSnapshotRecords {
   }
 
   /**
-   * The debug check (nvm.debug.snapshotSweep): no diff record the batch did not compare differs
-   * from memory.
+   * After a batch committed: {@link #verify} if -Dnvm.debug.snapshotSweep=true and it collected.
    */
-  private void verifyOthersUnchanged(FSDirectory fsd, Map<INode, Boolean> seen) throws IOException {
+  void afterBatch(boolean collected, FSNamesystem fsn) throws IOException {
+    if (collected && VERIFY) {
+      verify(fsn.getFSDirectory());
+    }
+  }
+
+  /**
+   * The debug check (nvm.debug.snapshotSweep), after a batch committed: every diff and reference
+   * record equals what memory has, whatever the batch chose to compare.
+   */
+  private void verify(FSDirectory fsd) throws IOException {
     for (long id : diffPages.keys()) {
       INode n = fsd.getInode(id);
       if (n != null && n.isReference()) {
         n = n.asReference().getReferredINode();
       }
-      if (n == null || seen.containsKey(n) || removedNow.containsKey(id)) {
-        continue;
+      if (n == null) {
+        continue; // destroyed but still listed by its deleted directory (RemovalParents)
       }
       byte[] want = NvmSnapshotEncoder.diffs(n);
-      long page = diffPages.get(id);
-      if (want == null || !Arrays.equals(store.record(page).payload(), want)) {
+      if (want == null || !Arrays.equals(store.record(diffPages.get(id)).payload(), want)) {
         throw new IllegalStateException(
             "nvm.debug.snapshotSweep: the diff record of inode "
                 + id
-                + " changed in a delete but the delete's walk did not report it");
+                + " differs from memory after a batch that did not compare it");
       }
     }
+    refs.verify(fsd);
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
       throws IOException {
     if (n == null) {
       return;
+    }
+    if (n.isReference() && n.getParent() instanceof NvmINodeDirectory) {
+      // a reference that moved into a directory no hook reported (none of the two in a snapshot)
+      refs.stageReferences(t, (NvmINodeDirectory) n.getParent());
     }
     INode target = n.isReference() ? n.asReference().getReferredINode() : n;
     if (target.isReference()) { // a WithCount

@@ -218,6 +218,7 @@ final class NvmWriteThrough {
         retryLog.stage(t, retry);
       }
       t.commit();
+      snapshots.afterBatch(collecting, fsn); // the debug check, if asked for
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop(verb + " " + subject, e);
     } finally {
