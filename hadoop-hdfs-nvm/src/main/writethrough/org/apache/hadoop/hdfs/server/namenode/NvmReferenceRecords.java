@@ -56,6 +56,12 @@ final class NvmReferenceRecords {
    */
   private LongLongMap unsettled = new LongLongMap();
 
+  /**
+   * References whose record this batch wrote already: a record written in the batch is not readable
+   * before the commit, so a second comparison in the same batch must not look at it.
+   */
+  private LongLongMap writtenNow = new LongLongMap();
+
   /** The batch compares every reference and checks every renamed inode's page. */
   private boolean all;
 
@@ -103,6 +109,9 @@ final class NvmReferenceRecords {
     for (INodeReference r : now) {
       long id = r.getId();
       here.put(id, 1);
+      if (writtenNow.containsKey(id)) {
+        continue;
+      }
       if (all
           || touched.containsKey(id)
           || !refPages.containsKey(id)
@@ -116,6 +125,7 @@ final class NvmReferenceRecords {
             dir.getId(),
             NvmSnapshotEncoder.reference(r));
         setRefParent(id, dir.getId());
+        writtenNow.put(id, 1);
       }
     }
     if (before != null) {
@@ -245,6 +255,7 @@ final class NvmReferenceRecords {
     }
     touched = new LongLongMap();
     unsettled = new LongLongMap();
+    writtenNow = new LongLongMap();
     removedNow = new LongLongMap();
     all = false;
   }
