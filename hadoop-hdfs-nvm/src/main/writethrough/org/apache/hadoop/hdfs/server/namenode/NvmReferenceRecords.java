@@ -322,10 +322,8 @@ final class NvmReferenceRecords {
     }
   }
 
-  /**
-   * The debug check (nvm.debug.snapshotSweep), after a batch: every reference record is memory's.
-   */
-  void verify(FSDirectory fsd) throws IOException {
+  /** The debug check (nvm.debug.snapshotSweep): every reference record unequal to memory. */
+  void differing(FSDirectory fsd, Map<Long, String> out) throws IOException {
     for (long id : refPages.keys()) {
       INode dir = fsd.getInode(refParents.get(id));
       INodeReference ref = null;
@@ -338,13 +336,13 @@ final class NvmReferenceRecords {
       }
       byte[] have = store.record(refPages.get(id)).payload();
       if (ref == null || !Arrays.equals(have, NvmSnapshotEncoder.reference(ref))) {
-        throw new IllegalStateException(
-            "nvm.debug.snapshotSweep: the reference record of inode "
+        out.put(
+            -id, // apart from the inode's diff record
+            "the reference record of inode "
                 + id
                 + (ref == null
                     ? " names directory " + refParents.get(id) + ", which does not hold it"
-                    : " differs from memory")
-                + " after a batch that did not compare it");
+                    : " differs from memory"));
       }
     }
   }

@@ -37,6 +37,9 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
  * #verify}), and the call fails if one differs: a change the batch's scoped comparison missed.
  */
 final class NvmSnapshotRecords {
+  private static final org.apache.commons.logging.Log LOG =
+      org.apache.commons.logging.LogFactory.getLog(NvmSnapshotRecords.class);
+
   private final InodeStore store;
 
   /** Snapshot id + 1 &rarr; record page (ids start at 0, which the map reserves). */
@@ -200,20 +203,43 @@ final class NvmSnapshotRecords {
     return withDiffs;
   }
 
+  /** Records that differed from memory before the running batch (the debug check only). */
+  private Map<Long, String> drift = java.util.Collections.emptyMap();
+
   /**
-   * After a batch committed: {@link #verify} if -Dnvm.debug.snapshotSweep=true and it collected.
+   * Before a batch (-Dnvm.debug.snapshotSweep=true): the records that already differ from memory
+   * are noted, not blamed on the batch. A call that changed snapshot state in memory and then
+   * failed logs no edit and writes no batch (2.7.3 records a modification before some of its
+   * checks); a stock NameNode replaying its edit log loses that change too.
    */
-  void afterBatch(boolean collected, FSNamesystem fsn) throws IOException {
-    if (collected && VERIFY) {
-      verify(fsn.getFSDirectory());
+  void beforeBatch(boolean collecting, FSNamesystem fsn, String verb) throws IOException {
+    if (collecting && VERIFY) {
+      drift = differing(fsn.getFSDirectory());
+      if (!drift.isEmpty()) {
+        LOG.warn("nvm.debug.snapshotSweep: before the batch of " + verb + ": " + drift.values());
+      }
     }
   }
 
-  /**
-   * The debug check (nvm.debug.snapshotSweep), after a batch committed: every diff and reference
-   * record equals what memory has, whatever the batch chose to compare.
-   */
-  private void verify(FSDirectory fsd) throws IOException {
+  /** After a batch committed: the debug check, if asked for and the batch collected. */
+  void afterBatch(boolean collected, FSNamesystem fsn) throws IOException {
+    if (collected && VERIFY) {
+      Map<Long, String> now = differing(fsn.getFSDirectory());
+      for (Map.Entry<Long, String> e : now.entrySet()) {
+        if (!drift.containsKey(e.getKey())) {
+          throw new IllegalStateException(
+              "nvm.debug.snapshotSweep: "
+                  + e.getValue()
+                  + " after a batch that did not compare it");
+        }
+      }
+      drift = java.util.Collections.emptyMap();
+    }
+  }
+
+  /** Inode id &rarr; a description, for every diff or reference record unequal to memory. */
+  private Map<Long, String> differing(FSDirectory fsd) throws IOException {
+    Map<Long, String> out = new java.util.TreeMap<>();
     for (long id : diffPages.keys()) {
       INode n = fsd.getInode(id);
       if (n != null && n.isReference()) {
@@ -224,13 +250,19 @@ final class NvmSnapshotRecords {
       }
       byte[] want = NvmSnapshotEncoder.diffs(n);
       if (want == null || !Arrays.equals(store.record(diffPages.get(id)).payload(), want)) {
-        throw new IllegalStateException(
-            "nvm.debug.snapshotSweep: the diff record of inode "
+        out.put(
+            id,
+            "the diff record of inode "
                 + id
-                + " differs from memory after a batch that did not compare it");
+                + " ("
+                + n.getClass().getSimpleName()
+                + " "
+                + n.getFullPathName()
+                + ") differs from memory");
       }
     }
-    refs.verify(fsd);
+    refs.differing(fsd, out);
+    return out;
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)

@@ -196,6 +196,7 @@ final class NvmWriteThrough {
     collecting = fsn != null && snapshots.active(fsn.getSnapshotManager());
     List<INodeFile> withDiffs = null;
     try (Txn t = store.begin()) {
+      snapshots.beforeBatch(collecting, fsn, verb); // the debug check, if asked for
       stageRemovals(t);
       op.stage(t);
       if (collecting) {
