@@ -207,23 +207,36 @@ final class NvmSnapshotRecords {
   private Map<Long, String> drift = java.util.Collections.emptyMap();
 
   /**
-   * Before a batch (-Dnvm.debug.snapshotSweep=true): the records that already differ from memory
-   * are noted, not blamed on the batch. A call that changed snapshot state in memory and then
-   * failed logs no edit and writes no batch (2.7.3 records a modification before some of its
-   * checks); a stock NameNode replaying its edit log loses that change too.
+   * At the end of a write operation (-Dnvm.debug.snapshotSweep=true): the records that differ from
+   * memory now are noted and logged, and the next batches are not blamed for them. They were
+   * changed by an operation that wrote no batch for the change: one that failed after 2.7.3
+   * recorded a modification (a stock NameNode replaying its edit log loses that change too), or one
+   * whose memory changed after its edit was logged.
    */
-  void beforeBatch(boolean collecting, FSNamesystem fsn, String verb) throws IOException {
-    if (collecting && VERIFY) {
-      drift = differing(fsn.getFSDirectory());
+  void endOfOperation(FSNamesystem fsn) {
+    if (VERIFY && fsn != null && active(fsn.getSnapshotManager())) {
+      try {
+        drift = differing(fsn.getFSDirectory());
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
       if (!drift.isEmpty()) {
-        LOG.warn("nvm.debug.snapshotSweep: before the batch of " + verb + ": " + drift.values());
+        LOG.warn(
+            "nvm.debug.snapshotSweep: after a write operation (its last batch: "
+                + lastVerb
+                + "): "
+                + drift.values());
       }
     }
   }
 
+  /** The last batch the debug check looked at (for its drift message). */
+  private String lastVerb = "none";
+
   /** After a batch committed: the debug check, if asked for and the batch collected. */
-  void afterBatch(boolean collected, FSNamesystem fsn) throws IOException {
+  void afterBatch(boolean collected, FSNamesystem fsn, String verb) throws IOException {
     if (collected && VERIFY) {
+      lastVerb = verb;
       Map<Long, String> now = differing(fsn.getFSDirectory());
       for (Map.Entry<Long, String> e : now.entrySet()) {
         if (!drift.containsKey(e.getKey())) {
@@ -233,7 +246,6 @@ final class NvmSnapshotRecords {
                   + " after a batch that did not compare it");
         }
       }
-      drift = java.util.Collections.emptyMap();
     }
   }
 

@@ -195,8 +195,8 @@ final class NvmWriteThrough {
     pendingRetry = null;
     collecting = fsn != null && snapshots.active(fsn.getSnapshotManager());
     List<INodeFile> withDiffs = null;
+    LongLongMap freed = null; // the debug check's
     try (Txn t = store.begin()) {
-      snapshots.beforeBatch(collecting, fsn, verb); // the debug check, if asked for
       stageRemovals(t);
       op.stage(t);
       if (collecting) {
@@ -218,8 +218,9 @@ final class NvmWriteThrough {
       if (retry != null) {
         retryLog.stage(t, retry);
       }
+      freed = RemovalParents.CHECK_PAGES ? t.freedPages() : null;
       t.commit();
-      snapshots.afterBatch(collecting, fsn); // the debug check, if asked for
+      snapshots.afterBatch(collecting, fsn, verb); // the debug check, if asked for
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop(verb + " " + subject, e);
     } finally {
@@ -227,6 +228,7 @@ final class NvmWriteThrough {
       collecting = false;
     }
     forgetRemovals();
+    RemovalParents.noFreedPageMapped(pages, freed, verb + " " + subject);
     if (withDiffs != null) {
       for (INodeFile f : withDiffs) {
         slim.fileChanged(f); // its diffs live on this object: pinned (InodeCache)
@@ -487,7 +489,7 @@ final class NvmWriteThrough {
         }
       }
     } else if (removedCount > 0 && removalParent == null) {
-      removalParent = parentOf(src);
+      removalParent = RemovalParents.parentOf(fsn.getFSDirectory(), pages, src);
     }
   }
 
@@ -512,19 +514,6 @@ final class NvmWriteThrough {
     }
   }
 
-  private INodeDirectory parentOf(String src) {
-    if (src == null || !src.startsWith("/")) {
-      return null;
-    }
-    INode p;
-    try {
-      p = fsn.getFSDirectory().getINode(RemovalParents.parentPath(src));
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-    return p != null && p.isDirectory() && pages.containsKey(p.getId()) ? p.asDirectory() : null;
-  }
-
   /**
    * The write lock's outermost hold is being released. Removals still pending belong to an
    * operation that failed after the namesystem removed them (2.7.3's create with overwrite deletes
@@ -534,11 +523,11 @@ final class NvmWriteThrough {
    */
   void endOfWriteOperation() {
     pendingRetry = null; // an operation that logged nothing after all
-    if (removedCount == 0 || deletePending) {
-      return;
+    if (removedCount > 0 && !deletePending) {
+      final INodeDirectory parent = removalParent;
+      persist("removal left by a failed operation under", parent, t -> stageMtime(t, parent));
     }
-    final INodeDirectory parent = removalParent;
-    persist("removal left by a failed operation under", parent, t -> stageMtime(t, parent));
+    snapshots.endOfOperation(fsn); // the debug check, if asked for
   }
 
   // ------------------------------------------------------------------ snapshots

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hdfs.server.namenode;
 
+import java.io.IOException;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
@@ -8,6 +9,46 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
  * and which removed inodes a directory still lists (their pages stay).
  */
 final class RemovalParents {
+  /**
+   * The debug check of -Dnvm.debug.parentLinks=true: after a batch, no inode the id &rarr; page map
+   * still holds has a page the batch freed (a page freed under a live inode is reused later, so
+   * without the check the failure shows only when the reuse happens, which the commit thread's
+   * timing decides).
+   */
+  static final boolean CHECK_PAGES = Boolean.getBoolean("nvm.debug.parentLinks");
+
+  static void noFreedPageMapped(IdPageMap pages, LongLongMap freed, String what) {
+    if (freed == null || freed.size() == 0) {
+      return;
+    }
+    for (long id : pages.keys()) {
+      if (freed.containsKey(pages.get(id))) {
+        throw new IllegalStateException(
+            "nvm.debug.parentLinks: the batch of "
+                + what
+                + " freed page "
+                + pages.get(id)
+                + " of inode "
+                + id
+                + ", which the namespace still holds");
+      }
+    }
+  }
+
+  /** The directory {@code src}'s parent path names, if it has a page; else null. */
+  static INodeDirectory parentOf(FSDirectory fsd, IdPageMap pages, String src) {
+    if (src == null || !src.startsWith("/")) {
+      return null;
+    }
+    INode p;
+    try {
+      p = fsd.getINode(parentPath(src));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    return p != null && p.isDirectory() && pages.containsKey(p.getId()) ? p.asDirectory() : null;
+  }
+
   private RemovalParents() {}
 
   /**

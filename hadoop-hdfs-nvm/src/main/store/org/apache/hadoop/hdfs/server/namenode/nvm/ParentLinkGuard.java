@@ -65,7 +65,7 @@ final class ParentLinkGuard {
     return b.toString();
   }
 
-  private static LongLongMap freedPages(MutationBatch batch) {
+  static LongLongMap freedPages(MutationBatch batch) {
     ByteBuffer b = batch.buffer();
     LongLongMap freed = null;
     int pos = MutationBatch.HEADER;

@@ -79,6 +79,12 @@ public final class Txn implements AutoCloseable {
     return batch.entryCount();
   }
 
+  /** The pages this transaction frees so far (a debugging check's; walks the batch). */
+  public LongLongMap freedPages() {
+    LongLongMap freed = ParentLinkGuard.freedPages(batch);
+    return freed == null ? new LongLongMap() : freed;
+  }
+
   /** Applies everything staged as one batch. An empty transaction writes nothing. */
   public void commit() throws NvmException {
     check();
