@@ -2,10 +2,13 @@
 # Workload: deleteSnapshot of a large tree (docs/benchmarks.md, "Snapshots"). Per configuration and
 # run, in one JVM with the NameNode called directly (SnapshotDeleteBench, as NamespaceBuild builds
 # the restart namespaces): SNAP_FILES empty files under /snap, snapshot s0 of /snap, a new
-# permission for every SNAP_EVERY-th file (a file diff each), then deleteSnapshot s0 while a probe
-# thread calls getFileInfo in a loop. Records deleteSnapshot (seconds) and
-# deleteSnapshot-longest-wait (the probe's longest call, ms: the longest time a reader waited for
-# the namesystem lock), interleaved across the configurations. The NVM configurations run with the
+# permission for every SNAP_EVERY-th file (a file diff each); with the snapshot in place, the
+# NameNode's live heap per file (jcmd class histogram after it, less the one before the build;
+# heap-per-file, B/file) and a restart in the same JVM (restart, s: start to the first answer out
+# of safe mode; a stock NameNode saves its namespace first and loads that fsimage); then, on the
+# restarted NameNode, deleteSnapshot s0 while a probe thread calls getFileInfo in a loop. Records
+# deleteSnapshot (seconds) and deleteSnapshot-longest-wait (the probe's longest call, ms: the
+# longest time a reader waited for the namesystem lock), interleaved across the configurations. The NVM configurations run with the
 # snapshot preview on (dfs.namenode.nvm.snapshots.preview).
 # Then (SnapshotOpsBench, one JVM per configuration, run and snapshot count in SNAP_OPS_SNAPSHOTS,
 # default "0 100"): SNAP_OPS_DIRS directories of SNAP_OPS_PER_DIR empty files under /t, that many
@@ -27,6 +30,7 @@ OPS_SNAPSHOTS=${SNAP_OPS_SNAPSHOTS:-"0 100"}
 OPS_DIRS=${SNAP_OPS_DIRS:-20}
 OPS_PER_DIR=${SNAP_OPS_PER_DIR:-2000}
 check_configs "$CONFIGS"
+command -v jcmd >/dev/null || { echo "jcmd (JDK) is required for the heap per file" >&2; exit 1; }
 WORK=
 cleanup() { [ -z "$WORK" ] || bench_clean "$WORK"; }
 trap cleanup EXIT
@@ -88,6 +92,13 @@ for run in $(seq 1 "$RUNS"); do
     echo "  $line"
     # snapshot-delete files N changed C seconds S longest-wait-ms W probes P
     read -r _ _ _ _ _ _ seconds _ wait _ _ <<< "$line"
+    heap=$(awk '$1 == "snapshot-delete" && $2 == "heap-per-file" {print $3}' "$WORK/snap.out")
+    restart=$(awk '$1 == "snapshot-delete" && $2 == "restart-seconds" {print $3}' "$WORK/snap.out")
+    [ -n "$heap" ] && [ -n "$restart" ] \
+      || { echo "snapshots $cfg run $run: no heap or restart line: $RESULTS/logs/snapshots/$name.out" >&2; exit 1; }
+    echo "  heap per file $heap B, restart $restart s"
+    record snapshots heap-per-file 1 "$FILES" "$cfg" "$run" "$heap" B/file
+    record snapshots restart 1 "$FILES" "$cfg" "$run" "$restart" s
     record snapshots deleteSnapshot 1 "$FILES" "$cfg" "$run" "$seconds" s
     record snapshots deleteSnapshot-longest-wait 1 "$FILES" "$cfg" "$run" "$wait" ms
     bench_clean "$WORK"

@@ -1,10 +1,13 @@
 package org.nvmnn.workload.heap;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.nvmnn.workload.Flags;
 
 /**
@@ -17,15 +20,26 @@ import org.nvmnn.workload.Flags;
  * getFileInfo (which takes the namesystem's read lock) in a loop: its longest call is the longest
  * time a reader waited, the lock's longest hold as a client sees it.
  *
- * <p>Prints "snapshot-delete files N changed C seconds S longest-wait-ms W probes P" and the
- * build's and the changes' times. Usage: SnapshotDeleteBench --files N [--every 10] [--dirs 4]
- * [--threads 8] [--root /snap]
+ * <p>Before the deletion, with the snapshot and its diffs in place: the NameNode's live heap per
+ * file (jcmd GC.class_histogram of this JVM after the changes, less the one before the build, over
+ * N), and a restart: the NameNode stopped and started again in this JVM, timed from the start to
+ * the first answer out of safe mode (a stock NameNode saves its namespace first, so it loads an
+ * fsimage: its fastest restart). The deletion then runs on the restarted NameNode.
+ *
+ * <p>Prints "snapshot-delete heap-per-file B", "snapshot-delete restart-seconds S", "snapshot-delete
+ * files N changed C seconds S longest-wait-ms W probes P" and the build's and the changes' times.
+ * Usage: SnapshotDeleteBench --files N [--every 10] [--dirs 4] [--threads 8] [--root /snap] [--jcmd
+ * jcmd] [--restart true]
  */
 public final class SnapshotDeleteBench {
   private SnapshotDeleteBench() {}
 
   public static void main(String[] args) throws Exception {
-    Flags f = Flags.parse(args, "--files", "--every", "--dirs", "--threads", "--root");
+    Flags f =
+        Flags.parse(
+            args, "--files", "--every", "--dirs", "--threads", "--root", "--jcmd", "--restart");
+    String jcmd = f.get("--jcmd", "jcmd");
+    boolean restart = Boolean.parseBoolean(f.get("--restart", "true"));
     long files = f.getLong("--files", -1);
     int every = f.getInt("--every", 10);
     int dirs = f.getInt("--dirs", 4);
@@ -35,9 +49,12 @@ public final class SnapshotDeleteBench {
       throw new IllegalArgumentException(
           "need --files N > 0, --every >= 1, --dirs, --threads >= 1");
     }
+    DefaultMetricsSystem.setMiniClusterMode(true); // a second NameNode in this JVM (the restart)
+    long pid = Long.parseLong(ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
     NameNode nameNode = InProcessNameNode.start("snapshot-delete");
     NamenodeProtocols nn = nameNode.getRpcServer();
     ClientShares shares = InProcessNameNode.shares(nn, root, files, dirs);
+    long heap0 = ClassHistogram.take(jcmd, pid).totalBytes;
     long t0 = System.nanoTime();
     new DirectFiles(nn, threads).createAll(root, shares::pathOf, 0, files, files, null);
     System.out.printf("snapshot-delete build seconds %.1f%n", (System.nanoTime() - t0) / 1e9);
@@ -53,6 +70,22 @@ public final class SnapshotDeleteBench {
     }
     System.out.printf(
         "snapshot-delete changes %d seconds %.1f%n", changed, (System.nanoTime() - t0) / 1e9);
+    long heap1 = ClassHistogram.take(jcmd, pid).totalBytes;
+    System.out.printf("snapshot-delete heap-per-file %.1f%n", (double) (heap1 - heap0) / files);
+    if (restart) {
+      if (!nameNode.getNamesystem().getClass().getSimpleName().startsWith("Nvm")) {
+        nn.setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
+        nn.saveNamespace();
+      }
+      nameNode.stop();
+      nameNode.join();
+      t0 = System.nanoTime();
+      nameNode = InProcessNameNode.start("snapshot-delete");
+      nn = nameNode.getRpcServer();
+      nn.getFileInfo(shares.pathOf(files - 1));
+      System.out.printf("snapshot-delete restart-seconds %.2f%n", (System.nanoTime() - t0) / 1e9);
+    }
+    final NamenodeProtocols probed = nn;
 
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong longest = new AtomicLong(), probes = new AtomicLong();
@@ -63,7 +96,7 @@ public final class SnapshotDeleteBench {
               while (!stop.get()) {
                 long a = System.nanoTime();
                 try {
-                  nn.getFileInfo(probe);
+                  probed.getFileInfo(probe);
                 } catch (Exception e) {
                   throw new IllegalStateException(e);
                 }
