@@ -26,10 +26,10 @@ import org.nvmnn.workload.Flags;
  * the first answer out of safe mode (a stock NameNode saves its namespace first, so it loads an
  * fsimage: its fastest restart). The deletion then runs on the restarted NameNode.
  *
- * <p>Prints "snapshot-delete heap-per-file B", "snapshot-delete restart-seconds S", "snapshot-delete
- * files N changed C seconds S longest-wait-ms W probes P" and the build's and the changes' times.
- * Usage: SnapshotDeleteBench --files N [--every 10] [--dirs 4] [--threads 8] [--root /snap] [--jcmd
- * jcmd] [--restart true]
+ * <p>Prints "snapshot-delete heap-per-file B", "snapshot-delete restart-seconds S",
+ * "snapshot-delete files N changed C seconds S longest-wait-ms W probes P" and the build's and the
+ * changes' times. Usage: SnapshotDeleteBench --files N [--every 10] [--dirs 4] [--threads 8]
+ * [--root /snap] [--jcmd jcmd] [--restart true]
  */
 public final class SnapshotDeleteBench {
   private SnapshotDeleteBench() {}

@@ -86,10 +86,17 @@ final class NvmReferenceRecords {
     all = true;
   }
 
-  /** Inode ids a reference names: current ones (DstReference) and old places' (WithName). */
+  /**
+   * Inode ids a reference names: current ones (DstReference) and old places' (WithName), and those
+   * whose reference this batch dropped (a removed directory held it: 2.7.3 destroyed the reference
+   * and cleaned its referred inode's diffs).
+   */
   Set<Long> renamedInodes() {
     Set<Long> ids = new HashSet<Long>(oldPlaces.keySet());
     for (long id : refPages.keys()) {
+      ids.add(id);
+    }
+    for (long id : unsettled.keys()) {
       ids.add(id);
     }
     return ids;

@@ -194,7 +194,9 @@ final class NvmSnapshotRecords {
       }
     } else if (sweep == SWEEP_REFERENCES) {
       for (long id : refs.renamedInodes()) {
-        stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+        if (!removedNow.containsKey(id)) {
+          stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+        }
       }
     }
     sweep = 0;
@@ -261,7 +263,8 @@ final class NvmSnapshotRecords {
         continue; // destroyed but still listed by its deleted directory (RemovalParents)
       }
       byte[] want = NvmSnapshotEncoder.diffs(n);
-      if (want == null || !Arrays.equals(store.record(diffPages.get(id)).payload(), want)) {
+      byte[] have = store.record(diffPages.get(id)).payload();
+      if (want == null || !Arrays.equals(have, want)) {
         out.put(
             id,
             "the diff record of inode "
@@ -270,11 +273,27 @@ final class NvmSnapshotRecords {
                 + n.getClass().getSimpleName()
                 + " "
                 + n.getFullPathName()
-                + ") differs from memory");
+                + ") differs from memory (record "
+                + have.length
+                + " bytes, memory "
+                + (want == null
+                    ? "no diffs"
+                    : want.length
+                        + " bytes, first difference at byte "
+                        + firstDifference(have, want))
+                + ")");
       }
     }
     refs.differing(fsd, out);
     return out;
+  }
+
+  private static int firstDifference(byte[] a, byte[] b) {
+    int i = 0;
+    while (i < a.length && i < b.length && a[i] == b[i]) {
+      i++;
+    }
+    return i;
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
