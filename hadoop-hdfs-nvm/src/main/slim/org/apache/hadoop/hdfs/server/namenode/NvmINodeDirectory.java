@@ -262,6 +262,20 @@ final class NvmINodeDirectory extends INodeDirectory {
     return true;
   }
 
+  /**
+   * 2.7.3 records this directory's state in its latest diff from many places (an attribute change,
+   * a parent's mtime, a delete's walk, a destroyed reference cleaning its referred inode): every
+   * call that may have changed the diff list is reported, so the batch compares its record.
+   */
+  @Override
+  public void recordModification(int latestSnapshotId) {
+    super.recordModification(latestSnapshotId);
+    if (latestSnapshotId != Snapshot.CURRENT_STATE_ID
+        && getDirectoryWithSnapshotFeature() != null) {
+      slim.snapshotChanged(this);
+    }
+  }
+
   @Override
   public boolean addChild(INode node) {
     return link(node);
