@@ -392,9 +392,17 @@ final class NvmINodeDirectory extends INodeDirectory {
     if (snapshot == Snapshot.CURRENT_STATE_ID) {
       return cleanCurrentChildren(bsps, prior, collectedBlocks, removedINodes);
     }
+    // a walk over a snapshot's state (a snapshot's deletion, or a destroyed reference cleaning
+    // its referred inode up to the snapshot its old place holds): every inode visited is reported
+    slim.snapshotChanged(this);
     if (!(getChildrenList(s) instanceof ChildrenView)) {
-      return super.cleanSubtreeRecursively(
-          bsps, snapshot, prior, collectedBlocks, removedINodes, excludedNodes);
+      QuotaCounts counts =
+          super.cleanSubtreeRecursively(
+              bsps, snapshot, prior, collectedBlocks, removedINodes, excludedNodes);
+      for (INode child : getChildrenList(s)) {
+        slim.snapshotChanged(child);
+      }
+      return counts;
     }
     QuotaCounts counts = new QuotaCounts.Builder().build();
     for (int i = 0; i < index.size(); i++) {
@@ -409,6 +417,7 @@ final class NvmINodeDirectory extends INodeDirectory {
       if (excludedNodes != null && excludedNodes.containsKey(child)) {
         continue;
       }
+      slim.snapshotChanged(child);
       counts.add(child.cleanSubtree(bsps, snapshot, prior, collectedBlocks, removedINodes));
     }
     return counts;

@@ -255,7 +255,12 @@ final class NvmSnapshotRecords {
   private Map<Long, String> differing(FSDirectory fsd) throws IOException {
     Map<Long, String> out = new java.util.TreeMap<>();
     for (long id : diffPages.keys()) {
-      INode n = fsd.getInode(id);
+      INode n;
+      try {
+        n = fsd.getInode(id);
+      } catch (IllegalStateException e) {
+        continue; // a directory 2.7.3 destroyed whose page stays (RemovalParents): not in memory
+      }
       if (n != null && n.isReference()) {
         n = n.asReference().getReferredINode();
       }
@@ -281,11 +286,27 @@ final class NvmSnapshotRecords {
                     : want.length
                         + " bytes, first difference at byte "
                         + firstDifference(have, want))
+                + "; deleted ids: record "
+                + headIds(have)
+                + ", memory "
+                + (want == null ? "-" : headIds(want))
                 + ")");
       }
     }
     refs.differing(fsd, out);
     return out;
+  }
+
+  /** The first list of a diff record's head (the ids its deleted lists hold), for the message. */
+  private static String headIds(byte[] payload) {
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    int n = b.getInt();
+    StringBuilder sb = new StringBuilder("[");
+    for (int i = 0; i < n && b.remaining() >= 8; i++) {
+      sb.append(i == 0 ? "" : ",").append(b.getLong());
+    }
+    return sb.append("]").toString();
   }
 
   private static int firstDifference(byte[] a, byte[] b) {
