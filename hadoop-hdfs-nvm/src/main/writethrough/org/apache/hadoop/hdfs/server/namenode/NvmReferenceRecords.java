@@ -228,6 +228,38 @@ final class NvmReferenceRecords {
   }
 
   /**
+   * After a snapshot's deletion ({@link #touchAll}): the record of a reference whose directory
+   * 2.7.3 destroyed goes, with the reference. A destroyed directory a deleted one still lists keeps
+   * its page (RemovalParents), so no removal took its references' records; 2.7.3 destroyed the
+   * references themselves.
+   */
+  void dropDestroyed(Txn t, FSDirectory fsd) throws IOException {
+    if (!all) {
+      return;
+    }
+    for (long id : refPages.keys()) {
+      if (writtenNow.containsKey(id)) {
+        continue;
+      }
+      INode dir;
+      try {
+        dir = fsd.getInode(refParents.get(id));
+      } catch (IllegalStateException e) {
+        dir = null; // not in the inode map; the slim map took the id for a cold file's
+      }
+      boolean held = false;
+      if (dir instanceof NvmINodeDirectory) {
+        for (INodeReference r : ((NvmINodeDirectory) dir).dstReferences()) {
+          held |= r.getId() == id;
+        }
+      }
+      if (!held) {
+        dropReference(t, id);
+      }
+    }
+  }
+
+  /**
    * A renamed inode that only its old places hold (no current reference: it was deleted at its
    * destination, or its destination directory was) keeps its page under a directory that stays: one
    * of its old places. Its page still names the destination, which the batch may free; the rebuild

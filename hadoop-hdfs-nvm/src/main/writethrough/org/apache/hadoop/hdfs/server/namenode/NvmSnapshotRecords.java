@@ -200,6 +200,7 @@ final class NvmSnapshotRecords {
       }
     }
     sweep = 0;
+    refs.dropDestroyed(t, fsd);
     refs.stageOldPlaceParents(t, pages); // ends the batch's reference work
     removedNow = new LongLongMap();
     return withDiffs;
