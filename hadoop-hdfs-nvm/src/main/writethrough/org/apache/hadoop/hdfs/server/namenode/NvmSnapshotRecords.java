@@ -172,6 +172,7 @@ final class NvmSnapshotRecords {
     writtenNames.clear();
     deletedIds.clear();
     counterChanged = false;
+    fsdNow = fsn.getFSDirectory();
     Map<INode, Boolean> seen = new IdentityHashMap<INode, Boolean>();
     List<INodeFile> withDiffs = new ArrayList<INodeFile>();
     for (INode n : inodes) {
@@ -182,7 +183,7 @@ final class NvmSnapshotRecords {
     for (INode n : inodes) {
       stageDiffs(t, n, seen, withDiffs);
     }
-    FSDirectory fsd = fsn.getFSDirectory();
+    FSDirectory fsd = fsdNow;
     if (sweep == SWEEP_ALL) {
       for (long id : diffPages.keys()) {
         INode n = fsd.getInode(id);
@@ -310,6 +311,18 @@ final class NvmSnapshotRecords {
     return sb.append("]").toString();
   }
 
+  /** The namespace's directories, for {@link #inInodeMap} (set by {@link #stage}). */
+  private FSDirectory fsdNow;
+
+  /** Whether the inode map holds {@code dir} (directories are always resident). */
+  private boolean inInodeMap(INode dir) {
+    try {
+      return fsdNow == null || fsdNow.getInode(dir.getId()) == dir;
+    } catch (IllegalStateException e) {
+      return false; // the slim map took the id for a cold file's: not a directory it holds
+    }
+  }
+
   private static int firstDifference(byte[] a, byte[] b) {
     int i = 0;
     while (i < a.length && i < b.length && a[i] == b[i]) {
@@ -333,6 +346,9 @@ final class NvmSnapshotRecords {
     }
     if (seen.put(target, Boolean.TRUE) != null || removedNow.containsKey(target.getId())) {
       return; // done, or removed by this batch (its records went in stageRemovals)
+    }
+    if (target.isDirectory() && !inInodeMap(target)) {
+      return; // destroyed by 2.7.3 while a deleted directory still lists it (RemovalParents)
     }
     if (target instanceof NvmINodeDirectory) {
       refs.stageReferences(t, (NvmINodeDirectory) target);
