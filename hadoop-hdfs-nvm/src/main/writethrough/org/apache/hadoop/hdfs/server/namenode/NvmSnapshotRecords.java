@@ -336,7 +336,9 @@ final class NvmSnapshotRecords {
     if (n == null) {
       return;
     }
-    if (n.isReference() && n.getParent() instanceof NvmINodeDirectory) {
+    if (n.isReference()
+        && n.getParent() instanceof NvmINodeDirectory
+        && inInodeMap(n.getParent())) {
       // a reference that moved into a directory no hook reported (none of the two in a snapshot)
       refs.stageReferences(t, (NvmINodeDirectory) n.getParent());
     }
