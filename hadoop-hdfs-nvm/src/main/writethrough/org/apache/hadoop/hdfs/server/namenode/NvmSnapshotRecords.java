@@ -349,9 +349,6 @@ final class NvmSnapshotRecords {
     if (seen.put(target, Boolean.TRUE) != null || removedNow.containsKey(target.getId())) {
       return; // done, or removed by this batch (its records went in stageRemovals)
     }
-    if (target.isDirectory() && !inInodeMap(target)) {
-      return; // destroyed by 2.7.3 while a deleted directory still lists it (RemovalParents)
-    }
     if (target instanceof NvmINodeDirectory) {
       refs.stageReferences(t, (NvmINodeDirectory) target);
       refs.noteOldPlaces(target.asDirectory());
