@@ -336,9 +336,7 @@ final class NvmSnapshotRecords {
     if (n == null) {
       return;
     }
-    if (n.isReference()
-        && n.getParent() instanceof NvmINodeDirectory
-        && inInodeMap(n.getParent())) {
+    if (n.isReference() && n.getParent() instanceof NvmINodeDirectory) {
       // a reference that moved into a directory no hook reported (none of the two in a snapshot)
       refs.stageReferences(t, (NvmINodeDirectory) n.getParent());
     }
