@@ -28,6 +28,9 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
  * ({@link #touchAll}) compares everything, as its stock walk changes references no hook names.
  */
 final class NvmReferenceRecords {
+  private static final org.apache.commons.logging.Log LOG =
+      org.apache.commons.logging.LogFactory.getLog(NvmReferenceRecords.class);
+
   private final InodeStore store;
 
   /** Referred inode id &rarr; record page of its current reference (a DstReference). */
@@ -368,9 +371,16 @@ final class NvmReferenceRecords {
       try {
         dir = fsd.getInode(refParents.get(id));
       } catch (IllegalStateException e) {
-        // not in the inode map (2.7.3 destroyed it) while its page stays: the slim map took the
-        // id for a cold file's; nothing in memory to compare the record with
-        out.put(-id, "the reference record of inode " + id + " names a destroyed directory: " + e);
+        // not in the inode map (2.7.3 destroyed it) while its page stays (RemovalParents): the
+        // slim map took the id for a cold file's; nothing in memory to compare the record with.
+        // Open (docs/snapshots.md): the record stays, so a restart brings the reference back
+        // into that directory, which only snapshots show
+        LOG.warn(
+            "nvm.debug.snapshotSweep: the reference record of inode "
+                + id
+                + " names directory "
+                + refParents.get(id)
+                + ", which 2.7.3 destroyed");
         continue;
       }
       INodeReference ref = null;
