@@ -472,7 +472,7 @@ final class NvmWriteThrough {
     }
     if (deletePending) {
       if (snapshots.active(fsn.getSnapshotManager())) {
-        snapshots.sweepReferences(); // the walk reported the subtree; renamed inodes are added
+        snapshots.sweepAfterDelete(); // the walk reported the subtree (or all, with references)
       }
       final INodeDirectory parent = deletedParent();
       final Runnable edit = deferredDeleteEdit;
