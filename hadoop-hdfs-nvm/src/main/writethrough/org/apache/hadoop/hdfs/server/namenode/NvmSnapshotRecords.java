@@ -153,7 +153,7 @@ final class NvmSnapshotRecords {
     }
   }
 
-  /** Whether a walk changed diffs since the last batch (sweep or sweepReferences). */
+  /** Whether a walk changed diffs since the last batch (sweep or sweepAfterDelete). */
   boolean sweepPending() {
     return sweep != 0;
   }
