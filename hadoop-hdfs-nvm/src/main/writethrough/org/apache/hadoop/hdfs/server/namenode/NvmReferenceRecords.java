@@ -309,14 +309,24 @@ final class NvmReferenceRecords {
    */
   private int stageOldPlaceParent(Txn t, IdPageMap pages, long id, Set<Long> owners)
       throws IOException {
-    if (refPages.containsKey(id)) {
-      return -1; // current at its reference's directory, where the rename moved its page
-    }
     long page = pages.get(id);
     if (page == IdPageMap.MISSING || removedNow.containsKey(id)) {
       return -1;
     }
     long parent = store.inode(page).parentPage();
+    if (refPages.containsKey(id)) {
+      // current at its reference's directory, where a rename moved its page; a page left under an
+      // old place (the fuzzer found one under an old place a snapshot's deletion freed) goes there
+      long dir = pages.get(refParents.get(id));
+      if (dir == IdPageMap.MISSING
+          || dir == parent
+          || removedNow.containsKey(refParents.get(id))
+          || t.wouldCycle(page, dir)) {
+        return -1;
+      }
+      t.move(page, dir, store.inode(page).nameBytes());
+      return 1;
+    }
     long staying = IdPageMap.MISSING;
     boolean blocked = false;
     for (long owner : owners) {
