@@ -395,6 +395,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     // a walk over a snapshot's state (a snapshot's deletion, or a destroyed reference cleaning
     // its referred inode up to the snapshot its old place holds): every inode visited is reported
     slim.snapshotChanged(this);
+    slim.walkedDirectory();
     if (!(getChildrenList(s) instanceof ChildrenView)) {
       QuotaCounts counts =
           super.cleanSubtreeRecursively(
@@ -435,6 +436,7 @@ final class NvmINodeDirectory extends INodeDirectory {
       INode.BlocksMapUpdateInfo collectedBlocks,
       List<INode> removedINodes) {
     slim.snapshotChanged(this);
+    slim.walkedDirectory();
     QuotaCounts counts = new QuotaCounts.Builder().build();
     for (INode child : getChildrenList(Snapshot.CURRENT_STATE_ID)) {
       slim.snapshotChanged(child);

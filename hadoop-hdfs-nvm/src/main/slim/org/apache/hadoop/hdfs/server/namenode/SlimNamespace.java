@@ -106,6 +106,20 @@ final class SlimNamespace {
     snapshotChanged.add(n);
   }
 
+  /** Directories a snapshot walk (cleanSubtreeRecursively) passed since the last take. */
+  private long walkedDirectories;
+
+  void walkedDirectory() {
+    walkedDirectories++;
+  }
+
+  /** Whether a snapshot walk passed a directory since the last call; the count is then reset. */
+  boolean takeWalkedDirectories() {
+    boolean any = walkedDirectories > 0;
+    walkedDirectories = 0;
+    return any;
+  }
+
   /** The inodes {@link #snapshotChanged} named since the last call; the list is then cleared. */
   List<INode> takeSnapshotChanged() {
     if (snapshotChanged.isEmpty()) {

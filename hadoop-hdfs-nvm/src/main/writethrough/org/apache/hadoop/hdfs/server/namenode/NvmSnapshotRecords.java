@@ -140,13 +140,14 @@ final class NvmSnapshotRecords {
 
   /**
    * A delete under a snapshot: the walk's inodes and every renamed inode are compared. While any
-   * renamed inode exists (a reference record or an old place), every record is compared instead: a
-   * reference the walk destroys cleans its referred inode's diffs through paths the walk's reports
-   * do not always cover (the fuzzer's snapshot-record check found directories below destroyed
-   * references missed), so the scoped comparison is used only without references.
+   * renamed inode exists (a reference record or an old place) and the walk passed a directory (the
+   * deleted inode was not a file), every record is compared instead: a reference the walk destroys
+   * cleans its referred inode's diffs through paths the walk's reports do not always cover (the
+   * fuzzer's snapshot-record check found directories below destroyed references missed), so the
+   * scoped comparison is used only without references.
    */
-  void sweepAfterDelete() {
-    if (refs.isEmpty()) {
+  void sweepAfterDelete(boolean walkedDirectories) {
+    if (refs.isEmpty() || !walkedDirectories) {
       sweep = Math.max(sweep, SWEEP_REFERENCES);
     } else {
       sweep();

@@ -474,7 +474,7 @@ final class NvmWriteThrough {
     }
     if (deletePending) {
       if (snapshots.active(fsn.getSnapshotManager())) {
-        snapshots.sweepAfterDelete(); // the walk reported the subtree (or all, with references)
+        snapshots.sweepAfterDelete(slim.takeWalkedDirectories()); // scoped, or all (references)
       }
       final INodeDirectory parent = deletedParent();
       final Runnable edit = deferredDeleteEdit;
@@ -565,6 +565,7 @@ final class NvmWriteThrough {
    */
   void snapshotDeleted(final String root, final String name) {
     snapshots.sweep();
+    slim.takeWalkedDirectories(); // a later delete counts its own walk
     removed(root, slim.takeMapRemovals());
     final INode[] dir = new INode[1];
     persist(
