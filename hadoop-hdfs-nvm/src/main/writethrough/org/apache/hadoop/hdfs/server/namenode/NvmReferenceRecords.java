@@ -90,19 +90,11 @@ final class NvmReferenceRecords {
   }
 
   /**
-   * Inode ids a reference names: current ones (DstReference) and old places' (WithName), and those
-   * whose reference this batch dropped (a removed directory held it: 2.7.3 destroyed the reference
-   * and cleaned its referred inode's diffs).
+   * The renamed inodes whose reference or old places this batch changed so far (a reference it
+   * dropped: a removed directory held it, and 2.7.3 cleaned the referred inode's diffs).
    */
-  Set<Long> renamedInodes() {
-    Set<Long> ids = new HashSet<Long>(oldPlaces.keySet());
-    for (long id : refPages.keys()) {
-      ids.add(id);
-    }
-    for (long id : unsettled.keys()) {
-      ids.add(id);
-    }
-    return ids;
+  long[] changedRenamedInodes() {
+    return unsettled.keys();
   }
 
   /**
@@ -180,25 +172,44 @@ final class NvmReferenceRecords {
 
   /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
   void noteOldPlaces(INodeDirectory dir) {
-    forgetOldPlace(dir.getId());
+    long[] before = oldPlacesOf.get(dir.getId());
     List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
+    LongLongMap now = new LongLongMap(Math.max(16, 2 * refs.size()));
+    for (INodeReference r : refs) {
+      now.put(r.getId(), 1);
+    }
+    LongLongMap had = new LongLongMap(before == null ? 16 : Math.max(16, 2 * before.length));
+    if (before != null) {
+      for (long id : before) {
+        had.put(id, 1);
+        if (!now.containsKey(id)) {
+          unsettled.put(id, 1); // an old place less
+        }
+      }
+    }
+    forgetOldPlace(dir.getId(), false);
     if (!refs.isEmpty()) {
       long[] ids = new long[refs.size()];
       for (int i = 0; i < ids.length; i++) {
         ids[i] = refs.get(i).getId();
         oldPlaces.computeIfAbsent(ids[i], k -> new HashSet<Long>()).add(dir.getId());
-        unsettled.put(ids[i], 1);
+        if (!had.containsKey(ids[i])) {
+          unsettled.put(ids[i], 1); // an old place more
+        }
       }
       oldPlacesOf.put(dir.getId(), ids);
     }
   }
 
-  private void forgetOldPlace(long dirId) {
+  /** {@code dirId} is no old place any more; {@code mark}: its renamed inodes are unsettled. */
+  private void forgetOldPlace(long dirId, boolean mark) {
     long[] before = oldPlacesOf.remove(dirId);
     if (before != null) {
       for (long id : before) {
         Set<Long> owners = oldPlaces.get(id);
-        unsettled.put(id, 1);
+        if (mark) {
+          unsettled.put(id, 1);
+        }
         if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
           oldPlaces.remove(id);
         }
@@ -214,7 +225,7 @@ final class NvmReferenceRecords {
     removedNow = removed;
     for (int i = 0; i < n; i++) {
       if (!oldPlacesOf.isEmpty()) {
-        forgetOldPlace(ids[i]);
+        forgetOldPlace(ids[i], true);
       }
       if (refPages.containsKey(ids[i])) {
         dropReference(t, ids[i]);

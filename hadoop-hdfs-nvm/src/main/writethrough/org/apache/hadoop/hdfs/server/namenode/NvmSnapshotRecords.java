@@ -80,7 +80,10 @@ final class NvmSnapshotRecords {
 
   private boolean counterChanged;
 
-  /** After a delete under a snapshot: the walk reported its inodes; the renamed ones are added. */
+  /**
+   * After a delete under a snapshot: the walk reported its inodes; the renamed ones whose reference
+   * the batch dropped are added.
+   */
   private static final int SWEEP_REFERENCES = 1;
 
   /** A stock walk changed diffs no hook names: every inode with a record is compared. */
@@ -205,7 +208,7 @@ final class NvmSnapshotRecords {
         }
       }
     } else if (sweep == SWEEP_REFERENCES) {
-      for (long id : refs.renamedInodes()) {
+      for (long id : refs.changedRenamedInodes()) {
         if (!removedNow.containsKey(id)) {
           stageDiffs(t, fsd.getInode(id), seen, withDiffs);
         }
