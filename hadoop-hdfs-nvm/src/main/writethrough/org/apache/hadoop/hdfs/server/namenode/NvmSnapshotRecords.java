@@ -142,18 +142,20 @@ final class NvmSnapshotRecords {
   }
 
   /**
-   * A delete under a snapshot: the walk's inodes and every renamed inode are compared. While any
-   * renamed inode exists (a reference record or an old place) and the walk passed a directory (the
-   * deleted inode was not a file), every record is compared instead: a reference the walk destroys
-   * cleans its referred inode's diffs through paths the walk's reports do not always cover (the
-   * fuzzer's snapshot-record check found directories below destroyed references missed), so the
-   * scoped comparison is used only without references.
+   * A delete under a snapshot: every record is compared, as after a snapshot's deletion. A scoped
+   * comparison (the inodes the walk reported, with {@code walkedDirectories} telling a file's
+   * delete from a directory's) was tried on 2026-11-29 and withdrawn: the fuzzer's snapshot-record
+   * check found directories whose diffs 2.7.3's destroy paths change without any walk reporting
+   * them (deleted-list children of destroyed directories, directories below destroyed references),
+   * in directory deletes with and without renamed inodes. A file's delete is scoped: its walk
+   * passes no directory, and what it changes is its parent's diff, its own and, for a reference,
+   * its referred inode's, all reported.
    */
   void sweepAfterDelete(boolean walkedDirectories) {
-    if (refs.isEmpty() || !walkedDirectories) {
-      sweep = Math.max(sweep, SWEEP_REFERENCES);
-    } else {
+    if (walkedDirectories) {
       sweep();
+    } else {
+      sweep = Math.max(sweep, SWEEP_REFERENCES);
     }
   }
 
