@@ -90,11 +90,19 @@ final class NvmReferenceRecords {
   }
 
   /**
-   * The renamed inodes whose reference or old places this batch changed so far (a reference it
-   * dropped: a removed directory held it, and 2.7.3 cleaned the referred inode's diffs).
+   * Inode ids a reference names: current ones (DstReference) and old places' (WithName), and those
+   * whose reference this batch dropped (a removed directory held it: 2.7.3 destroyed the reference
+   * and cleaned its referred inode's diffs).
    */
-  long[] changedRenamedInodes() {
-    return unsettled.keys();
+  Set<Long> renamedInodes() {
+    Set<Long> ids = new HashSet<Long>(oldPlaces.keySet());
+    for (long id : refPages.keys()) {
+      ids.add(id);
+    }
+    for (long id : unsettled.keys()) {
+      ids.add(id);
+    }
+    return ids;
   }
 
   /**
@@ -172,44 +180,25 @@ final class NvmReferenceRecords {
 
   /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
   void noteOldPlaces(INodeDirectory dir) {
-    long[] before = oldPlacesOf.get(dir.getId());
+    forgetOldPlace(dir.getId());
     List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
-    LongLongMap now = new LongLongMap(Math.max(16, 2 * refs.size()));
-    for (INodeReference r : refs) {
-      now.put(r.getId(), 1);
-    }
-    LongLongMap had = new LongLongMap(before == null ? 16 : Math.max(16, 2 * before.length));
-    if (before != null) {
-      for (long id : before) {
-        had.put(id, 1);
-        if (!now.containsKey(id)) {
-          unsettled.put(id, 1); // an old place less
-        }
-      }
-    }
-    forgetOldPlace(dir.getId(), false);
     if (!refs.isEmpty()) {
       long[] ids = new long[refs.size()];
       for (int i = 0; i < ids.length; i++) {
         ids[i] = refs.get(i).getId();
         oldPlaces.computeIfAbsent(ids[i], k -> new HashSet<Long>()).add(dir.getId());
-        if (!had.containsKey(ids[i])) {
-          unsettled.put(ids[i], 1); // an old place more
-        }
+        unsettled.put(ids[i], 1);
       }
       oldPlacesOf.put(dir.getId(), ids);
     }
   }
 
-  /** {@code dirId} is no old place any more; {@code mark}: its renamed inodes are unsettled. */
-  private void forgetOldPlace(long dirId, boolean mark) {
+  private void forgetOldPlace(long dirId) {
     long[] before = oldPlacesOf.remove(dirId);
     if (before != null) {
       for (long id : before) {
         Set<Long> owners = oldPlaces.get(id);
-        if (mark) {
-          unsettled.put(id, 1);
-        }
+        unsettled.put(id, 1);
         if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
           oldPlaces.remove(id);
         }
@@ -225,7 +214,7 @@ final class NvmReferenceRecords {
     removedNow = removed;
     for (int i = 0; i < n; i++) {
       if (!oldPlacesOf.isEmpty()) {
-        forgetOldPlace(ids[i], true);
+        forgetOldPlace(ids[i]);
       }
       if (refPages.containsKey(ids[i])) {
         dropReference(t, ids[i]);

@@ -80,10 +80,7 @@ final class NvmSnapshotRecords {
 
   private boolean counterChanged;
 
-  /**
-   * After a delete under a snapshot: the walk reported its inodes; the renamed ones whose reference
-   * the batch dropped are added.
-   */
+  /** After a delete under a snapshot: the walk reported its inodes; the renamed ones are added. */
   private static final int SWEEP_REFERENCES = 1;
 
   /** A stock walk changed diffs no hook names: every inode with a record is compared. */
@@ -210,7 +207,7 @@ final class NvmSnapshotRecords {
         }
       }
     } else if (sweep == SWEEP_REFERENCES) {
-      for (long id : refs.changedRenamedInodes()) {
+      for (long id : refs.renamedInodes()) {
         if (!removedNow.containsKey(id)) {
           stageDiffs(t, fsd.getInode(id), seen, withDiffs);
         }
