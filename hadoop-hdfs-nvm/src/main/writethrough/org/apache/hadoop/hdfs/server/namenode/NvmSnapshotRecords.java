@@ -185,7 +185,6 @@ final class NvmSnapshotRecords {
     writtenNames.clear();
     deletedIds.clear();
     counterChanged = false;
-    fsdNow = fsn.getFSDirectory();
     Map<INode, Boolean> seen = new IdentityHashMap<INode, Boolean>();
     List<INodeFile> withDiffs = new ArrayList<INodeFile>();
     for (INode n : inodes) {
@@ -196,7 +195,7 @@ final class NvmSnapshotRecords {
     for (INode n : inodes) {
       stageDiffs(t, n, seen, withDiffs);
     }
-    FSDirectory fsd = fsdNow;
+    FSDirectory fsd = fsn.getFSDirectory();
     if (sweep == SWEEP_ALL) {
       for (long id : diffPages.keys()) {
         INode n = fsd.getInode(id);
@@ -322,18 +321,6 @@ final class NvmSnapshotRecords {
       sb.append(i == 0 ? "" : ",").append(b.getLong());
     }
     return sb.append("]").toString();
-  }
-
-  /** The namespace's directories, for {@link #inInodeMap} (set by {@link #stage}). */
-  private FSDirectory fsdNow;
-
-  /** Whether the inode map holds {@code dir} (directories are always resident). */
-  private boolean inInodeMap(INode dir) {
-    try {
-      return fsdNow == null || fsdNow.getInode(dir.getId()) == dir;
-    } catch (IllegalStateException e) {
-      return false; // the slim map took the id for a cold file's: not a directory it holds
-    }
   }
 
   private static int firstDifference(byte[] a, byte[] b) {
