@@ -88,13 +88,21 @@ public class SnapshotRestartTest {
 
   /** Everything the NameNode answers about the namespace and its snapshots. */
   static List<String> state(DistributedFileSystem fs, String when) throws Exception {
+    return state(fs, when, "/");
+  }
+
+  /** The same, for the tree under {@code top} and the snapshottable directories in it. */
+  static List<String> state(DistributedFileSystem fs, String when, String top) throws Exception {
     List<String> out = new ArrayList<>();
     out.add("== " + when);
-    tree(fs, new Path("/"), out);
+    tree(fs, new Path(top), out);
     SnapshottableDirectoryStatus[] dirs = fs.getSnapshottableDirListing();
     for (SnapshottableDirectoryStatus d :
         dirs == null ? new SnapshottableDirectoryStatus[0] : dirs) {
       Path root = d.getFullPath();
+      if (!(root.toUri().getPath() + "/").startsWith(top.endsWith("/") ? top : top + "/")) {
+        continue;
+      }
       out.add(root + " snapshots=" + d.getSnapshotNumber());
       List<String> names = new ArrayList<>();
       for (FileStatus s : fs.listStatus(new Path(root, ".snapshot"))) {

@@ -90,19 +90,33 @@ final class NvmReferenceRecords {
   }
 
   /**
-   * Inode ids a reference names: current ones (DstReference) and old places' (WithName), and those
-   * whose reference this batch dropped (a removed directory held it: 2.7.3 destroyed the reference
-   * and cleaned its referred inode's diffs).
+   * Renamed inodes whose reference or old places this batch changed so far: a reference it dropped
+   * (a removed directory held it, or it left its directory: 2.7.3 destroyed it and cleaned its
+   * referred inode's diffs), or a deleted list that gained or lost it.
    */
-  Set<Long> renamedInodes() {
-    Set<Long> ids = new HashSet<Long>(oldPlaces.keySet());
-    for (long id : refPages.keys()) {
-      ids.add(id);
-    }
+  long[] unsettledInodes() {
+    return unsettled.keys();
+  }
+
+  /**
+   * Whether this batch dropped the current reference of a directory that stays (an old place holds
+   * it).
+   */
+  boolean droppedLiveDirectory(FSDirectory fsd) {
     for (long id : unsettled.keys()) {
-      ids.add(id);
+      if (!refPages.containsKey(id) && !removedNow.containsKey(id)) {
+        INode n;
+        try {
+          n = fsd.getInode(id);
+        } catch (IllegalStateException e) {
+          n = null; // the slim map's: a cold file
+        }
+        if (n != null && n.isDirectory()) {
+          return true;
+        }
+      }
     }
-    return ids;
+    return false;
   }
 
   /**
@@ -110,6 +124,11 @@ final class NvmReferenceRecords {
    * DstReference (value: this directory's id), none for a reference that left it.
    */
   void stageReferences(Txn t, NvmINodeDirectory dir) throws IOException {
+    if (removedNow.containsKey(dir.getId())) {
+      // destroyed by this batch (its references' records went in stageRemovals); a reference the
+      // walk reported still names it as its parent
+      return;
+    }
     List<INodeReference> now = dir.dstReferences();
     LongLongMap before = refsByDir.get(dir.getId());
     if (now.isEmpty() && before == null) {

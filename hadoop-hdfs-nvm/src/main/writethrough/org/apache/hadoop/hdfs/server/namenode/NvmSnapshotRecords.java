@@ -80,7 +80,10 @@ final class NvmSnapshotRecords {
 
   private boolean counterChanged;
 
-  /** After a delete under a snapshot: the walk reported its inodes; the renamed ones are added. */
+  /**
+   * After a delete under a snapshot: the walk reported its inodes; the renamed inodes whose
+   * reference the delete changed are added.
+   */
   private static final int SWEEP_REFERENCES = 1;
 
   /** A stock walk changed diffs no hook names: every inode with a record is compared. */
@@ -196,6 +199,12 @@ final class NvmSnapshotRecords {
       stageDiffs(t, n, seen, withDiffs);
     }
     FSDirectory fsd = fsn.getFSDirectory();
+    if (sweep != SWEEP_ALL && refs.droppedLiveDirectory(fsd)) {
+      // a destroyed reference to a directory an old place still holds: 2.7.3 cleaned the referred
+      // subtree with a static walk (destroyDstSubtree) that no hook sees, down to every created
+      // list in it
+      sweep();
+    }
     if (sweep == SWEEP_ALL) {
       for (long id : diffPages.keys()) {
         INode n = fsd.getInode(id);
@@ -206,9 +215,17 @@ final class NvmSnapshotRecords {
         }
       }
     } else if (sweep == SWEEP_REFERENCES) {
-      for (long id : refs.renamedInodes()) {
-        if (!removedNow.containsKey(id)) {
-          stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+      // the renamed inodes whose reference the delete changed (comparing one may drop another's)
+      LongLongMap done = new LongLongMap();
+      for (boolean more = true; more; ) {
+        more = false;
+        for (long id : refs.unsettledInodes()) {
+          if (done.put(id, 1) == LongLongMap.MISSING) {
+            more = true;
+            if (!removedNow.containsKey(id)) {
+              stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+            }
+          }
         }
       }
     }

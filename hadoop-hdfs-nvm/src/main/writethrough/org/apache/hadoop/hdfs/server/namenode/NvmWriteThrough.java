@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockIdManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
@@ -30,14 +29,8 @@ final class NvmWriteThrough {
   private final SlimNamespace slim;
   private FSNamesystem fsn;
 
-  /** Pages of inodes the namesystem removed but that are not persisted as removed yet. */
-  private long[] removed = new long[16];
-
-  private long[] removedIds = new long[16];
-  private int removedCount;
-
-  /** The ids in {@link #removedIds}: 2.7.3's snapshot deletion may name an inode twice. */
-  private final LongLongMap removedSet = new LongLongMap();
+  /** Inodes the namesystem removed that are not persisted as removed yet. */
+  private final PendingRemovals removals = new PendingRemovals();
 
   /**
    * Set by logDelete: the deleted path; the parent of the deleted subtree, whose mtime is committed
@@ -79,7 +72,8 @@ final class NvmWriteThrough {
   private Object journal;
 
   /**
-   * With HA, logDelete's edit: logged when the delete's removed inodes arrive ({@link #removed}).
+   * With HA, logDelete's edit: logged when the delete's removed inodes arrive ({@link
+   * #removed(String, List)}).
    */
   private Runnable deferredDeleteEdit;
 
@@ -174,6 +168,12 @@ final class NvmWriteThrough {
    * subject} name the operation in a failure message; they are only joined then, so the hot path
    * builds no strings.
    */
+  /**
+   * A batch failed and the NameNode was stopped; in a test JVM whose exit is disabled the NameNode
+   * lives on, and must not write a region whose memory it no longer matches.
+   */
+  private volatile boolean stopped;
+
   private void persist(String verb, Object subject, Op op) {
     Object j = journal;
     if (j == null) {
@@ -186,6 +186,9 @@ final class NvmWriteThrough {
   }
 
   private void persistNow(String verb, Object subject, Op op) {
+    if (stopped) {
+      return; // a failed batch stopped the NameNode (a test that disabled the exit keeps it)
+    }
     if (deletePending) {
       WriteThroughFailure.stop(
           verb + " " + subject + " (a delete was logged but its removed inodes never arrived)",
@@ -200,7 +203,7 @@ final class NvmWriteThrough {
       stageRemovals(t);
       op.stage(t);
       // a batch of counters only (a generation stamp in the middle of a truncate) ends no change
-      boolean checked = collecting && (!staged.isEmpty() || removedCount > 0);
+      boolean checked = collecting && (!staged.isEmpty() || removals.count() > 0);
       if (collecting) {
         staged.addAll(slim.takeSnapshotChanged());
         boolean sweep = snapshots.sweepPending();
@@ -224,6 +227,7 @@ final class NvmWriteThrough {
       t.commit();
       snapshots.afterBatch(checked, fsn, verb); // the debug check, if asked for
     } catch (IOException | RuntimeException e) {
+      stopped = true;
       WriteThroughFailure.stop(verb + " " + subject, e);
     } finally {
       staged.clear();
@@ -239,24 +243,17 @@ final class NvmWriteThrough {
   }
 
   private void stageRemovals(Txn t) throws IOException {
-    if (removedCount > 0) {
-      t.removeAll(removed, removedCount);
-      truncates.stageRemovals(t, removedIds, removedCount);
-      snapshots.stageRemovals(t, removedIds, removedCount);
+    int n = removals.count();
+    if (n > 0) {
+      t.removeAll(removals.pages(), n);
+      truncates.stageRemovals(t, removals.ids(), n);
+      snapshots.stageRemovals(t, removals.ids(), n);
     }
   }
 
   private void forgetRemovals() {
     removalParent = null;
-    for (int i = 0; i < removedCount; i++) {
-      pages.remove(removedIds[i]);
-      // the INodeMap dropped it already; a lookup by id in between must not have cached it again
-      slim.cache().remove(removedIds[i]);
-    }
-    removedCount = 0;
-    if (removedSet.size() > 0) {
-      removedSet.clear();
-    }
+    removals.forget(pages, slim.cache());
   }
 
   // ------------------------------------------------------------------ state of one inode
@@ -401,7 +398,7 @@ final class NvmWriteThrough {
    * replay skips a path that does not exist) writes nothing.
    */
   void deleteApplied() {
-    if (removedCount == 0) {
+    if (removals.count() == 0) {
       pendingRetry = null;
       return;
     }
@@ -457,19 +454,11 @@ final class NvmWriteThrough {
         if (p == IdPageMap.MISSING) {
           continue; // never persisted (e.g. removed in the same op that would have created it)
         }
-        if (RemovalParents.stillListed(store, slim, pages, removedSet, n, p)) {
+        if (RemovalParents.stillListed(store, slim, pages, removals.set(), n, p)) {
           slim.keepListed(n);
           continue;
         }
-        if (removedSet.put(n.getId(), p) != LongLongMap.MISSING) {
-          continue; // named twice: its page is freed once
-        }
-        if (removedCount == removed.length) {
-          removed = Arrays.copyOf(removed, removedCount * 2);
-          removedIds = Arrays.copyOf(removedIds, removedCount * 2);
-        }
-        removed[removedCount] = p;
-        removedIds[removedCount++] = n.getId();
+        removals.add(n.getId(), p); // (named twice: its page is freed once)
       }
     }
     if (deletePending) {
@@ -490,7 +479,7 @@ final class NvmWriteThrough {
           persistNow("delete under", parent.getId(), t -> stageMtime(t, parent));
         }
       }
-    } else if (removedCount > 0 && removalParent == null) {
+    } else if (removals.count() > 0 && removalParent == null) {
       removalParent = RemovalParents.parentOf(fsn.getFSDirectory(), pages, src);
     }
   }
@@ -508,7 +497,8 @@ final class NvmWriteThrough {
       INodeDirectory p =
           snapshots.active(fsn.getSnapshotManager())
               ? null
-              : RemovalParents.rootParent(store, fsn.getFSDirectory(), removed, removedCount);
+              : RemovalParents.rootParent(
+                  store, fsn.getFSDirectory(), removals.pages(), removals.count());
       return p != null ? p : resolve(RemovalParents.parentPath(deleteSrc)).asDirectory();
     } catch (IOException | RuntimeException e) {
       WriteThroughFailure.stop("delete " + deleteSrc, e);
@@ -525,7 +515,7 @@ final class NvmWriteThrough {
    */
   void endOfWriteOperation() {
     pendingRetry = null; // an operation that logged nothing after all
-    if (removedCount > 0 && !deletePending) {
+    if (removals.count() > 0 && !deletePending) {
       final INodeDirectory parent = removalParent;
       persist("removal left by a failed operation under", parent, t -> stageMtime(t, parent));
     }
