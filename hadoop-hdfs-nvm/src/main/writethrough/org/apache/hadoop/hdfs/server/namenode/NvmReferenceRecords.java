@@ -197,18 +197,40 @@ final class NvmReferenceRecords {
     unsettled.put(id, 1);
   }
 
-  /** Which renamed inodes {@code dir}'s deleted lists refer to now. */
+  /**
+   * Which renamed inodes {@code dir}'s deleted lists refer to now. Only those it gained or lost are
+   * unsettled: the others' old places did not change.
+   */
   void noteOldPlaces(INodeDirectory dir) {
-    forgetOldPlace(dir.getId());
+    long dirId = dir.getId();
+    long[] before = oldPlacesOf.remove(dirId);
     List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
-    if (!refs.isEmpty()) {
-      long[] ids = new long[refs.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = refs.get(i).getId();
-        oldPlaces.computeIfAbsent(ids[i], k -> new HashSet<Long>()).add(dir.getId());
-        unsettled.put(ids[i], 1);
+    LongLongMap now = new LongLongMap();
+    for (INodeReference r : refs) {
+      now.put(r.getId(), 1);
+    }
+    LongLongMap had = new LongLongMap();
+    if (before != null) {
+      for (long id : before) {
+        had.put(id, 1);
+        if (!now.containsKey(id)) {
+          Set<Long> owners = oldPlaces.get(id);
+          unsettled.put(id, 1);
+          if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
+            oldPlaces.remove(id);
+          }
+        }
       }
-      oldPlacesOf.put(dir.getId(), ids);
+    }
+    if (now.size() > 0) {
+      long[] ids = now.keys();
+      for (long id : ids) {
+        if (!had.containsKey(id)) {
+          oldPlaces.computeIfAbsent(id, k -> new HashSet<Long>()).add(dirId);
+          unsettled.put(id, 1);
+        }
+      }
+      oldPlacesOf.put(dirId, ids);
     }
   }
 
