@@ -143,7 +143,9 @@ public class SnapshotRandomWalkTest {
     } else if (k < 86) {
       return new Call("deleteSnapshot", snapshotRoot(r), s);
     } else if (k < 89) {
-      return new Call("renameSnapshot", snapshotRoot(r), s);
+      // (a snapshot's own name too: 2.7.3 accepts that and logs it, the snapshot there or not)
+      return new Call(
+          "renameSnapshot", snapshotRoot(r), s + ">" + SNAPSHOTS[r.nextInt(SNAPSHOTS.length)]);
     } else if (k < 95) {
       return new Call("chmod", r.nextBoolean() ? "" : path(r), null);
     } else {
@@ -304,7 +306,7 @@ public class SnapshotRandomWalkTest {
         fs.deleteSnapshot(p, c.q);
         break;
       case "renameSnapshot":
-        fs.renameSnapshot(p, c.q, c.q.equals("s0") ? "s1" : "s0");
+        fs.renameSnapshot(p, c.q.split(">")[0], c.q.split(">")[1]);
         break;
       case "chmod":
         fs.setPermission(p, new FsPermission((short) (0700 + (c.p.length() % 7) * 010)));
@@ -378,6 +380,11 @@ public class SnapshotRandomWalkTest {
    * gives them; the walk test's own names).
    */
   private static final String[][] FOUND = {
+    // first, while no snapshot exists: a rename of a snapshot to its own name (logged by 2.7.3
+    // though no snapshot has the name) left its edit pending, and the next snapshot's batch wrote
+    // the new snapshot's record twice, which stopped the NameNode (found by the differential
+    // fuzzer, seed 20261129, shrunk to these calls)
+    {"renameSnapshot(, s2>s2)", "snapshot(, s2)", "restart()"},
     // a deleted directory held only by a deleted snapshot: the renamed directory below it, which
     // an older snapshot's old place still holds, must not keep its page under the freed one
     {

@@ -104,7 +104,11 @@ final class NvmSnapshotRecords {
         || diffPages.size() > 0
         || snapshotPages.size() > 0
         || !refs.isEmpty()
-        || snapshotsChanged;
+        || snapshotsChanged
+        // a snapshot edit while no snapshot exists (a rename of a snapshot to its own name, which
+        // 2.7.3 accepts and logs whether or not the snapshot exists): its batch clears the edit
+        || !writtenDirs.isEmpty()
+        || !deletedIds.isEmpty();
   }
 
   /** logCreateSnapshot: the new snapshot's record, and the counter. */
@@ -390,6 +394,7 @@ final class NvmSnapshotRecords {
     if (counterChanged) {
       stageCounter(t, NvmSnapshotAccess.counter(sm));
     }
+    LongLongMap written = new LongLongMap();
     for (int i = 0; i < writtenDirs.size(); i++) {
       INodeDirectory d = writtenDirs.get(i);
       Snapshot s =
@@ -397,7 +402,9 @@ final class NvmSnapshotRecords {
               ? null
               : d.getDirectorySnapshottableFeature()
                   .getSnapshot(DFSUtil.string2Bytes(writtenNames.get(i)));
-      if (s != null) {
+      // a snapshot named twice in one batch is written once: its record written here is not
+      // readable before the commit
+      if (s != null && written.put(s.getId() + 1L, 1) == LongLongMap.MISSING) {
         replace(
             t,
             snapshotPages,
