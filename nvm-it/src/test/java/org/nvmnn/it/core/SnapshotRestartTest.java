@@ -97,6 +97,15 @@ public class SnapshotRestartTest {
     out.add("== " + when);
     tree(fs, new Path(top), out);
     SnapshottableDirectoryStatus[] dirs = fs.getSnapshottableDirListing();
+    List<String> every = new ArrayList<>();
+    for (SnapshottableDirectoryStatus d :
+        dirs == null ? new SnapshottableDirectoryStatus[0] : dirs) {
+      every.add(d.getFullPath().toString());
+    }
+    // the whole snapshottable listing, outside top too: a directory that should not be in it
+    // need not be under top, or anywhere in the tree
+    java.util.Collections.sort(every);
+    out.add("snapshottable " + every);
     for (SnapshottableDirectoryStatus d :
         dirs == null ? new SnapshottableDirectoryStatus[0] : dirs) {
       Path root = d.getFullPath();
