@@ -224,8 +224,7 @@ public class SnapshotRandomWalkTest {
   private String replay(List<Call> calls, boolean cleanUp) throws Exception {
     Path root = new Path("/w" + roots++);
     DistributedFileSystem fs = cluster.getFileSystem();
-    fs.mkdirs(root);
-    fs.allowSnapshot(root);
+    fs.mkdirs(root); // not snapshottable: 2.7.3 refuses nested snapshottable directories
     List<Call> all = new ArrayList<>(calls);
     for (int i = 0; i < all.size(); i++) {
       Call c = all.get(i);
@@ -328,7 +327,12 @@ public class SnapshotRandomWalkTest {
     } catch (Throwable t) {
       return "restart: the NameNode did not start: " + t;
     }
-    List<String> after = SnapshotRestartTest.state(cluster.getFileSystem(), "", top);
+    List<String> after;
+    try {
+      after = SnapshotRestartTest.state(cluster.getFileSystem(), "", top);
+    } catch (java.io.IOException e) {
+      return "restart: what it served before fails now: " + e.getMessage().split("\n")[0];
+    }
     if (!before.equals(after)) {
       for (int i = 0; i < Math.min(before.size(), after.size()); i++) {
         if (!before.get(i).equals(after.get(i))) {
@@ -384,10 +388,48 @@ public class SnapshotRandomWalkTest {
     // though no snapshot has the name) left its edit pending, and the next snapshot's batch wrote
     // the new snapshot's record twice, which stopped the NameNode (found by the differential
     // fuzzer, seed 20261129, shrunk to these calls)
-    {"renameSnapshot(, s2>s2)", "snapshot(, s2)", "restart()"},
+    {"allow()", "renameSnapshot(, s2>s2)", "snapshot(, s2)", "restart()"},
+    // a snapshottable directory renamed into a snapshotted tree (2.7.3 checks no nesting on a
+    // rename) and taken out of the tree while a snapshot holds it, by a delete, a rename out and a
+    // delete, or an overwrite: 2.7.3 takes it out of the snapshottable set; a restart put it back
+    // (listing it failed: not found, or, renamed, "Absolute path required" as a reference's
+    // referred inode has no parent of its own). Found by the differential fuzzer, seed 20261129,
+    // its segment replayed and narrowed to the overwrite of such a directory
+    {
+      "mkdirs(/a/b)",
+      "allow(/a/b)",
+      "mkdirs(/c)",
+      "allow(/c)",
+      "rename(/a/b, /c/b)",
+      "snapshot(/c, s0)",
+      "delete(/c/b)",
+      "restart()"
+    },
+    {
+      "mkdirs(/a/b)",
+      "allow(/a/b)",
+      "mkdirs(/c)",
+      "allow(/c)",
+      "rename(/a/b, /c/b)",
+      "snapshot(/c, s0)",
+      "rename(/c/b, /b)",
+      "delete(/b)",
+      "restart()"
+    },
+    {
+      "mkdirs(/a/b)",
+      "allow(/a/b)",
+      "mkdirs(/c)",
+      "allow(/c)",
+      "rename(/a/b, /c/b)",
+      "snapshot(/c, s0)",
+      "rename2(/a, /c/b)",
+      "restart()"
+    },
     // a deleted directory held only by a deleted snapshot: the renamed directory below it, which
     // an older snapshot's old place still holds, must not keep its page under the freed one
     {
+      "allow()",
       "mkdirs(/a/b/b)",
       "mkdirs(/c/c)",
       "snapshot(, s2)",
@@ -401,6 +443,7 @@ public class SnapshotRandomWalkTest {
     // a delete destroying the current reference of a renamed directory an old place still holds:
     // 2.7.3 cleans the created lists below it with a walk no hook sees
     {
+      "allow()",
       "mkdirs(/c/c/b)",
       "snapshot(, s1)",
       "mkdirs(/c/c/c)",

@@ -126,7 +126,8 @@ final class SlimRebuild {
         lastParentId = parentId;
       }
       boolean isDir = v.isDirectory();
-      if (notInTree.size() == 0 || !notInTree.containsKey(id)) {
+      boolean inTree = notInTree.size() == 0 || !notInTree.containsKey(id);
+      if (inTree) {
         siblings.add(v, NvmINodeDirectory.entry(id, isDir || v.isSymlink()));
       } // else a snapshot's deleted list holds it (SnapshotRestore puts it there)
       if (v.isSymlink()) {
@@ -139,7 +140,12 @@ final class SlimRebuild {
         NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
         d.setParent(parent);
         dir.addToInodeMap(d);
-        restoreSnapshottable(fsn, d, v);
+        if (inTree) {
+          // 2.7.3 takes a directory out of the snapshottable set when a delete takes it out of
+          // the tree (one with snapshots cannot be deleted), and its fsimage has no set for the
+          // copies snapshots keep: a page a snapshot holds keeps its DI_SNAPSHOT, which is not read
+          restoreSnapshottable(fsn, d, v);
+        }
         children.add(quota.addDirectory(d, parentId), d);
         st.directories++;
       } else {
