@@ -336,12 +336,33 @@ public class SnapshotRandomWalkTest {
     if (!before.equals(after)) {
       for (int i = 0; i < Math.min(before.size(), after.size()); i++) {
         if (!before.get(i).equals(after.get(i))) {
+          if (after.get(i).startsWith("snapshottable [")) {
+            return "restart: snapshottable listing " + setDifference(before.get(i), after.get(i));
+          }
           return "restart: served " + after.get(i) + " instead of " + before.get(i);
         }
       }
       return "restart: served " + after.size() + " lines instead of " + before.size();
     }
     return null;
+  }
+
+  /** What the listing {@code after} ("snapshottable [a, b]") has more and less than before. */
+  private static String setDifference(String before, String after) {
+    List<String> b = items(before);
+    List<String> a = items(after);
+    List<String> more = new ArrayList<>(a);
+    more.removeAll(b);
+    List<String> less = new ArrayList<>(b);
+    less.removeAll(a);
+    return "gained " + more + ", lost " + less;
+  }
+
+  private static List<String> items(String listing) {
+    String inner = listing.substring(listing.indexOf('[') + 1, listing.lastIndexOf(']'));
+    return inner.isEmpty()
+        ? new ArrayList<String>()
+        : new ArrayList<>(java.util.Arrays.asList(inner.split(", ")));
   }
 
   private static String kind(String why) {
