@@ -91,6 +91,7 @@ final class SlimRebuild {
     int parentOrdinal = -1;
     SiblingBuffer siblings = null;
     long t0 = System.nanoTime();
+    LongLongMap outside = new LongLongMap(); // directories out of the current tree
     for (int i = 0; i < live.length; i++) {
       InodeView v = store.inode(live[i]);
       long id = v.id();
@@ -127,6 +128,12 @@ final class SlimRebuild {
       }
       boolean isDir = v.isDirectory();
       boolean inTree = notInTree.size() == 0 || !notInTree.containsKey(id);
+      // in the current tree: neither it nor a directory above it is held only by snapshots
+      // (parents come before their children in this pass)
+      boolean current = inTree && (outside.size() == 0 || !outside.containsKey(parentId));
+      if (!current && isDir) {
+        outside.put(id, 1);
+      }
       if (inTree) {
         siblings.add(v, NvmINodeDirectory.entry(id, isDir || v.isSymlink()));
       } // else a snapshot's deleted list holds it (SnapshotRestore puts it there)
@@ -140,10 +147,11 @@ final class SlimRebuild {
         NvmINodeDirectory d = InodeMaterializer.directory(store, v, slim);
         d.setParent(parent);
         dir.addToInodeMap(d);
-        if (inTree) {
-          // 2.7.3 takes a directory out of the snapshottable set when a delete takes it out of
-          // the tree (one with snapshots cannot be deleted), and its fsimage has no set for the
-          // copies snapshots keep: a page a snapshot holds keeps its DI_SNAPSHOT, which is not read
+        if (current) {
+          // 2.7.3 takes a directory out of the snapshottable set when a delete takes it (or a
+          // directory above it) out of the tree (one with snapshots cannot be deleted), and its
+          // fsimage has no set for the copies snapshots keep: a page out of the current tree keeps
+          // its DI_SNAPSHOT, which is not read
           restoreSnapshottable(fsn, d, v);
         }
         children.add(quota.addDirectory(d, parentId), d);
