@@ -410,6 +410,22 @@ public class SnapshotRandomWalkTest {
     // the new snapshot's record twice, which stopped the NameNode (found by the differential
     // fuzzer, seed 20261129, shrunk to these calls)
     {"allow()", "renameSnapshot(, s2>s2)", "snapshot(, s2)", "restart()"},
+    // a snapshot root's diff that the deletion of its snapshot gave the id of an ancestor's
+    // snapshot (still flagged a root, its copy the deleted snapshot's root): the restart took the
+    // copy from the ancestor's snapshot root, and s2 showed c with b's permission (the walks,
+    // walk 118 of seed 17000, reduced to these calls)
+    {
+      "create(/b/a/c)",
+      "create(/c/c/c)",
+      "allow(/c)",
+      "allow(/b)",
+      "chmod(/c)",
+      "rename(/c, /b)",
+      "snapshot(/b, s2)",
+      "snapshot(/b/c, s1)",
+      "deleteSnapshot(/b/c, s1)",
+      "restart()"
+    },
     // a snapshottable directory renamed into a snapshotted tree (2.7.3 checks no nesting on a
     // rename) and taken out of the tree while a snapshot holds it, by a delete, a rename out and a
     // delete, or an overwrite: 2.7.3 takes it out of the snapshottable set; a restart put it back

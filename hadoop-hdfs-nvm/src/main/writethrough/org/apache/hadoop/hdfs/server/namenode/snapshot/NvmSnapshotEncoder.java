@@ -174,10 +174,31 @@ public final class NvmSnapshotEncoder {
     boolean any = false;
     for (int i = list.size() - 1, k = 0; i >= 0; i--, k++) {
       INodeDirectoryAttributes copy = list.get(i).snapshotINode;
-      t[k] = copy == null || list.get(i).isSnapshotRoot() ? 0 : copy.getAccessTime();
+      t[k] = copy == null || rootOfItsSnapshot(list.get(i)) ? 0 : copy.getAccessTime();
       any |= t[k] != 0;
     }
     return any ? t : new long[0];
+  }
+
+  /**
+   * Whether {@code d} is the diff of a snapshot root whose copy is the root of the snapshot with
+   * the diff's id, which is what the stock loader puts back for a diff flagged as a root. 2.7.3's
+   * deletion of a snapshot whose prior is an ancestor's snapshot gives the root's diff that prior's
+   * id and keeps the flag and the deleted snapshot's root as the copy: flagged, the loader would
+   * take the ancestor's snapshot root as the copy, so such a diff is written with its copy.
+   */
+  private static boolean rootOfItsSnapshot(DirectoryDiff d) {
+    if (!d.isSnapshotRoot()) {
+      return false;
+    }
+    INodeDirectoryAttributes copy = d.snapshotINode;
+    if (!(copy instanceof Snapshot.Root)) {
+      return true;
+    }
+    INodeDirectory dir = ((Snapshot.Root) copy).getParent();
+    DirectorySnapshottableFeature sf = dir == null ? null : dir.getDirectorySnapshottableFeature();
+    Snapshot s = sf == null ? null : sf.getSnapshotById(d.getSnapshotId());
+    return s != null && s.getRoot() == copy;
   }
 
   /** Newest diff first, as the saver writes them (the loader prepends each). */
@@ -232,9 +253,9 @@ public final class NvmSnapshotEncoder {
           SnapshotDiffSection.DirectoryDiff.newBuilder()
               .setSnapshotId(d.getSnapshotId())
               .setChildrenSize(d.getChildrenSize())
-              .setIsSnapshotRoot(d.isSnapshotRoot());
+              .setIsSnapshotRoot(rootOfItsSnapshot(d));
       INodeDirectoryAttributes copy = d.snapshotINode;
-      if (!d.isSnapshotRoot() && copy != null) {
+      if (!rootOfItsSnapshot(d) && copy != null) {
         INodeSection.INodeDirectory.Builder c =
             FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings);
         if (copy instanceof INodeDirectoryAttributes.CopyWithQuota && !c.hasTypeQuotas()) {
