@@ -211,6 +211,13 @@ final class FeatureSweeps {
         () -> nn.createSnapshot(d, "s1"));
     sweep(
         "create under a snapshot (the directory's created list)", () -> writeFile(d + "/new", 10));
+    for (int i = 0; i < 100; i++) {
+      nn.mkdirs(d + "/m" + i, FsPermission.getDirDefault(), false);
+    }
+    sweep(
+        "mkdir under a snapshot whose lists hold 101 entries (its own entry record, the lists"
+            + " untouched)",
+        () -> nn.mkdirs(d + "/m100", FsPermission.getDirDefault(), false));
     sweep(
         "setPermission under a snapshot (a file diff with the pre-image)",
         () -> nn.setPermission(d + "/f1", new FsPermission((short) 0600)));

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PageCodec;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffEntries;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
@@ -68,9 +70,16 @@ final class NvmImportSnapshots {
       out.add(new Record(RegionLayout.RECORD_SNAPSHOT_IDS, 0, counter, new byte[0]));
     }
     for (NvmImportTree.Page p : tree.pages) {
-      byte[] diffs = NvmSnapshotEncoder.diffs(p.inode);
+      byte[] diffs = NvmSnapshotEncoder.head(p.inode);
       if (diffs != null) {
         out.add(new Record(RegionLayout.RECORD_INODE_DIFFS, p.inode.getId(), 0, diffs));
+        if (p.inode.isDirectory()) {
+          for (Map.Entry<Long, byte[]> e : NvmDiffEntries.all(p.inode.asDirectory()).entrySet()) {
+            out.add(
+                new Record(
+                    RegionLayout.RECORD_DIFF_ENTRY, p.inode.getId(), e.getKey(), e.getValue()));
+          }
+        }
       }
     }
     for (NvmImportTree.Reference r : tree.references) {
@@ -121,6 +130,7 @@ final class NvmImportSnapshots {
         case RegionLayout.RECORD_SNAPSHOT_IDS:
         case RegionLayout.RECORD_INODE_DIFFS:
         case RegionLayout.RECORD_INODE_REF:
+        case RegionLayout.RECORD_DIFF_ENTRY:
           in.add(new Record(r.type(), r.key(), r.value(), r.payload()));
           break;
         default:

@@ -127,6 +127,24 @@ final class NvmINodeDirectory extends INodeDirectory {
     return slim.child(index.id(i), this);
   }
 
+  /** How many of {@link #refs} are DstReferences (what {@link #dstReferences} would list). */
+  private int dstReferences;
+
+  /** The reference child of referred inode {@code id}, or null. */
+  INodeReference referenceChild(long id) {
+    return refs == null ? null : refs.get(id);
+  }
+
+  int dstReferenceCount() {
+    return dstReferences;
+  }
+
+  private void dropRef(long id) {
+    if (refs != null && refs.remove(id) instanceof INodeReference.DstReference) {
+      dstReferences--;
+    }
+  }
+
   /** The current children that are DstReferences (inodes renamed here out of a snapshot). */
   List<INodeReference> dstReferences() {
     if (refs == null) {
@@ -166,7 +184,12 @@ final class NvmINodeDirectory extends INodeDirectory {
       if (refs == null) {
         refs = new HashMap<>();
       }
-      refs.put(n.getId(), n.asReference());
+      if (refs.put(n.getId(), n.asReference()) instanceof INodeReference.DstReference) {
+        dstReferences--;
+      }
+      if (n instanceof INodeReference.DstReference) {
+        dstReferences++;
+      }
     }
   }
 
@@ -246,7 +269,7 @@ final class NvmINodeDirectory extends INodeDirectory {
   public boolean addChild(INode node, boolean setModTime, int latestSnapshotId)
       throws QuotaExceededException {
     if (index.search(node.getLocalNameBytes()) < 0 && isInLatestSnapshot(latestSnapshotId)) {
-      slim.snapshotChanged(this);
+      slim.snapshotEntryChanged(this, node);
       boolean added = snapshotFeature().addChild(this, node, setModTime, latestSnapshotId);
       if (added && node.isFile()) {
         slim.cache().holdForSnapshot(node.asFile()); // the created list holds this object
@@ -262,6 +285,16 @@ final class NvmINodeDirectory extends INodeDirectory {
     return true;
   }
 
+  /** A symlink's pre-image goes into the latest diff's lists (a copy deleted, the link created). */
+  @Override
+  public INode saveChild2Snapshot(INode child, int latestSnapshotId, INode snapshotCopy) {
+    INode saved = super.saveChild2Snapshot(child, latestSnapshotId, snapshotCopy);
+    if (getDirectoryWithSnapshotFeature() != null) {
+      slim.snapshotEntryChanged(this, child);
+    }
+    return saved;
+  }
+
   /**
    * 2.7.3 records this directory's state in its latest diff from many places (an attribute change,
    * a parent's mtime, a delete's walk, a destroyed reference cleaning its referred inode): every
@@ -272,7 +305,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     super.recordModification(latestSnapshotId);
     if (latestSnapshotId != Snapshot.CURRENT_STATE_ID
         && getDirectoryWithSnapshotFeature() != null) {
-      slim.snapshotChanged(this);
+      slim.snapshotHeadChanged(this); // a new diff or copy; the lists are unchanged
     }
   }
 
@@ -286,6 +319,11 @@ final class NvmINodeDirectory extends INodeDirectory {
     if (pos >= 0) {
       return false;
     }
+    if (getDirectoryWithSnapshotFeature() != null || node.isReference()) {
+      // 2.7.3's rename undo takes the child out of a list and adds it back this way; a reference
+      // child has a record (NvmReferenceRecords) wherever it is
+      slim.snapshotEntryChanged(this, node);
+    }
     index().insert(-pos - 1, node.getLocalNameBytes(), entry(node));
     noteRef(node);
     node.setParent(this);
@@ -298,8 +336,9 @@ final class NvmINodeDirectory extends INodeDirectory {
   @Override
   public boolean removeChild(INode child, int latestSnapshotId) {
     if (isInLatestSnapshot(latestSnapshotId)) {
-      slim.snapshotChanged(this);
-      slim.snapshotChanged(child); // now in the deleted list, with the diff its removal recorded
+      slim.snapshotEntryChanged(this, child);
+      slim.snapshotHeadChanged(
+          child); // now in the deleted list, with the diff its removal recorded
       return snapshotFeature().removeChild(this, child, latestSnapshotId);
     }
     return removeChild(child);
@@ -324,8 +363,9 @@ final class NvmINodeDirectory extends INodeDirectory {
               + " being removed");
     }
     index.remove(pos);
-    if (refs != null) {
-      refs.remove(child.getId());
+    dropRef(child.getId());
+    if (getDirectoryWithSnapshotFeature() != null || child.isReference()) {
+      slim.snapshotEntryChanged(this, child); // as link: the rename undo's other half
     }
     if (index.size() == 0) {
       index = ChildIndex.EMPTY;
@@ -351,15 +391,15 @@ final class NvmINodeDirectory extends INodeDirectory {
       ((INodeReference.WithCount) old.asReference().getReferredINode())
           .removeReference(old.asReference());
     }
-    if (refs != null) {
-      refs.remove(old.getId());
-    }
+    dropRef(old.getId());
     index.setId(pos, entry(newChild));
     noteRef(newChild);
     DirectoryWithSnapshotFeature sf = getDirectoryWithSnapshotFeature();
     if (sf != null) { // as 2.7.3: the latest created list names the new object
       sf.getDiffs().replaceChild(ListType.CREATED, old, newChild);
-      slim.snapshotChanged(this);
+    }
+    if (sf != null || old.isReference() || newChild.isReference()) {
+      slim.snapshotEntryChanged(this, newChild);
     }
     newChild.setParent(this);
     if (inodeMap != null) {

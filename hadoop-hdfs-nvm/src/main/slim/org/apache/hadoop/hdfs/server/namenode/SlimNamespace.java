@@ -101,9 +101,39 @@ final class SlimNamespace {
     return out;
   }
 
-  /** A directory's snapshot branch changed {@code n}'s diffs (NvmINodeDirectory). */
+  /** What the running operation changed in created and deleted lists (NvmINodeDirectory). */
+  private SnapshotChanges changes = new SnapshotChanges();
+
+  /**
+   * A stock walk may have changed {@code n}'s diffs anywhere: its diff record and, for a directory,
+   * all its entry records are compared (NvmINodeDirectory).
+   */
   void snapshotChanged(INode n) {
     snapshotChanged.add(n);
+    if (n.isDirectory()) {
+      changes.whole(n.getId());
+    }
+  }
+
+  /** {@code n}'s diff list may have a new diff or a new copy, its lists are as they were. */
+  void snapshotHeadChanged(INode n) {
+    snapshotChanged.add(n);
+  }
+
+  /** {@code dir}'s lists may have changed for {@code child} (an add, remove or replace). */
+  void snapshotEntryChanged(INodeDirectory dir, INode child) {
+    snapshotChanged.add(dir);
+    changes.child(dir.getId(), child);
+  }
+
+  /** The list changes reported since the last call; then cleared. */
+  SnapshotChanges takeSnapshotChanges() {
+    if (changes.isEmpty()) {
+      return changes;
+    }
+    SnapshotChanges c = changes;
+    changes = new SnapshotChanges();
+    return c;
   }
 
   /** Directories a snapshot walk (cleanSubtreeRecursively) passed since the last take. */

@@ -49,7 +49,7 @@ final class NvmReferenceRecords {
    */
   private final Map<Long, Set<Long>> oldPlaces = new HashMap<>();
 
-  private final Map<Long, long[]> oldPlacesOf = new HashMap<>();
+  private final Map<Long, LongLongMap> oldPlacesOf = new HashMap<>();
 
   /** Inode ids the running operation reported changed: their reference records are compared. */
   private LongLongMap touched = new LongLongMap();
@@ -121,12 +121,20 @@ final class NvmReferenceRecords {
 
   /**
    * The records of {@code dir}'s current reference children as memory has them: one per
-   * DstReference (value: this directory's id), none for a reference that left it.
+   * DstReference (value: this directory's id), none for a reference that left it. Scoped to the
+   * children the operation reported for the directory ({@code changed}: a reference comes and goes
+   * only through its addChild, removeChild and replaceChild) and the inodes it reported changed,
+   * unless the batch compares everything, or the directory's count of references differs from its
+   * records' after that.
    */
-  void stageReferences(Txn t, NvmINodeDirectory dir) throws IOException {
+  void stageReferences(Txn t, NvmINodeDirectory dir, Map<Long, ?> changed, boolean whole)
+      throws IOException {
     if (removedNow.containsKey(dir.getId())) {
       // destroyed by this batch (its references' records went in stageRemovals); a reference the
       // walk reported still names it as its parent
+      return;
+    }
+    if (!all && !whole && stageScoped(t, dir, changed)) {
       return;
     }
     List<INodeReference> now = dir.dstReferences();
@@ -166,6 +174,47 @@ final class NvmReferenceRecords {
     }
   }
 
+  /** The scoped comparison; false if the directory has to be compared whole. */
+  private boolean stageScoped(Txn t, NvmINodeDirectory dir, Map<Long, ?> changed)
+      throws IOException {
+    long dirId = dir.getId();
+    LongLongMap before = refsByDir.get(dirId);
+    LongLongMap ids = new LongLongMap();
+    if (changed != null) {
+      for (long id : changed.keySet()) {
+        ids.put(id, 1);
+      }
+    }
+    if (before != null && touched.size() > 0) {
+      for (long id : touched.keys()) {
+        if (before.containsKey(id)) {
+          ids.put(id, 1);
+        }
+      }
+    }
+    for (long id : ids.keys()) {
+      INodeReference r = dir.referenceChild(id);
+      if (r instanceof INodeReference.DstReference) {
+        if (!writtenNow.containsKey(id)) {
+          replaceRecord(
+              store,
+              t,
+              refPages,
+              id,
+              RegionLayout.RECORD_INODE_REF,
+              dirId,
+              NvmSnapshotEncoder.reference(r));
+          setRefParent(id, dirId);
+          writtenNow.put(id, 1);
+        }
+      } else if (before != null && before.containsKey(id)) {
+        dropReference(t, id);
+      }
+    }
+    LongLongMap after = refsByDir.get(dirId);
+    return dir.dstReferenceCount() == (after == null ? 0 : after.size());
+  }
+
   private void setRefParent(long id, long dirId) {
     long old = refParents.put(id, dirId);
     if (old == dirId) {
@@ -201,18 +250,20 @@ final class NvmReferenceRecords {
    * Which renamed inodes {@code dir}'s deleted lists refer to now. Only those it gained or lost are
    * unsettled: the others' old places did not change.
    */
-  void noteOldPlaces(INodeDirectory dir) {
+  void noteOldPlaces(INodeDirectory dir, LongLongMap compared) {
     long dirId = dir.getId();
-    long[] before = oldPlacesOf.remove(dirId);
+    if (compared != null) {
+      notePlaces(dirId, compared);
+      return;
+    }
+    LongLongMap had = oldPlacesOf.remove(dirId);
     List<INodeReference> refs = NvmSnapshotAccess.deletedReferences(dir);
     LongLongMap now = new LongLongMap();
     for (INodeReference r : refs) {
       now.put(r.getId(), 1);
     }
-    LongLongMap had = new LongLongMap();
-    if (before != null) {
-      for (long id : before) {
-        had.put(id, 1);
+    if (had != null) {
+      for (long id : had.keys()) {
         if (!now.containsKey(id)) {
           Set<Long> owners = oldPlaces.get(id);
           unsettled.put(id, 1);
@@ -223,21 +274,58 @@ final class NvmReferenceRecords {
       }
     }
     if (now.size() > 0) {
-      long[] ids = now.keys();
-      for (long id : ids) {
-        if (!had.containsKey(id)) {
+      for (long id : now.keys()) {
+        if (had == null || !had.containsKey(id)) {
           oldPlaces.computeIfAbsent(id, k -> new HashSet<Long>()).add(dirId);
           unsettled.put(id, 1);
         }
       }
-      oldPlacesOf.put(dirId, ids);
+      oldPlacesOf.put(dirId, now);
+    }
+  }
+
+  /**
+   * The scoped form of {@link #noteOldPlaces}: only the children the batch compared ({@code
+   * compared}: child id &rarr; 1 if a deleted list of the directory refers to it now) can have
+   * gained or lost this directory as an old place.
+   */
+  private void notePlaces(long dirId, LongLongMap compared) {
+    LongLongMap held = oldPlacesOf.get(dirId);
+    if (held == null) {
+      held = new LongLongMap();
+    }
+    boolean changed = false;
+    for (long id : compared.keys()) {
+      boolean now = compared.get(id) == 1;
+      if (now == held.containsKey(id)) {
+        continue;
+      }
+      changed = true;
+      unsettled.put(id, 1);
+      if (now) {
+        held.put(id, 1);
+        oldPlaces.computeIfAbsent(id, k -> new HashSet<Long>()).add(dirId);
+      } else {
+        held.remove(id);
+        Set<Long> owners = oldPlaces.get(id);
+        if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
+          oldPlaces.remove(id);
+        }
+      }
+    }
+    if (changed) {
+      if (held.size() == 0) {
+        oldPlacesOf.remove(dirId);
+      } else {
+        oldPlacesOf.put(dirId, held);
+      }
     }
   }
 
   private void forgetOldPlace(long dirId) {
-    long[] before = oldPlacesOf.remove(dirId);
+    LongLongMap before = oldPlacesOf.remove(dirId);
     if (before != null) {
-      for (long id : before) {
+      for (long id : before.keys()) {
         Set<Long> owners = oldPlaces.get(id);
         unsettled.put(id, 1);
         if (owners != null && owners.remove(dirId) && owners.isEmpty()) {
@@ -464,7 +552,7 @@ final class NvmReferenceRecords {
 
   /** At a restart: {@code dir}'s diffs are in memory again. */
   void restoredDiffs(INodeDirectory dir) {
-    noteOldPlaces(dir);
+    noteOldPlaces(dir, null);
     unsettled = new LongLongMap();
   }
 }

@@ -51,6 +51,12 @@ final class NvmSnapshotRecords {
   /** The references' records and the pages of renamed inodes only old places hold. */
   private final NvmReferenceRecords refs;
 
+  /** The directories' created and deleted lists, a record per child. */
+  private final NvmEntryRecords entries;
+
+  /** The list changes of the running batch's operation (stage). */
+  private SnapshotChanges changes = new SnapshotChanges();
+
   /** The inode ids the running batch removes (stageRemovals). */
   private LongLongMap removedNow = new LongLongMap();
 
@@ -96,6 +102,7 @@ final class NvmSnapshotRecords {
   NvmSnapshotRecords(InodeStore store) {
     this.store = store;
     this.refs = new NvmReferenceRecords(store);
+    this.entries = new NvmEntryRecords(store);
   }
 
   /** Whether any snapshot state exists in memory or in the region (else a batch skips it all). */
@@ -104,6 +111,7 @@ final class NvmSnapshotRecords {
         || diffPages.size() > 0
         || snapshotPages.size() > 0
         || !refs.isEmpty()
+        || !entries.isEmpty()
         || snapshotsChanged
         // a snapshot edit while no snapshot exists (a rename of a snapshot to its own name, which
         // 2.7.3 accepts and logs whether or not the snapshot exists): its batch clears the edit
@@ -178,8 +186,10 @@ final class NvmSnapshotRecords {
    * records of {@code inodes} (plus every inode with a record on a sweep). Returns the files whose
    * diffs are in memory now, which the caller pins in the inode cache once the batch is staged.
    */
-  List<INodeFile> stage(Txn t, FSNamesystem fsn, List<INode> inodes, IdPageMap pages)
+  List<INodeFile> stage(
+      Txn t, FSNamesystem fsn, List<INode> inodes, IdPageMap pages, SnapshotChanges changes)
       throws IOException {
+    this.changes = changes;
     SnapshotManager sm = fsn.getSnapshotManager();
     if (snapshotsChanged) {
       stageCounter(t, NvmSnapshotAccess.counter(sm));
@@ -214,8 +224,16 @@ final class NvmSnapshotRecords {
         INode n = fsd.getInode(id);
         if (n == null) {
           t.removeRecord(diffPages.remove(id)); // destroyed by the walk; its page goes too
+          entries.stageRemoval(t, id);
         } else {
           stageDiffs(t, n, seen, withDiffs);
+          if (n.isDirectory() && !removedNow.containsKey(id)) {
+            // compared scoped before the sweep was known: whole now (done once per batch)
+            if (entries.stage(t, n.asDirectory(), true, null) == null
+                && n instanceof NvmINodeDirectory) {
+              refs.noteOldPlaces(n.asDirectory(), null);
+            }
+          }
         }
       }
     } else if (sweep == SWEEP_REFERENCES) {
@@ -234,6 +252,8 @@ final class NvmSnapshotRecords {
       }
     }
     sweep = 0;
+    entries.batchStaged();
+    this.changes = new SnapshotChanges();
     refs.dropDestroyed(t, fsd);
     refs.stageOldPlaceParents(t, pages); // ends the batch's reference work
     removedNow = new LongLongMap();
@@ -303,7 +323,7 @@ final class NvmSnapshotRecords {
         continue; // destroyed but still listed by its deleted directory (RemovalParents)
       }
       byte[] want = NvmSnapshotEncoder.diffs(n);
-      byte[] have = store.record(diffPages.get(id)).payload();
+      byte[] have = entries.assembled(id, store.record(diffPages.get(id)).payload());
       if (want == null || !Arrays.equals(have, want)) {
         out.put(
             id,
@@ -359,7 +379,12 @@ final class NvmSnapshotRecords {
     }
     if (n.isReference() && n.getParent() instanceof NvmINodeDirectory) {
       // a reference that moved into a directory no hook reported (none of the two in a snapshot)
-      refs.stageReferences(t, (NvmINodeDirectory) n.getParent());
+      NvmINodeDirectory parent = (NvmINodeDirectory) n.getParent();
+      refs.stageReferences(
+          t,
+          parent,
+          changes.isWhole(parent.getId()) ? null : changes.children(parent.getId()),
+          changes.isWhole(parent.getId()) || sweep == SWEEP_ALL);
     }
     INode target = n.isReference() ? n.asReference().getReferredINode() : n;
     if (target.isReference()) { // a WithCount
@@ -368,15 +393,23 @@ final class NvmSnapshotRecords {
     if (seen.put(target, Boolean.TRUE) != null || removedNow.containsKey(target.getId())) {
       return; // done, or removed by this batch (its records went in stageRemovals)
     }
+    long id = target.getId();
+    boolean whole = sweep == SWEEP_ALL || changes.isWhole(id);
     if (target instanceof NvmINodeDirectory) {
-      refs.stageReferences(t, (NvmINodeDirectory) target);
-      refs.noteOldPlaces(target.asDirectory());
+      refs.stageReferences(t, (NvmINodeDirectory) target, changes.children(id), whole);
     }
-    byte[] want = NvmSnapshotEncoder.diffs(target);
+    byte[] want = NvmSnapshotEncoder.head(target);
     if (want != null && target.isFile()) {
       withDiffs.add(target.asFile());
     }
-    replace(t, diffPages, target.getId(), RegionLayout.RECORD_INODE_DIFFS, 0, want);
+    replace(t, diffPages, id, RegionLayout.RECORD_INODE_DIFFS, 0, want);
+    if (target.isDirectory()) {
+      LongLongMap compared =
+          entries.stage(t, target.asDirectory(), whole || want == null, changes.children(id));
+      if (target instanceof NvmINodeDirectory) {
+        refs.noteOldPlaces(target.asDirectory(), compared);
+      }
+    }
   }
 
   private void stageCounter(Txn t, int counter) throws IOException {
@@ -466,6 +499,7 @@ final class NvmSnapshotRecords {
       long page = diffPages.remove(ids[i]);
       if (page != LongLongMap.MISSING) {
         t.removeRecord(page);
+        entries.stageRemoval(t, ids[i]);
       }
     }
   }
@@ -478,6 +512,15 @@ final class NvmSnapshotRecords {
 
   void restoredDiffs(long inodeId, long page) {
     diffPages.put(inodeId, page);
+  }
+
+  void restoredEntry(long dirId, long childId, long page, byte[] payload) {
+    entries.restored(dirId, childId, page, payload);
+  }
+
+  /** A directory's diff record written with its lists, before entry records. */
+  void restoredLegacy(long dirId) {
+    entries.restoredLegacy(dirId);
   }
 
   /** At a restart: {@code dir}'s diffs are in memory again. */

@@ -32,7 +32,7 @@ public final class NvmStringTables {
   }
 
   /** Reads a table {@link #write} wrote: index = id, as the stock loader's table. */
-  static String[] read(InputStream in) throws IOException {
+  public static String[] read(InputStream in) throws IOException {
     StringTableSection s = StringTableSection.parseDelimitedFrom(in);
     if (s == null) {
       throw new IOException("a snapshot record without its string table");

@@ -98,6 +98,7 @@ final class NvmTokenWriteThrough {
         case RegionLayout.RECORD_SNAPSHOT_IDS:
         case RegionLayout.RECORD_INODE_DIFFS:
         case RegionLayout.RECORD_INODE_REF:
+        case RegionLayout.RECORD_DIFF_ENTRY:
           break; // SnapshotRestore's
         default:
           throw new IOException(

@@ -204,10 +204,12 @@ final class NvmWriteThrough {
       op.stage(t);
       // a batch of counters only (a generation stamp in the middle of a truncate) ends no change
       boolean checked = collecting && (!staged.isEmpty() || removals.count() > 0);
+      List<INode> snapshotChanged = slim.takeSnapshotChanged();
+      SnapshotChanges listChanges = slim.takeSnapshotChanges();
       if (collecting) {
-        staged.addAll(slim.takeSnapshotChanged());
+        staged.addAll(snapshotChanged);
         boolean sweep = snapshots.sweepPending();
-        withDiffs = snapshots.stage(t, fsn, staged, pages);
+        withDiffs = snapshots.stage(t, fsn, staged, pages, listChanges);
         if (sweep) {
           // the stock walk also cut the block lists of files only snapshots hold now to what the
           // snapshots keep (collectBlocksAndClear, which only drops trailing blocks): those files

@@ -15,11 +15,13 @@ import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.INodeReferenceSection;
 import org.apache.hadoop.hdfs.server.namenode.FsImageProto.SnapshotSection;
+import org.apache.hadoop.hdfs.server.namenode.nvm.DiffEntryFormat;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.FSImageFormatPBSnapshot;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffEntries;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
@@ -49,6 +51,14 @@ final class SnapshotRestore {
         current.put(v.key(), page);
         continue;
       }
+      if (v.type() == RegionLayout.RECORD_DIFF_ENTRY) {
+        for (DiffEntryFormat.Entry e : entries(v)) {
+          if (e.kind != DiffEntryFormat.CREATED) {
+            ids.put(v.value(), v.key());
+          }
+        }
+        continue;
+      }
       if (v.type() != RegionLayout.RECORD_INODE_DIFFS) {
         continue;
       }
@@ -74,21 +84,21 @@ final class SnapshotRestore {
     return ids;
   }
 
-  /** A diff record's head: its two id lists and its directory copies' access times. */
-  private static long[][] head(byte[] payload) {
-    ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
-    long[][] lists = new long[3][];
-    for (int l = 0; l < 3; l++) {
-      lists[l] = new long[b.getInt()];
-      for (int i = 0; i < lists[l].length; i++) {
-        lists[l][i] = b.getLong();
-      }
+  private static List<DiffEntryFormat.Entry> entries(RecordView v) throws IOException {
+    try {
+      return DiffEntryFormat.decode(v.payload());
+    } catch (IOException e) {
+      throw new IOException(
+          "NVM region: the diff entry record of inode "
+              + v.value()
+              + " in directory "
+              + v.key()
+              + " (page "
+              + v.page()
+              + ") is damaged: "
+              + e.getMessage(),
+          e);
     }
-    return lists;
-  }
-
-  private static int headLength(long[][] head) {
-    return 12 + 8 * (head[0].length + head[1].length + head[2].length);
   }
 
   /** One snapshot record, parsed far enough to order it. */
@@ -137,6 +147,8 @@ final class SnapshotRestore {
     List<SnapshotRecord> snapshots = new ArrayList<SnapshotRecord>();
     List<RecordView> diffs = new ArrayList<RecordView>();
     List<RecordView> refs = new ArrayList<RecordView>();
+    java.util.Map<Long, List<RecordView>> entryRecords =
+        new java.util.HashMap<Long, List<RecordView>>();
     long counter = 0;
     for (long page : recordPages) {
       RecordView v = store.record(page);
@@ -149,6 +161,10 @@ final class SnapshotRestore {
       } else if (v.type() == RegionLayout.RECORD_INODE_REF) {
         refs.add(v);
         records.restoredReference(v.key(), page, v.value());
+      } else if (v.type() == RegionLayout.RECORD_DIFF_ENTRY) {
+        entries(v); // checked before anything is loaded
+        entryRecords.computeIfAbsent(v.key(), k -> new ArrayList<RecordView>()).add(v);
+        records.restoredEntry(v.key(), v.value(), page, v.payload());
       } else if (v.type() == RegionLayout.RECORD_SNAPSHOT_IDS) {
         counter = v.value();
         records.restoredCounter(page);
@@ -202,9 +218,10 @@ final class SnapshotRestore {
       pin(slim, refList.get(0).getReferredINode());
     }
     for (RecordView v : diffs) {
-      ByteArrayInputStream in = new ByteArrayInputStream(v.payload());
-      long[][] head = head(v.payload());
-      in.skip(headLength(head));
+      byte[] payload = assembled(v, entryRecords.remove(v.key()), records);
+      ByteArrayInputStream in = new ByteArrayInputStream(payload);
+      long[][] head = NvmDiffEntries.headLists(payload);
+      in.skip(NvmDiffEntries.headLength(head));
       strings(image, NvmStringTables.read(in));
       // this record's references, which its deletedINodeRef indexes count from 0
       refList.clear();
@@ -229,9 +246,52 @@ final class SnapshotRestore {
         NvmSnapshotAccess.shareCopyXAttrs(owner);
       }
     }
+    if (!entryRecords.isEmpty()) {
+      RecordView v = entryRecords.values().iterator().next().get(0);
+      throw new IOException(
+          "NVM region: the diff entry record at page "
+              + v.page()
+              + " belongs to directory "
+              + v.key()
+              + ", which has no diff record");
+    }
     records.restoredNames(fsn.getSnapshotManager());
     recomputeQuotaUsage(fsn, slim);
     return records;
+  }
+
+  /**
+   * A diff record's payload as the stock loader reads it: a directory's head with its children's
+   * entry records put back into its lists (NvmDiffEntries.assemble). A directory record written
+   * with its own lists (before entry records) is read as it is, and compared whole by its next
+   * batch, which writes it in the new form.
+   */
+  private static byte[] assembled(
+      RecordView v, List<RecordView> entries, NvmSnapshotRecords records) throws IOException {
+    if (entries == null) {
+      if (NvmDiffEntries.hasLists(v.payload())) {
+        records.restoredLegacy(v.key());
+      }
+      return v.payload();
+    }
+    long[] ids = new long[entries.size()];
+    List<byte[]> payloads = new ArrayList<byte[]>(entries.size());
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = entries.get(i).value();
+      payloads.add(entries.get(i).payload());
+    }
+    try {
+      return NvmDiffEntries.assemble(v.payload(), ids, payloads);
+    } catch (IOException e) {
+      throw new IOException(
+          "NVM region: the diff record of inode "
+              + v.key()
+              + " (page "
+              + v.page()
+              + ") and its entry records do not fit together: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /**

@@ -412,6 +412,9 @@ public final class RegionLayout {
   /** key: a renamed inode's id; value: its parent's id; payload: §13 */
   public static final int RECORD_INODE_REF = 11;
 
+  /** key: a directory's inode id; value: a child's inode id; payload: its diff entries (§13) */
+  public static final int RECORD_DIFF_ENTRY = 12;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocolPB.PBHelper;
@@ -80,7 +81,7 @@ public final class NvmSnapshotEncoder {
     return out.toByteArray();
   }
 
-  private static INodeReferenceSection.INodeReference referenceMessage(INodeReference r) {
+  static INodeReferenceSection.INodeReference referenceMessage(INodeReference r) {
     INodeReferenceSection.INodeReference.Builder b =
         INodeReferenceSection.INodeReference.newBuilder().setReferredId(r.getId());
     if (r instanceof INodeReference.WithName) {
@@ -99,6 +100,20 @@ public final class NvmSnapshotEncoder {
    * times).
    */
   public static byte[] diffs(INode n) throws IOException {
+    return diffs(n, true);
+  }
+
+  /**
+   * The payload of {@code n}'s diff record as the region keeps it: for a directory without its
+   * created and deleted lists, which are in its children's {@code RECORD_DIFF_ENTRY} records
+   * ({@link NvmDiffEntries}); {@link NvmDiffEntries#assemble} makes {@link #diffs(INode)}'s payload
+   * of the two again.
+   */
+  public static byte[] head(INode n) throws IOException {
+    return diffs(n, false);
+  }
+
+  private static byte[] diffs(INode n, boolean lists) throws IOException {
     SaverContext strings = new SaverContext();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long[] deleted;
@@ -117,7 +132,7 @@ public final class NvmSnapshotEncoder {
       if (sf == null) {
         return null;
       }
-      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body);
+      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body, lists);
       copyAccessTimes = copyAccessTimes(sf.getDiffs().asList());
     } else {
       return null;
@@ -231,13 +246,17 @@ public final class NvmSnapshotEncoder {
     }
   }
 
-  /** Newest diff first; returns the ids of the inodes the deleted lists hold. */
+  /**
+   * Newest diff first; returns the ids of the inodes the deleted lists hold. Without {@code lists},
+   * every diff's created and deleted lists are left out (the record's head: NvmDiffEntries).
+   */
   private static long[] dirDiffs(
       INodeDirectory dir,
       List<DirectoryDiff> list,
       SaverContext strings,
       List<INodeReference> refs,
-      ByteArrayOutputStream out)
+      ByteArrayOutputStream out,
+      boolean lists)
       throws IOException {
     SnapshotDiffSection.DiffEntry.newBuilder()
         .setInodeId(dir.getId())
@@ -267,9 +286,11 @@ public final class NvmSnapshotEncoder {
         }
         b.setName(ByteString.copyFrom(copy.getLocalNameBytes())).setSnapshotCopy(c);
       }
-      List<INode> created = d.getChildrenDiff().getList(ListType.CREATED);
+      List<INode> created =
+          lists ? d.getChildrenDiff().getList(ListType.CREATED) : Collections.<INode>emptyList();
       b.setCreatedListSize(created.size());
-      for (INode del : d.getChildrenDiff().getList(ListType.DELETED)) {
+      for (INode del :
+          lists ? d.getChildrenDiff().getList(ListType.DELETED) : Collections.<INode>emptyList()) {
         if (del
             .isReference()) { // a renamed inode's old place (WithName), or a deleted DstReference
           b.addDeletedINodeRef(refs.size());

@@ -65,6 +65,9 @@ final class RecordCheck {
   /** Directive page mapped to its pool's name and the region offset of that field. */
   private final Map<Long, String> poolOfDirective = new HashMap<Long, String>();
 
+  /** Diff entry records by directory and child: one per pair. */
+  private final Map<Long, Map<Long, Long>> pageOfEntry = new HashMap<Long, Map<Long, Long>>();
+
   private final Map<Long, Long> poolFieldOffset = new HashMap<Long, Long>();
 
   private RecordCheck(RegionModel m, List<Finding> out) {
@@ -147,6 +150,17 @@ final class RecordCheck {
       snapshots.reference(r);
       return;
     }
+    if (r.isDiffEntry()) {
+      duplicate(
+          pageOfEntry.computeIfAbsent(r.key(), k -> new HashMap<Long, Long>()),
+          r.value(),
+          r,
+          RC_VALUE,
+          Finding.Kind.DUPLICATE_RECORD_KEY,
+          "child inode id (in directory " + r.key() + ")");
+      snapshots.entry(r);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -174,9 +188,11 @@ final class RecordCheck {
               + RECORD_SNAPSHOT_IDS
               + " (snapshot ids), "
               + RECORD_INODE_DIFFS
-              + " (inode diffs) and "
+              + " (inode diffs), "
               + RECORD_INODE_REF
-              + " (inode reference); the NameNode refuses to start");
+              + " (inode reference) and "
+              + RECORD_DIFF_ENTRY
+              + " (diff entry); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {

@@ -4,6 +4,8 @@ import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.DiffEntryFormat;
 
 /**
  * One record decoded for the dump, and its text and JSON forms: a delegation token (its identifier,
@@ -21,8 +23,8 @@ final class RecordEntry {
   /**
    * By type (tokens by sequence number, master keys by id, retry log pages by index, cache pools by
    * name in UTF-8 byte order, cache directives by id, the cache ids record, truncate blocks by
-   * inode id, then other types), then key, pool name (a pool without one first), record id and
-   * page.
+   * inode id, then other types), then key, pool name (a pool without one first), value (a diff
+   * entry's child), record id and page.
    */
   static final Comparator<RecordEntry> ORDER =
       new Comparator<RecordEntry>() {
@@ -31,6 +33,7 @@ final class RecordEntry {
           int c = Long.compareUnsigned(a.type, b.type);
           c = c != 0 ? c : Long.compare(a.key, b.key);
           c = c != 0 ? c : comparePoolNames(a, b);
+          c = c != 0 ? c : Long.compare(a.value, b.value); // diff entries: by child
           c = c != 0 ? c : Long.compare(a.recordId, b.recordId);
           return c != 0 ? c : Long.compare(a.page, b.page);
         }
@@ -48,6 +51,10 @@ final class RecordEntry {
   private final boolean snapshotIds;
   private final boolean inodeDiffs;
   private final boolean inodeRef;
+  private final boolean diffEntry;
+
+  /** The entries of a diff entry record, or null. */
+  private final List<DiffEntryFormat.Entry> entries;
 
   /** The deleted-list ids at the head of an inode diffs record, or null. */
   private final DiffRecordHeader diffs;
@@ -94,6 +101,7 @@ final class RecordEntry {
     snapshotIds = r.isSnapshotIds();
     inodeDiffs = r.isInodeDiffs();
     inodeRef = r.isInodeRef();
+    diffEntry = r.isDiffEntry();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -105,6 +113,7 @@ final class RecordEntry {
     directive = cacheDirective && payload != null ? decodeDirective(payload) : null;
     truncate = truncateBlock ? TruncateBlock.decode(payload) : null;
     diffs = inodeDiffs ? DiffRecordHeader.decode(payload) : null;
+    entries = diffEntry && payload != null ? decodeEntries(payload) : null;
     if (payload == null) {
       damaged = "payload";
     } else if (token && identifier == null) {
@@ -117,6 +126,8 @@ final class RecordEntry {
       damaged = "block";
     } else if (inodeDiffs && diffs == null) {
       damaged = "deletedList";
+    } else if (diffEntry && entries == null) {
+      damaged = "entries";
     } else {
       damaged = null;
     }
@@ -131,6 +142,28 @@ final class RecordEntry {
         }
       }
     }
+  }
+
+  private static List<DiffEntryFormat.Entry> decodeEntries(byte[] payload) {
+    try {
+      return DiffEntryFormat.decode(payload);
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  /** "s3:created:name,s1:deleted:name" (snapshot id, kind, name) for the dump. */
+  private String describeEntries() {
+    StringBuilder b = new StringBuilder();
+    for (DiffEntryFormat.Entry e : entries) {
+      b.append(b.length() == 0 ? "" : ",").append('s').append(e.snapshotId).append(':');
+      b.append(
+          e.kind == DiffEntryFormat.CREATED
+              ? "created"
+              : e.kind == DiffEntryFormat.DELETED ? "deleted" : "deletedReference");
+      b.append(':').append(TextEscape.value(new String(e.name, StandardCharsets.UTF_8)));
+    }
+    return b.toString();
   }
 
   private static TokenIdentifier decode(byte[] payload) {
@@ -270,6 +303,12 @@ final class RecordEntry {
     } else if (inodeRef) {
       b.append("inodeReference inodeId=").append(key).append(" parentInodeId=").append(value);
       b.append(" length=").append(Long.toUnsignedString(length));
+    } else if (diffEntry) {
+      b.append("diffEntry directoryInodeId=").append(key).append(" inodeId=").append(value);
+      if (entries != null) {
+        b.append(" entries=").append(describeEntries());
+      }
+      b.append(" length=").append(Long.toUnsignedString(length));
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -346,6 +385,12 @@ final class RecordEntry {
       j.put("length", length);
     } else if (inodeRef) {
       j.put("type", "inodeReference").put("inodeId", key).put("parentInodeId", value);
+      j.put("length", length);
+    } else if (diffEntry) {
+      j.put("type", "diffEntry").put("directoryInodeId", key).put("inodeId", value);
+      if (entries != null) {
+        j.put("entries", describeEntries());
+      }
       j.put("length", length);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);

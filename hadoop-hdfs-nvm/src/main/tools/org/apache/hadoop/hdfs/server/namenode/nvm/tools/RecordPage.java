@@ -84,10 +84,14 @@ final class RecordPage {
     return type() == RECORD_INODE_REF;
   }
 
+  boolean isDiffEntry() {
+    return type() == RECORD_DIFF_ENTRY;
+  }
+
   /**
    * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids",
-   * "truncate block", "snapshot", "snapshot ids", "inode diffs", "inode reference" or "type N", for
-   * messages.
+   * "truncate block", "snapshot", "snapshot ids", "inode diffs", "inode reference", "diff entry" or
+   * "type N", for messages.
    */
   String typeName() {
     long t = type();
@@ -113,6 +117,8 @@ final class RecordPage {
       return "inode diffs";
     } else if (t == RECORD_INODE_REF) {
       return "inode reference";
+    } else if (t == RECORD_DIFF_ENTRY) {
+      return "diff entry";
     }
     return "type " + t;
   }

@@ -2,6 +2,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 
 import java.io.File;
 import java.io.IOException;
+import org.apache.hadoop.hdfs.server.namenode.nvm.DiffEntryFormat;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.Region;
 
@@ -86,6 +87,18 @@ final class RegionModel {
         RecordPage r = record(census.liveRecords.get(i));
         if (r.isInodeRef()) {
           current.add(r.key());
+        }
+        if (r.isDiffEntry()) {
+          try {
+            for (DiffEntryFormat.Entry e : DiffEntryFormat.decode(r.payload())) {
+              if (e.kind != DiffEntryFormat.CREATED && r.value() != 0) {
+                notInTree.put(r.value(), r.key());
+              }
+            }
+          } catch (java.io.IOException e) {
+            // a damaged payload: SnapshotRecordCheck's finding
+          }
+          continue;
         }
         if (!r.isInodeDiffs()) {
           continue;

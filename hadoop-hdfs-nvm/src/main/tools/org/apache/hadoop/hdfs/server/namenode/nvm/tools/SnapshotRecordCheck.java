@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.namenode.nvm.tools;
 import static org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout.*;
 
 import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.DiffEntryFormat;
 import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 
 /**
@@ -78,7 +79,14 @@ final class SnapshotRecordCheck {
     counterPage = r.page;
   }
 
+  /** The inodes with a diff record (a diff entry's directory must be one). */
+  private final LongLongMap withDiffs = new LongLongMap();
+
+  /** The diff entry records, for the check against the diff records in {@link #finish}. */
+  private final LongList entryPages = new LongList();
+
   void diffs(RecordPage r) {
+    withDiffs.put(r.key(), r.page);
     long owner = r.key() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.key());
     if (owner == LongLongMap.MISSING) {
       bad(r.page + RC_KEY, r, "inode " + r.key() + " is not attached");
@@ -106,17 +114,25 @@ final class SnapshotRecordCheck {
             r.page + RC_PAYLOAD,
             r,
             "its deleted list names inode " + id + ", which is not attached");
-      } else if (m.inode(page).parentId() != r.key()) {
-        bad(
-            r.page + RC_PAYLOAD,
-            r,
-            "its deleted list names "
-                + Paths.describe(m, page)
-                + ", whose parent is inode "
-                + m.inode(page).parentId()
-                + ", not "
-                + r.key());
+      } else {
+        underItsDirectory(r, page, "its deleted list");
       }
+    }
+  }
+
+  /** A deleted inode's page keeps the directory whose deleted list holds it as its parent. */
+  private void underItsDirectory(RecordPage r, long page, String what) {
+    if (m.inode(page).parentId() != r.key()) {
+      bad(
+          r.page + RC_PAYLOAD,
+          r,
+          what
+              + " names "
+              + Paths.describe(m, page)
+              + ", whose parent is inode "
+              + m.inode(page).parentId()
+              + ", not "
+              + r.key());
     }
   }
 
@@ -144,8 +160,50 @@ final class SnapshotRecordCheck {
     }
   }
 
+  /**
+   * A diff entry (one child's entries in a directory's diff lists): a payload of entries, its
+   * directory an attached directory, its child an attached inode (a created child is current or in
+   * a later deleted list, a deleted one keeps its page), a deleted inode's page under the
+   * directory; that the directory has a diff record is checked in {@link #finish}.
+   */
+  void entry(RecordPage r) {
+    entryPages.add(r.page);
+    java.util.List<DiffEntryFormat.Entry> entries;
+    try {
+      entries = DiffEntryFormat.decode(r.payload());
+    } catch (java.io.IOException e) {
+      if (r.payload() != null) { // else a broken chain: ChainCheck's
+        bad(r.page + RC_LEN, r, "the payload is not a list of entries: " + e.getMessage());
+      }
+      return;
+    }
+    long dir = r.key() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.key());
+    if (dir == LongLongMap.MISSING || !m.inode(dir).isDirectory()) {
+      bad(r.page + RC_KEY, r, "its directory, inode " + r.key() + ", is not an attached directory");
+    }
+    long child = r.value() == 0 ? LongLongMap.MISSING : m.attachedPageOfId(r.value());
+    if (child == LongLongMap.MISSING) {
+      bad(r.page + RC_VALUE, r, "its child, inode " + r.value() + ", is not attached");
+      return;
+    }
+    for (DiffEntryFormat.Entry e : entries) {
+      if (e.snapshotId < 0 || e.snapshotId > MAX_SNAPSHOT_ID) {
+        bad(r.page + RC_PAYLOAD, r, "an entry of snapshot id " + e.snapshotId);
+      }
+      if (e.kind == DiffEntryFormat.DELETED) {
+        underItsDirectory(r, child, "a deleted entry");
+      }
+    }
+  }
+
   /** After every record: the counter against the snapshots. */
   void finish() {
+    for (int i = 0; i < entryPages.size(); i++) {
+      RecordPage e = m.record(entryPages.get(i));
+      if (!withDiffs.containsKey(e.key())) {
+        bad(e.page + RC_KEY, e, "its directory, inode " + e.key() + ", has no diff record");
+      }
+    }
     if (counterPage >= 0 && maxSnapshotId >= m.record(counterPage).value()) {
       RecordPage c = m.record(counterPage);
       bad(

@@ -6,6 +6,7 @@ import static org.junit.Assert.*;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import org.apache.hadoop.hdfs.server.namenode.nvm.DiffEntryFormat;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeAttrs;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode;
@@ -176,5 +177,92 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
         CheckAssert.onlyError(
             judge("the reference names /user"), Finding.Kind.BAD_SNAPSHOT_RECORD, ref + RC_VALUE);
     assertTrue(f.message(), f.message().contains("has parent " + n.id(n.tmp)));
+  }
+
+  /** An entry payload of one deleted (or created) entry named {@code name} in snapshot 0. */
+  private static byte[] entry(int kind, String name) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    DiffEntryFormat.write(
+        out, 0, kind, name.getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+    return DiffEntryFormat.payload(1, out);
+  }
+
+  private long entryRecord(long dirId, long childId, byte[] payload) throws Exception {
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      long page = t.createRecord(RECORD_DIFF_ENTRY, dirId, childId, payload);
+      t.commit();
+      return page;
+    }
+  }
+
+  /**
+   * The form the NameNode writes: alice's diff record without lists, small.txt's deleted entry in a
+   * record of its own (recovery keeps the page out of the current tree by it, so a current
+   * small.txt beside it is no duplicate); dumped entry by entry.
+   */
+  @Test
+  public void aDeletedEntryInItsOwnRecordIsCleanAndDumped() throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs());
+    entryRecord(n.id(n.alice), n.id(n.small), entry(DiffEntryFormat.DELETED, "small.txt"));
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.create(n.alice, InodeAttrs.file("small.txt").times(9000, 9001).mode(0644));
+      t.commit();
+    }
+    CheckReport r = judge("small.txt's deleted entry");
+    assertEquals(r.format(), 0, r.exitCode());
+    String all = NamespaceDump.recordLines(n.file).toString();
+    assertTrue(
+        all,
+        all.contains(
+            "diffEntry directoryInodeId="
+                + n.id(n.alice)
+                + " inodeId="
+                + n.id(n.small)
+                + " entries=s0:deleted:small.txt "));
+  }
+
+  @Test
+  public void anEntryOfADirectoryWithoutADiffRecordIsBad() throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs());
+    long page = entryRecord(n.id(n.user), n.id(n.tmp), entry(DiffEntryFormat.CREATED, "tmp"));
+    Finding f =
+        CheckAssert.onlyError(
+            judge("an entry of /user"), Finding.Kind.BAD_SNAPSHOT_RECORD, page + RC_KEY);
+    assertTrue(f.message(), f.message().contains("has no diff record"));
+  }
+
+  @Test
+  public void aDeletedEntryWhosePageIsElsewhereIsBad() throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs());
+    long page = entryRecord(n.id(n.alice), n.id(n.tmp), entry(DiffEntryFormat.DELETED, "tmp"));
+    Finding f =
+        CheckAssert.onlyError(
+            judge("/tmp in alice's deleted list"),
+            Finding.Kind.BAD_SNAPSHOT_RECORD,
+            page + RC_PAYLOAD);
+    assertTrue(f.message(), f.message().contains("not " + n.id(n.alice)));
+  }
+
+  @Test
+  public void twoEntryRecordsOfOneChildAreADuplicateAndAnUndecodablePayloadIsBad()
+      throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs());
+    entryRecord(n.id(n.alice), n.id(n.big), entry(DiffEntryFormat.CREATED, "big.bin"));
+    long second =
+        entryRecord(n.id(n.alice), n.id(n.big), entry(DiffEntryFormat.CREATED, "big.bin"));
+    CheckAssert.onlyError(
+        judge("two records of big.bin"), Finding.Kind.DUPLICATE_RECORD_KEY, second + RC_VALUE);
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.removeRecord(second);
+      t.commit();
+    }
+    long bad = entryRecord(n.id(n.alice), n.id(n.small), new byte[] {1, 0, 0, 0, 0, 0});
+    Finding f =
+        CheckAssert.onlyError(
+            judge("an entry cut short"), Finding.Kind.BAD_SNAPSHOT_RECORD, bad + RC_LEN);
+    assertTrue(f.message(), f.message().contains("not a list of entries"));
   }
 }
