@@ -385,6 +385,75 @@ public class SnapshotRestartTest {
   }
 
   /**
+   * A truncate under a snapshot copies the last block; the old one is still the file's block (its
+   * block collection, as 2.7.3's), held by the snapshot's diff. After a rename it is named by the
+   * file's new path, as the stock NameNode names it (listCorruptFileBlocks and fsck report blocks
+   * by that path): the NVM NameNode's block collection of the old block stayed at the old path (the
+   * differential fuzzer, seed 20261129, its listCorruptFileBlocks divergence). Stock and NVM answer
+   * the same, before and after a restart.
+   */
+  @Test(timeout = 600_000)
+  public void aBlockOnlyASnapshotHoldsFollowsItsRenamedFile() throws Exception {
+    List<String> want = renamedTruncatedFile(false);
+    cluster.shutdown();
+    cluster = null;
+    assertEquals(want, renamedTruncatedFile(true));
+    assertEquals("[/e/g, /e/g, /e/g, /e/g]", want.toString());
+  }
+
+  /** The paths the old and the new block's collections give, before and after a restart. */
+  private List<String> renamedTruncatedFile(boolean nvm) throws Exception {
+    cluster =
+        MigrationTestSupport.cluster(
+            getClass(),
+            nvm ? "tn" : "ts",
+            nvm,
+            1,
+            NvmConfigKeys.NVM_SNAPSHOTS_PREVIEW_KEY + "=true");
+    DistributedFileSystem fs = cluster.getFileSystem();
+    Path d = new Path("/d");
+    fs.mkdirs(new Path("/e"));
+    write(fs, new Path(d, "f"), 100);
+    fs.allowSnapshot(d);
+    fs.createSnapshot(d, "s1");
+    org.apache.hadoop.hdfs.protocol.ExtendedBlock old =
+        fs.getClient().getLocatedBlocks("/d/f", 0).get(0).getBlock();
+    fs.truncate(new Path(d, "f"), 2);
+    org.apache.hadoop.hdfs.protocol.ExtendedBlock now =
+        fs.getClient().getLocatedBlocks("/d/f", 0).get(0).getBlock();
+    assertTrue(old + " " + now, old.getBlockId() != now.getBlockId()); // copied, not in place
+    fs.rename(new Path(d, "f"), new Path("/e/g"));
+    List<String> out = new ArrayList<>();
+    out.add(collectionPath(old));
+    out.add(collectionPath(now));
+    if (nvm) {
+      cluster.restartNameNode(true);
+    } else {
+      fs.setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_ENTER);
+      fs.saveNamespace();
+      fs.setSafeMode(HdfsConstants.SafeModeAction.SAFEMODE_LEAVE);
+      cluster.restartNameNode(true);
+    }
+    cluster.waitActive();
+    out.add(collectionPath(old));
+    out.add(collectionPath(now));
+    return out;
+  }
+
+  private String collectionPath(org.apache.hadoop.hdfs.protocol.ExtendedBlock b) {
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = cluster.getNamesystem();
+    fsn.readLock();
+    try {
+      Object bc = fsn.getBlockManager().getBlockCollection(b.getLocalBlock());
+      return bc == null
+          ? "none"
+          : ((org.apache.hadoop.hdfs.server.namenode.INode) bc).getFullPathName();
+    } finally {
+      fsn.readUnlock();
+    }
+  }
+
+  /**
    * Files empty in s1 and written since. z: a truncate keeps s1's blocks up to s1's size (none) in
    * an empty list, so s1 reads no block where the file has one now; the fsimage message cannot hold
    * an empty list (the stock loader reads it as "the file's blocks", and so does a stock NameNode

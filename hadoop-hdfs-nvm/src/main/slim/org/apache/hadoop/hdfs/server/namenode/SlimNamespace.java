@@ -12,6 +12,8 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore;
 import org.apache.hadoop.hdfs.server.namenode.nvm.InodeView;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.DirectoryWithSnapshotFeature;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.FileDiff;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.FileWithSnapshotFeature;
 import org.apache.hadoop.hdfs.util.Diff.ListType;
 import org.apache.hadoop.util.GSet;
 
@@ -363,8 +365,8 @@ final class SlimNamespace {
     if (f.isUnderConstruction()) {
       return;
     }
-    BlockInfoContiguous[] bs = f.getBlocks();
-    if (bs == null || bs.length == 0) {
+    List<BlockInfoContiguous> bs = blocksOf(f);
+    if (bs.isEmpty()) {
       return;
     }
     NvmFileRef ref = null;
@@ -387,15 +389,42 @@ final class SlimNamespace {
     }
   }
 
+  /**
+   * A file's blocks and those only its snapshot diffs hold (a truncate under a snapshot copies the
+   * last block: the old one stays the file's, as 2.7.3's block collection, and must follow the
+   * file's path, as {@code listCorruptFileBlocks} and fsck name it by that).
+   */
+  private static List<BlockInfoContiguous> blocksOf(INodeFile f) {
+    List<BlockInfoContiguous> out = new ArrayList<BlockInfoContiguous>();
+    BlockInfoContiguous[] current = f.getBlocks();
+    if (current != null) {
+      Collections.addAll(out, current);
+    }
+    FileWithSnapshotFeature sf = f.getFileWithSnapshotFeature();
+    if (sf != null) {
+      java.util.Set<BlockInfoContiguous> seen =
+          Collections.newSetFromMap(new java.util.IdentityHashMap<BlockInfoContiguous, Boolean>());
+      seen.addAll(out);
+      for (FileDiff d : sf.getDiffs()) {
+        BlockInfoContiguous[] kept = d.getBlocks();
+        if (kept != null) {
+          for (BlockInfoContiguous b : kept) {
+            if (b != null && b.getBlockCollection() != null && seen.add(b)) {
+              out.add(b);
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** An inode moved: a file's ref follows it (its path and inherited storage policy). */
   void moved(INode n) {
     if (n.isFile()) {
-      BlockInfoContiguous[] bs = n.asFile().getBlocks();
-      if (bs != null) {
-        for (BlockInfoContiguous b : bs) {
-          if (b.getBlockCollection() instanceof NvmFileRef) {
-            ((NvmFileRef) b.getBlockCollection()).setParent(n.getParent());
-          }
+      for (BlockInfoContiguous b : blocksOf(n.asFile())) {
+        if (b.getBlockCollection() instanceof NvmFileRef) {
+          ((NvmFileRef) b.getBlockCollection()).setParent(n.getParent());
         }
       }
     }
