@@ -385,6 +385,98 @@ public class SnapshotRestartTest {
   }
 
   /**
+   * A region whose directory diff records hold their own created and deleted lists (the form the
+   * preview wrote before RECORD_DIFF_ENTRY, region-format.md §13) restarts with the same answers,
+   * and the next change under such a directory writes it in the new form, which restarts the same
+   * too. The old form is made from the new one offline: each directory's head and entries assembled
+   * into one record, its entry records removed.
+   */
+  @Test(timeout = 600_000)
+  public void aDiffRecordHoldingItsOwnListsIsReadAndWrittenAnew() throws Exception {
+    DistributedFileSystem fs = nvmCluster("legacy", 1);
+    Path d = new Path("/d");
+    fs.mkdirs(new Path(d, "sub"));
+    write(fs, new Path(d, "f1"), 1);
+    write(fs, new Path(d, "f2"), 2);
+    write(fs, new Path(d, "sub/f3"), 3);
+    fs.allowSnapshot(d);
+    fs.createSnapshot(d, "s1");
+    write(fs, new Path(d, "new"), 4);
+    fs.delete(new Path(d, "f1"), false);
+    fs.rename(new Path(d, "f2"), new Path(d, "g"));
+    fs.rename(new Path(d, "sub/f3"), new Path(d, "f3"));
+    fs.createSnapshot(d, "s2");
+    fs.mkdirs(new Path(d, "m"));
+    List<String> before = state(fs, "before");
+    cluster.shutdownNameNode(0);
+    assertTrue(oldForm(MigrationTestSupport.region(cluster)) >= 2);
+    cluster.restartNameNode(0, true);
+    fs = cluster.getFileSystem();
+    assertEquals(before, state(fs, "before"));
+    fs.delete(new Path(d, "new"), false); // /d's record written again, in the new form
+    fs.delete(new Path(d, "sub"), true);
+    List<String> after = state(fs, "after");
+    cluster.restartNameNode(0, true);
+    fs = cluster.getFileSystem();
+    assertEquals(after, state(fs, "after"));
+    cluster.shutdownNameNode(0);
+    assertTrue(oldForm(MigrationTestSupport.region(cluster), false) >= 1); // /d: entry records
+  }
+
+  /** {@link #oldForm(java.io.File, boolean)}, converting. */
+  private static int oldForm(java.io.File file) throws Exception {
+    return oldForm(file, true);
+  }
+
+  /**
+   * The directories whose diff records have entry records; with {@code convert}, each is folded
+   * into one record holding its lists, as the preview wrote it before entry records (the region
+   * file, its NameNode down).
+   */
+  private static int oldForm(java.io.File file, boolean convert) throws Exception {
+    java.util.Map<Long, List<org.apache.hadoop.hdfs.server.namenode.nvm.RecordView>> entries =
+        new java.util.TreeMap<>();
+    java.util.Map<Long, org.apache.hadoop.hdfs.server.namenode.nvm.RecordView> heads =
+        new java.util.HashMap<>();
+    try (org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore store =
+        org.apache.hadoop.hdfs.server.namenode.nvm.InodeStore.open(
+            org.apache.hadoop.hdfs.server.namenode.nvm.Region.open(
+                file, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED))) {
+      for (long page : org.apache.hadoop.hdfs.server.namenode.nvm.RecordView.scan(store.region())) {
+        org.apache.hadoop.hdfs.server.namenode.nvm.RecordView v = store.record(page);
+        if (v.type() == RegionLayout.RECORD_DIFF_ENTRY) {
+          entries.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(v);
+        } else if (v.type() == RegionLayout.RECORD_INODE_DIFFS) {
+          heads.put(v.key(), v);
+        }
+      }
+      if (!convert) {
+        return entries.size();
+      }
+      try (org.apache.hadoop.hdfs.server.namenode.nvm.Txn t = store.begin()) {
+        for (java.util.Map.Entry<Long, List<org.apache.hadoop.hdfs.server.namenode.nvm.RecordView>>
+            e : entries.entrySet()) {
+          long[] ids = new long[e.getValue().size()];
+          List<byte[]> payloads = new ArrayList<>();
+          for (int i = 0; i < ids.length; i++) {
+            ids[i] = e.getValue().get(i).value();
+            payloads.add(e.getValue().get(i).payload());
+            t.removeRecord(e.getValue().get(i).page());
+          }
+          org.apache.hadoop.hdfs.server.namenode.nvm.RecordView head = heads.get(e.getKey());
+          byte[] whole =
+              org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffEntries.assemble(
+                  head.payload(), ids, payloads);
+          t.removeRecord(head.page());
+          t.createRecord(RegionLayout.RECORD_INODE_DIFFS, e.getKey(), 0, whole);
+        }
+        t.commit();
+      }
+    }
+    return entries.size();
+  }
+
+  /**
    * A truncate under a snapshot copies the last block; the old one is still the file's block (its
    * block collection, as 2.7.3's), held by the snapshot's diff. After a rename it is named by the
    * file's new path, as the stock NameNode names it (listCorruptFileBlocks and fsck report blocks
