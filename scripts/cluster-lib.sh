@@ -8,7 +8,7 @@ NVM_LIB="$NVM_ROOT/nvm-dist/target/lib"
 
 require_dist() {
   [ -d "$NVM_LIB" ] || { echo "missing $NVM_LIB: run 'make build' first" >&2; exit 1; }
-  if ls "$NVM_LIB" | grep -qx 'hadoop-hdfs-2.7.3.jar'; then
+  if [ -e "$NVM_LIB/hadoop-hdfs-2.7.3.jar" ]; then
     echo "the stock hadoop-hdfs-2.7.3.jar is in $NVM_LIB; only the -nvm jar may be" >&2; exit 1
   fi
 }

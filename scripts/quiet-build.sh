@@ -78,7 +78,7 @@ if [ -n "$first" ]; then
   echo "---- the errors:"
   sed -n "${first},\$p" "$log" | grep '^\[ERROR\]' | sed 's/ -> \[Help 1\]$//' \
     | grep -vE '^\[ERROR\] *$|Re-run Maven|-e switch|-X switch|For more information about|\[Help 1\] http|After correcting the problems|mvn <args> -rf' \
-    | head -40
+    | sed -n 1,40p
 else
   echo "---- the last 40 lines of the log:"
   tail -40 "$log"

@@ -97,7 +97,7 @@ checkpoint() {
     && dfsadmin "$CLUSTER_CONF" -safemode leave > /dev/null || { echo "checkpoint: dfsadmin failed" >&2; return 1; }
   for nn in "${HA_NNS[@]}"; do
     ls "$(conf_get "$(ha_conf "$nn")/hdfs-site.xml" dfs.namenode.name.dir | sed 's#^file://##')"/current/fsimage_* \
-      | grep -qv 'fsimage_0\{19\}' || { echo "checkpoint: no new fsimage in $nn's name dir" >&2; return 1; }
+      | grep -v 'fsimage_0\{19\}' > /dev/null || { echo "checkpoint: no new fsimage in $nn's name dir" >&2; return 1; }
   done
 }
 

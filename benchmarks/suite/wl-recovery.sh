@@ -157,7 +157,7 @@ snapshot() {
       dfsadmin "$work/conf" -safemode enter > /dev/null
       dfsadmin "$work/conf" -saveNamespace > /dev/null
       stop_pid "$NN_PID"; NN_PID=
-      ls "$name"/current/fsimage_* | grep -qv 'fsimage_0\{19\}' \
+      ls "$name"/current/fsimage_* | grep -v 'fsimage_0\{19\}' > /dev/null \
         || { echo "recovery $cfg n=$n: no checkpoint after -saveNamespace in $name/current" >&2; return 1; }
       cp -a "$name" "$work/snap-fsimage" ;;
   esac

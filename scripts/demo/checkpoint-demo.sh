@@ -64,7 +64,7 @@ dfsadmin "$conf" -safemode enter | sed 's/^/   /'
 dfsadmin "$conf" -saveNamespace | sed 's/^/   /'
 dfsadmin "$conf" -fetchImage "$work/fetched" 2>&1 | sed 's/^/   /'
 dfsadmin "$conf" -safemode leave | sed 's/^/   /'
-image=$(find "$work/fetched" -name 'fsimage_*' ! -name '*.md5' | head -1)
+image=$(find "$work/fetched" -name 'fsimage_*' ! -name '*.md5' | sed -n 1,1p)
 [ -n "$image" ] || fail "no fsimage fetched"
 hclient "$conf" org.apache.hadoop.hdfs.tools.offlineImageViewer.OfflineImageViewerPB \
   -p XML -i "$image" -o "$work/fsimage.xml"

@@ -18,7 +18,7 @@ KMS_LIB="$NVM_ROOT/nvm-dist/target/kms-lib"
 # of a stream in a zone throws NoSuchMethodError (after the stream itself is closed). The test
 # harness's agent empties that one method (nvm-it CryptoStreamsAgent); only the client JVMs here
 # run with it. On JDK 8 the stock tools need nothing.
-AGENT=$(ls "$NVM_ROOT"/nvm-it/target/nvm-it-*-jdk17-agent.jar 2>/dev/null | head -1)
+AGENT=$(ls "$NVM_ROOT"/nvm-it/target/nvm-it-*-jdk17-agent.jar 2>/dev/null | sed -n 1,1p)
 [ -n "$AGENT" ] || { echo "missing nvm-it/target/nvm-it-*-jdk17-agent.jar: run 'make build' first" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/nvm-ez-demo.XXXXXX)
@@ -86,7 +86,7 @@ nn_format "$conf" || { tail -20 "$conf/format.log" >&2; fail "format"; }
 nn_start "$conf"; dn_start "$conf"
 await_nn
 echo "   NameNode pid $NN_PID serving, DataNode pid $DN_PID registered"
-{ grep -h "NVM namesystem loaded" "$conf/logs/namenode.log" || true; } | head -1 | logline
+{ grep -h "NVM namesystem loaded" "$conf/logs/namenode.log" || true; } | sed -n 1,1p | logline
 grep -q "NVM namesystem loaded" "$conf/logs/namenode.log" || fail "the NameNode is not in NVM mode"
 
 step "4. a key in the KMS; an encryption zone on /secure"
@@ -127,7 +127,7 @@ step "6. read back through the client: decrypted; /.reserved/raw serves the ciph
 check "before the kill"
 before_fei=$(feinfo)
 [ "$(echo "$before_fei" | grep -c .)" = 10 ] || fail "not 10 files with encryption info: $before_fei"
-echo "$before_fei" | head -3 | sed -E 's#^/.reserved/raw([^ ]+) (.{42}).*#   \1 raw.hdfs.crypto.file.encryption.info \2...#'
+echo "$before_fei" | sed -n 1,3p | sed -E 's#^/.reserved/raw([^ ]+) (.{42}).*#   \1 raw.hdfs.crypto.file.encryption.info \2...#'
 echo "   ... (10 files)"
 echo "   moving a file out of the zone is refused, as by the stock NameNode:"
 echo "   \$ hdfs dfs -mv /secure/small.txt /plain/moved.txt"
@@ -147,7 +147,7 @@ kill_restart() {
   echo "   restarted NameNode (pid $NN_PID) on the same region: serving, safe mode off, after $(python3 -c "import time; print('%.1f' % (time.time() - $t0))") s"
   tail -n +$((logged + 1)) "$conf/logs/namenode.log" | { grep -h "NVM region recovered" || true; } | tail -1 \
     | sed 's/; RecoveryReport{.*//' | logline
-  tail -n +$((logged + 1)) "$conf/logs/namenode.log" | grep -q "NVM region recovered" || fail "the NameNode did not recover from the region"
+  tail -n +$((logged + 1)) "$conf/logs/namenode.log" | grep "NVM region recovered" > /dev/null || fail "the NameNode did not recover from the region"
 }
 
 step "7. kill -9 the NameNode; restart it"
@@ -172,8 +172,8 @@ echo "$zones" | indent
 grep -q "^/secure2 *otherkey" <<<"$zones" || fail "the second zone is gone"
 got=$(ez org.apache.hadoop.fs.FsShell -cat /secure2/small.txt /.reserved/raw/secure2/small.txt)
 echo "   /secure2/small.txt, then its raw bytes:"
-echo "$got" | head -c 200 | cat -v | indent
-[ "$(echo "$got" | head -1)" = "the secret text of the demo" ] || fail "/secure2/small.txt"
+printf '%.200s\n' "$got" | cat -v | indent
+[ "$(echo "$got" | sed -n 1,1p)" = "the secret text of the demo" ] || fail "/secure2/small.txt"
 [ "$(echo "$got" | tail -n +2 | grep -c "the secret text")" = 0 ] || fail "the raw bytes of /secure2/small.txt are the plaintext"
 check "after the second restart"
 

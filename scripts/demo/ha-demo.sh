@@ -104,7 +104,7 @@ ha_nn_start nn2; zkfc_start nn2
 nn_wait_state nn2 standby || fail "$(label nn2) did not become standby"
 echo "   $(label nn2) pid ${HA_PID[nn2]}: standby after $(secs "$t0" "$(now_ms)") s (ZKFC pid ${HA_PID[zkfc2]})"
 ha_dn_start dn1; ha_dn_start dn2
-hclient "$client" org.nvmnn.workload.ReadyProbe --datanodes 2 --timeout-seconds 120 | grep -q '^safemode-off' \
+hclient "$client" org.nvmnn.workload.ReadyProbe --datanodes 2 --timeout-seconds 120 | grep '^safemode-off' > /dev/null \
   || { ha_show_log nn1; fail "the active NameNode did not leave safe mode with 2 DataNodes"; }
 echo "   DataNodes pids ${HA_PID[dn1]} ${HA_PID[dn2]} registered; safe mode off"
 ha_check_loopback || fail "a process listens outside 127.0.0.1"
@@ -163,7 +163,7 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "   failover: kill -9 of the active to the first acknowledged operation: $gap s"
   indoubt=$(awk -v t="$t_kill" '$3 == "INDOUBT" && $1 > t' "$ops" | wc -l)
   echo "   operations in doubt since the kill: $indoubt"
-  awk -v t="$t_kill" '$3 != "ACK" && $1 > t' "$ops" | head -6 | cut -c1-220 | sed 's/^/     /'
+  awk -v t="$t_kill" '$3 != "ACK" && $1 > t' "$ops" | sed -n 1,6p | cut -c1-220 | sed 's/^/     /'
   gaps+=("$gap")
 
   t0=$(now_ms)
@@ -264,7 +264,7 @@ set +e
 hclient "$client" org.nvmnn.workload.ha.HaVerify --log "$ops" > "$work/verify.out"
 verify_rc=$?
 set -e
-sed 's/^/   /' "$work/verify.out" | head -40
+sed -n '1,40s/^/   /p' "$work/verify.out"
 lost=$(sed -n 's/^lost=//p' "$work/verify.out")
 [ "$verify_rc" = 0 ] && [ "$lost" = 0 ] || fail "verification: lost=${lost:-?} (exit $verify_rc; $work/verify.out)"
 

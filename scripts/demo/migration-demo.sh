@@ -83,7 +83,7 @@ dfsadmin "$conf" -safemode wait >/dev/null
 after=$(listing "$conf")
 sum_after=$(echo "$after" | sha256sum | cut -c1-16)
 echo "   namespace: $(echo "$after" | wc -l) entries, listing sha256 $sum_after"
-[ "$sum_before" = "$sum_after" ] || { echo "MISMATCH after the import"; diff <(echo "$before") <(echo "$after") | head; exit 1; }
+[ "$sum_before" = "$sum_after" ] || { echo "MISMATCH after the import"; diff <(echo "$before") <(echo "$after") | sed -n 1,10p; exit 1; }
 echo "   \$ hdfs dfs -cat /data/in/hello.txt"; hdfs_dfs "$conf" -cat /data/in/hello.txt | sed 's/^/     /'
 [ "$(hdfs_dfs "$conf" -cat /data/in/numbers.txt | wc -l)" = 20000 ] || { echo "numbers.txt does not read back"; exit 1; }
 run -mkdir /data/written-in-nvm-mode
@@ -99,13 +99,13 @@ echo "   name dir: $(ls "$work/name/current" | grep -E '^fsimage_[0-9]+$' | tr '
 set_nvm "$conf" false
 nn_start_stock_jar "$conf"
 echo "   stock NameNode (classpath: $(basename "$STOCK_JAR"), no drop-in jar) answering after $(wait_rpc "$conf" "$NN_PID")s"
-grep -h "STARTUP_MSG:   classpath" "$conf/logs/namenode.log" | tail -1 | grep -q "hadoop-hdfs-nvm" && { echo "the drop-in jar is on the stock classpath"; exit 1; }
+grep -h "STARTUP_MSG:   classpath" "$conf/logs/namenode.log" | tail -1 | grep "hadoop-hdfs-nvm" > /dev/null && { echo "the drop-in jar is on the stock classpath"; exit 1; }
 grep -h -E "Loaded image for txid|Loaded FSImage" "$conf/logs/namenode.log" | tail -1 | sed 's/^.*: /   log: /'
 dfsadmin "$conf" -safemode wait >/dev/null
 stock_listing=$(listing "$conf")
 sum_stock=$(echo "$stock_listing" | sha256sum | cut -c1-16)
 echo "   namespace: $(echo "$stock_listing" | wc -l) entries, listing sha256 $sum_stock (NVM mode before the rollback: $sum_nvm)"
-[ "$sum_nvm" = "$sum_stock" ] || { echo "MISMATCH after the rollback"; diff <(echo "$nvm_listing") <(echo "$stock_listing") | head; exit 1; }
+[ "$sum_nvm" = "$sum_stock" ] || { echo "MISMATCH after the rollback"; diff <(echo "$nvm_listing") <(echo "$stock_listing") | sed -n 1,10p; exit 1; }
 [ "$(hdfs_dfs "$conf" -cat /data/written-in-nvm-mode/numbers.txt | wc -l)" = 20000 ] || { echo "a file written in NVM mode does not read back"; exit 1; }
 echo "   /data/written-in-nvm-mode/numbers.txt (written in NVM mode) reads back through the stock NameNode"
 run -mkdir /data/written-after-the-rollback

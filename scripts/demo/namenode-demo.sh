@@ -37,7 +37,7 @@ nn_format "$conf"
 nn_start "$conf"
 secs=$(wait_rpc "$conf" "$NN_PID")
 echo "   NameNode (pid $NN_PID) answering after ${secs}s"
-{ grep -h -E "NVM (region|NameNode)" "$conf/logs/namenode.log" || true; } | head -5 | logline
+{ grep -h -E "NVM (region|NameNode)" "$conf/logs/namenode.log" || true; } | sed -n 1,5p | logline
 dn_start "$conf"
 dfsadmin "$conf" -safemode wait >/dev/null
 echo "   DataNode (pid $DN_PID) registered; safe mode off"
@@ -117,5 +117,5 @@ if [ "$sum_before" = "$sum_after" ] && [ "$lines" = 20000 ]; then
   how=$([ "$NVM" = true ] && echo "no edit log, no fsimage: restart by region scan" || echo "stock: fsimage + edit log replay")
   echo; echo "RESULT: the namespace survived kill -9 intact ($how)"
 else
-  echo; echo "RESULT: MISMATCH"; diff <(echo "$before") <(echo "$after") | head -20; exit 1
+  echo; echo "RESULT: MISMATCH"; diff <(echo "$before") <(echo "$after") | sed -n 1,20p; exit 1
 fi

@@ -133,8 +133,8 @@ nn_format "$conf" || { tail -20 "$conf/format.log" >&2; fail "format"; }
 launched=$(now); nn_start "$conf"; dn_start "$conf"
 ready=$(await_nn "$launched")
 echo "   NameNode pid $NN_PID, DataNode pid $DN_PID: $ready"
-{ grep -h -E "Login successful for user|NVM region .*persistence mode" "$conf/logs/namenode.log" || true; } | head -3 | logline
-{ grep -h -E "Login successful for user" "$conf/logs/datanode.log" || true; } | head -1 | logline
+{ grep -h -E "Login successful for user|NVM region .*persistence mode" "$conf/logs/namenode.log" || true; } | sed -n 1,3p | logline
+{ grep -h -E "Login successful for user" "$conf/logs/datanode.log" || true; } | sed -n 1,1p | logline
 AS=$NN secure mkdir --path /user/client --owner client | indent
 
 step "4. the client logs in from the keytab and writes a delegation token to $tokens"
@@ -159,7 +159,7 @@ kill_restart() {
   echo "   restarted NameNode (pid $NN_PID) on the same region: $ready"
   tail -n +$((logged + 1)) "$conf/logs/namenode.log" | { grep -h "NVM region recovered" || true; } | tail -1 \
     | sed 's/; RecoveryReport{.*//' | logline
-  tail -n +$((logged + 1)) "$conf/logs/namenode.log" | grep -q "NVM region recovered" || fail "the NameNode did not recover from the region"
+  tail -n +$((logged + 1)) "$conf/logs/namenode.log" | grep "NVM region recovered" > /dev/null || fail "the NameNode did not recover from the region"
 }
 
 step "6. kill -9 the NameNode and restart it"

@@ -91,7 +91,7 @@ compare() {
   b=$(view "$tgt" /data)
   if [ "$a" != "$b" ]; then
     echo "   source snapshot $2 (<) against the target (>):"
-    diff <(echo "$a") <(echo "$b") | head -30 | sed 's/^/     /'
+    diff <(echo "$a") <(echo "$b") | sed -n '1,30s/^/     /p'
     fail "round $1: the target differs from the source's snapshot $2"
   fi
   echo "   target /data equals source /data/.snapshot/$2: $(echo "$a" | grep -c -v '^checksum') entries," \

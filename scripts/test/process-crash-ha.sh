@@ -49,7 +49,7 @@ ha_pc_launch_nn() {
 # NameNode of the nameservice and names each by address).
 nn_safemode_off() {
   local addr; addr=$(conf_get "$cconf/hdfs-site.xml" "dfs.namenode.rpc-address.$HA_NS.$1")
-  dfsadmin "$cconf" -safemode get 2>/dev/null | grep -q "Safe mode is OFF in .*$addr\$"
+  dfsadmin "$cconf" -safemode get 2>/dev/null | grep "Safe mode is OFF in .*$addr\$" > /dev/null
 }
 
 # nn_wait_safemode_off NN SECONDS
@@ -90,7 +90,7 @@ ha_cluster_up() {
   nn_wait_state nn2 standby || return 1
   echo "   $(ha_label nn2) pid ${HA_PID[nn2]}: standby after $(secs "$t0" "$(now_ms)") s (bootstrapped from nn1)"
   ha_dn_start dn1; ha_dn_start dn2
-  hclient "$cconf" org.nvmnn.workload.ReadyProbe --datanodes 2 --timeout-seconds "$RESTART_TIMEOUT" | grep -q '^safemode-off' \
+  hclient "$cconf" org.nvmnn.workload.ReadyProbe --datanodes 2 --timeout-seconds "$RESTART_TIMEOUT" | grep '^safemode-off' > /dev/null \
     || { ha_show_log nn1; echo "the active NameNode did not leave safe mode with 2 DataNodes" >&2; return 1; }
   nn_wait_safemode_off nn2 "$RESTART_TIMEOUT" || return 1
   PC_ACTIVE=nn1
@@ -117,7 +117,7 @@ ha_kill_jn() {
 }
 
 # first_ack_after MS — the ms of the first ACK any worker logged after MS (empty if none yet).
-first_ack_after() { cat "$work"/ops/ops-t*.log | awk -v t="$1" '$3 == "ACK" && $1 > t { print $1 }' | sort -n | head -1; }
+first_ack_after() { cat "$work"/ops/ops-t*.log | awk -v t="$1" '$3 == "ACK" && $1 > t { print $1 }' | sort -n | sed -n 1p; }
 
 # acks_between FROM TO — ACK lines logged in [FROM, TO).
 acks_between() { cat "$work"/ops/ops-t*.log | awk -v a="$1" -v b="$2" '$3 == "ACK" && $1 >= a && $1 < b' | wc -l; }

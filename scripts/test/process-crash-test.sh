@@ -334,7 +334,7 @@ WL_PID=
 echo
 echo "== workload (exit status $wl_rc)"
 sed 's/^/   /' "$work/workload.out"
-grep -h -E ' (LOST|NOT-ALL-OR-NOTHING|ERROR|VERIFY-FAILED|RESOLVE-FAILED|FATAL|ABANDONED-FAILED|ABANDONED-ERROR) ' "$work"/ops/ops-*.log | head -20 | sed 's/^/   /' || true
+grep -h -E ' (LOST|NOT-ALL-OR-NOTHING|ERROR|VERIFY-FAILED|RESOLVE-FAILED|FATAL|ABANDONED-FAILED|ABANDONED-ERROR) ' "$work"/ops/ops-*.log | sed -n 1,20p | sed 's/^/   /' || true
 
 echo
 echo "== fsck after a fresh block report"
