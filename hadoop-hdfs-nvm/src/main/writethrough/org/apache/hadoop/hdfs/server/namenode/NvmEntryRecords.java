@@ -180,9 +180,8 @@ final class NvmEntryRecords {
     return p != null ? p : store.record(page).payload();
   }
 
-  /** The entry count of a payload (its first word). */
   private static int entries(byte[] payload) {
-    return java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0);
+    return DiffEntryFormat.count(payload);
   }
 
   /** A removed directory's entry records go with it. */

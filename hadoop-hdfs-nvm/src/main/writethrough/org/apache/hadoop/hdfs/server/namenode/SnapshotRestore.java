@@ -162,7 +162,7 @@ final class SnapshotRestore {
         refs.add(v);
         records.restoredReference(v.key(), page, v.value());
       } else if (v.type() == RegionLayout.RECORD_DIFF_ENTRY) {
-        entries(v); // checked before anything is loaded
+        // its payload decoded already (notInCurrentTree, before the rebuild); assembled below
         entryRecords.computeIfAbsent(v.key(), k -> new ArrayList<RecordView>()).add(v);
         records.restoredEntry(v.key(), v.value(), page, v.payload());
       } else if (v.type() == RegionLayout.RECORD_SNAPSHOT_IDS) {

@@ -69,6 +69,11 @@ public final class DiffEntryFormat {
         .array();
   }
 
+  /** The entry count of a payload (its first word), without decoding the entries. */
+  public static int count(byte[] payload) {
+    return ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+  }
+
   /** The entries of a payload; an IOException saying why if it is not one. */
   public static List<Entry> decode(byte[] payload) throws IOException {
     List<Entry> out = new ArrayList<Entry>();
