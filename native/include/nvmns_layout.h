@@ -237,6 +237,8 @@
   X(RECORD_INODE_REF, 11)   /* key: a renamed inode's id; value: its parent's id; payload: §13 */  \
   X(RECORD_DIFF_ENTRY, 12) /* key: a directory's inode id; value: a child's inode id; payload: its  \
                               diff entries (§13) */                                                \
+  X(RECORD_DIFF, 13) /* key: an inode id; value: a snapshot id; payload: the inode's diff of that   \
+                        snapshot (§13) */                                                          \
   /* ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ---- */                \
   X(RE_SEQ, 0)        /* u64, entry number (from 1, never reused); 0 = empty slot */                \
   X(RE_TIME, 8)       /* u64, ms: when the call completed */                                        \

@@ -385,11 +385,12 @@ public class SnapshotRestartTest {
   }
 
   /**
-   * A region whose directory diff records hold their own created and deleted lists (the form the
-   * preview wrote before RECORD_DIFF_ENTRY, region-format.md §13) restarts with the same answers,
-   * and the next change under such a directory writes it in the new form, which restarts the same
-   * too. The old form is made from the new one offline: each directory's head and entries assembled
-   * into one record, its entry records removed.
+   * A region whose diff records hold their own diffs with their created and deleted lists (the form
+   * the preview wrote before RECORD_DIFF_ENTRY and RECORD_DIFF, region-format.md §13) restarts with
+   * the same answers, and the next change under such a directory writes it in the new form, which
+   * restarts the same too. The old form is made from the new one: each inode's whole diff list
+   * encoded from memory as that form held it, then, offline, written into its diff record, its diff
+   * and entry records removed.
    */
   @Test(timeout = 600_000)
   public void aDiffRecordHoldingItsOwnListsIsReadAndWrittenAnew() throws Exception {
@@ -408,8 +409,9 @@ public class SnapshotRestartTest {
     fs.createSnapshot(d, "s2");
     fs.mkdirs(new Path(d, "m"));
     List<String> before = state(fs, "before");
+    java.util.Map<Long, byte[]> whole = wholeDiffLists();
     cluster.shutdownNameNode(0);
-    assertTrue(oldForm(MigrationTestSupport.region(cluster)) >= 2);
+    assertTrue(oldForm(MigrationTestSupport.region(cluster), whole) >= 2);
     cluster.restartNameNode(0, true);
     fs = cluster.getFileSystem();
     assertEquals(before, state(fs, "before"));
@@ -420,20 +422,41 @@ public class SnapshotRestartTest {
     fs = cluster.getFileSystem();
     assertEquals(after, state(fs, "after"));
     cluster.shutdownNameNode(0);
-    assertTrue(oldForm(MigrationTestSupport.region(cluster), false) >= 1); // /d: entry records
+    assertTrue(oldForm(MigrationTestSupport.region(cluster), null) >= 1); // /d: new records
   }
 
-  /** {@link #oldForm(java.io.File, boolean)}, converting. */
-  private static int oldForm(java.io.File file) throws Exception {
-    return oldForm(file, true);
+  /** Every inode's diff list as one record with its lists (the old form), from memory. */
+  private java.util.Map<Long, byte[]> wholeDiffLists() throws Exception {
+    java.util.Map<Long, byte[]> out = new java.util.HashMap<>();
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn = cluster.getNamesystem(0);
+    fsn.readLock();
+    try {
+      long last = fsn.getFSDirectory().getLastInodeId();
+      for (long id = org.apache.hadoop.hdfs.server.namenode.INodeId.ROOT_INODE_ID;
+          id <= last;
+          id++) {
+        org.apache.hadoop.hdfs.server.namenode.INode n = fsn.getFSDirectory().getInode(id);
+        byte[] p =
+            n == null
+                ? null
+                : org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder.diffs(n);
+        if (p != null) {
+          out.put(id, p);
+        }
+      }
+    } finally {
+      fsn.readUnlock();
+    }
+    return out;
   }
 
   /**
-   * The directories whose diff records have entry records; with {@code convert}, each is folded
-   * into one record holding its lists, as the preview wrote it before entry records (the region
-   * file, its NameNode down).
+   * The inodes whose diffs are in diff or entry records; with {@code whole} (inode id &rarr; its
+   * list in the old form), each such inode's diff record becomes that, its diff and entry records
+   * removed (the region file, its NameNode down).
    */
-  private static int oldForm(java.io.File file, boolean convert) throws Exception {
+  private static int oldForm(java.io.File file, java.util.Map<Long, byte[]> whole)
+      throws Exception {
     java.util.Map<Long, List<org.apache.hadoop.hdfs.server.namenode.nvm.RecordView>> entries =
         new java.util.TreeMap<>();
     java.util.Map<Long, org.apache.hadoop.hdfs.server.namenode.nvm.RecordView> heads =
@@ -444,31 +467,24 @@ public class SnapshotRestartTest {
                 file, org.apache.hadoop.hdfs.server.namenode.nvm.PersistMode.EMULATED))) {
       for (long page : org.apache.hadoop.hdfs.server.namenode.nvm.RecordView.scan(store.region())) {
         org.apache.hadoop.hdfs.server.namenode.nvm.RecordView v = store.record(page);
-        if (v.type() == RegionLayout.RECORD_DIFF_ENTRY) {
+        if (v.type() == RegionLayout.RECORD_DIFF_ENTRY || v.type() == RegionLayout.RECORD_DIFF) {
           entries.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(v);
         } else if (v.type() == RegionLayout.RECORD_INODE_DIFFS) {
           heads.put(v.key(), v);
         }
       }
-      if (!convert) {
+      if (whole == null) {
         return entries.size();
       }
       try (org.apache.hadoop.hdfs.server.namenode.nvm.Txn t = store.begin()) {
         for (java.util.Map.Entry<Long, List<org.apache.hadoop.hdfs.server.namenode.nvm.RecordView>>
             e : entries.entrySet()) {
-          long[] ids = new long[e.getValue().size()];
-          List<byte[]> payloads = new ArrayList<>();
-          for (int i = 0; i < ids.length; i++) {
-            ids[i] = e.getValue().get(i).value();
-            payloads.add(e.getValue().get(i).payload());
-            t.removeRecord(e.getValue().get(i).page());
+          for (org.apache.hadoop.hdfs.server.namenode.nvm.RecordView v : e.getValue()) {
+            t.removeRecord(v.page());
           }
           org.apache.hadoop.hdfs.server.namenode.nvm.RecordView head = heads.get(e.getKey());
-          byte[] whole =
-              org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffEntries.assemble(
-                  head.payload(), ids, payloads);
           t.removeRecord(head.page());
-          t.createRecord(RegionLayout.RECORD_INODE_DIFFS, e.getKey(), 0, whole);
+          t.createRecord(RegionLayout.RECORD_INODE_DIFFS, e.getKey(), 0, whole.get(e.getKey()));
         }
         t.commit();
       }

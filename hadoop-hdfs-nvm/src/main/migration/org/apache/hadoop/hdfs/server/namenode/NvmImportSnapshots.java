@@ -73,6 +73,14 @@ final class NvmImportSnapshots {
       byte[] diffs = NvmSnapshotEncoder.head(p.inode);
       if (diffs != null) {
         out.add(new Record(RegionLayout.RECORD_INODE_DIFFS, p.inode.getId(), 0, diffs));
+        for (int i = 0; i < NvmSnapshotEncoder.diffCount(p.inode); i++) {
+          out.add(
+              new Record(
+                  RegionLayout.RECORD_DIFF,
+                  p.inode.getId(),
+                  NvmSnapshotEncoder.diffId(p.inode, i),
+                  NvmSnapshotEncoder.diff(p.inode, i)));
+        }
         if (p.inode.isDirectory()) {
           for (Map.Entry<Long, byte[]> e : NvmDiffEntries.all(p.inode.asDirectory()).entrySet()) {
             out.add(
@@ -131,6 +139,7 @@ final class NvmImportSnapshots {
         case RegionLayout.RECORD_INODE_DIFFS:
         case RegionLayout.RECORD_INODE_REF:
         case RegionLayout.RECORD_DIFF_ENTRY:
+        case RegionLayout.RECORD_DIFF:
           in.add(new Record(r.type(), r.key(), r.value(), r.payload()));
           break;
         default:

@@ -209,21 +209,30 @@ final class NvmEntryRecords {
     return recounts;
   }
 
-  /**
-   * {@code dirId}'s diff record as {@link NvmDiffEntries#assemble} makes it of {@code head} and the
-   * directory's entry records (the debugging comparison's view of the region).
-   */
-  byte[] assembled(long dirId, byte[] head) throws IOException {
-    LongLongMap byChild = pages.get(dirId);
-    if (byChild == null) {
-      return head;
+  /** The debug check: a description of {@code dir}'s entry records if they differ from memory. */
+  void differing(INodeDirectory dir, Map<Long, String> out) throws IOException {
+    Map<Long, byte[]> want = NvmDiffEntries.all(dir);
+    LongLongMap byChild = pages.get(dir.getId());
+    int have = byChild == null ? 0 : byChild.size();
+    String why = null;
+    if (have != want.size()) {
+      why = have + " entry records, " + want.size() + " children in the lists";
+    } else {
+      for (Map.Entry<Long, byte[]> e : want.entrySet()) {
+        long page = byChild.get(e.getKey());
+        if (page == LongLongMap.MISSING) {
+          why = "child " + e.getKey() + " has no entry record";
+        } else if (!Arrays.equals(payload(page), e.getValue())) {
+          why = "the entry record of child " + e.getKey() + " differs";
+        }
+        if (why != null) {
+          break;
+        }
+      }
     }
-    long[] ids = byChild.keys();
-    List<byte[]> payloads = new ArrayList<byte[]>(ids.length);
-    for (long id : ids) {
-      payloads.add(payload(byChild.get(id)));
+    if (why != null) {
+      out.put(dir.getId(), "the lists of directory " + dir.getFullPathName() + ": " + why);
     }
-    return NvmDiffEntries.assemble(head, ids, payloads);
   }
 
   // ---- restart (SnapshotRestore)

@@ -54,6 +54,9 @@ final class NvmSnapshotRecords {
   /** The directories' created and deleted lists, a record per child. */
   private final NvmEntryRecords entries;
 
+  /** The inodes' diffs, a record per diff. */
+  private final NvmDiffRecords diffs;
+
   /** The list changes of the running batch's operation (stage). */
   private SnapshotChanges changes = new SnapshotChanges();
 
@@ -103,6 +106,7 @@ final class NvmSnapshotRecords {
     this.store = store;
     this.refs = new NvmReferenceRecords(store);
     this.entries = new NvmEntryRecords(store);
+    this.diffs = new NvmDiffRecords(store);
   }
 
   /** Whether any snapshot state exists in memory or in the region (else a batch skips it all). */
@@ -112,6 +116,7 @@ final class NvmSnapshotRecords {
         || snapshotPages.size() > 0
         || !refs.isEmpty()
         || !entries.isEmpty()
+        || !diffs.isEmpty()
         || snapshotsChanged
         // a snapshot edit while no snapshot exists (a rename of a snapshot to its own name, which
         // 2.7.3 accepts and logs whether or not the snapshot exists): its batch clears the edit
@@ -225,8 +230,12 @@ final class NvmSnapshotRecords {
         if (n == null) {
           t.removeRecord(diffPages.remove(id)); // destroyed by the walk; its page goes too
           entries.stageRemoval(t, id);
+          diffs.stageRemoval(t, id);
         } else {
           stageDiffs(t, n, seen, withDiffs);
+          if (!removedNow.containsKey(id) && diffPages.containsKey(id)) {
+            diffs.stage(t, n, true); // compared scoped before the sweep was known: whole now
+          }
           if (n.isDirectory() && !removedNow.containsKey(id)) {
             // compared scoped before the sweep was known: whole now (done once per batch)
             if (entries.stage(t, n.asDirectory(), true, null) == null
@@ -253,6 +262,7 @@ final class NvmSnapshotRecords {
     }
     sweep = 0;
     entries.batchStaged();
+    diffs.batchStaged();
     this.changes = new SnapshotChanges();
     refs.dropDestroyed(t, fsd);
     refs.stageOldPlaceParents(t, pages); // ends the batch's reference work
@@ -322,8 +332,11 @@ final class NvmSnapshotRecords {
       if (n == null) {
         continue; // destroyed but still listed by its deleted directory (RemovalParents)
       }
-      byte[] want = NvmSnapshotEncoder.diffs(n);
-      byte[] have = entries.assembled(id, store.record(diffPages.get(id)).payload());
+      if (diffs.isLegacy(id)) {
+        continue; // an older build's record, compared whole by the inode's next batch
+      }
+      byte[] want = NvmSnapshotEncoder.head(n);
+      byte[] have = store.record(diffPages.get(id)).payload();
       if (want == null || !Arrays.equals(have, want)) {
         out.put(
             id,
@@ -333,43 +346,22 @@ final class NvmSnapshotRecords {
                 + n.getClass().getSimpleName()
                 + " "
                 + n.getFullPathName()
-                + ") differs from memory (record "
-                + have.length
-                + " bytes, memory "
-                + (want == null
-                    ? "no diffs"
-                    : want.length
-                        + " bytes, first difference at byte "
-                        + firstDifference(have, want))
-                + "; deleted ids: record "
-                + headIds(have)
-                + ", memory "
-                + (want == null ? "-" : headIds(want))
-                + ")");
+                + ") differs from memory"
+                + (want == null ? " (no diffs in memory)" : ""));
+        continue;
+      }
+      diffs.differing(n, out);
+      if (n.isDirectory()) {
+        entries.differing(n.asDirectory(), out);
+      }
+    }
+    for (long id : diffs.inodes()) {
+      if (!diffPages.containsKey(id)) {
+        out.put(id, "inode " + id + " has diff records but no diff record head");
       }
     }
     refs.differing(fsd, out);
     return out;
-  }
-
-  /** The first list of a diff record's head (the ids its deleted lists hold), for the message. */
-  private static String headIds(byte[] payload) {
-    java.nio.ByteBuffer b =
-        java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    int n = b.getInt();
-    StringBuilder sb = new StringBuilder("[");
-    for (int i = 0; i < n && b.remaining() >= 8; i++) {
-      sb.append(i == 0 ? "" : ",").append(b.getLong());
-    }
-    return sb.append("]").toString();
-  }
-
-  private static int firstDifference(byte[] a, byte[] b) {
-    int i = 0;
-    while (i < a.length && i < b.length && a[i] == b[i]) {
-      i++;
-    }
-    return i;
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
@@ -403,6 +395,11 @@ final class NvmSnapshotRecords {
       withDiffs.add(target.asFile());
     }
     replace(t, diffPages, id, RegionLayout.RECORD_INODE_DIFFS, 0, want);
+    if (want == null) {
+      diffs.stageRemoval(t, id);
+    } else {
+      diffs.stage(t, target, whole);
+    }
     if (target.isDirectory()) {
       LongLongMap compared =
           entries.stage(t, target.asDirectory(), whole || want == null, changes.children(id));
@@ -500,6 +497,7 @@ final class NvmSnapshotRecords {
       if (page != LongLongMap.MISSING) {
         t.removeRecord(page);
         entries.stageRemoval(t, ids[i]);
+        diffs.stageRemoval(t, ids[i]);
       }
     }
   }
@@ -514,13 +512,21 @@ final class NvmSnapshotRecords {
     diffPages.put(inodeId, page);
   }
 
+  void restoredDiff(long inodeId, int snapshotId, long page) {
+    diffs.restored(inodeId, snapshotId, page);
+  }
+
   void restoredEntry(long dirId, long childId, long page, byte[] payload) {
     entries.restored(dirId, childId, page, payload);
   }
 
-  /** A directory's diff record written with its lists, before entry records. */
-  void restoredLegacy(long dirId) {
-    entries.restoredLegacy(dirId);
+  /**
+   * An inode whose diff record holds its diffs (written by a build before diff records, with or
+   * without the lists): compared whole by its next batch.
+   */
+  void restoredLegacy(long id) {
+    entries.restoredLegacy(id);
+    diffs.restoredLegacy(id);
   }
 
   /** At a restart: {@code dir}'s diffs are in memory again. */

@@ -99,6 +99,7 @@ final class NvmTokenWriteThrough {
         case RegionLayout.RECORD_INODE_DIFFS:
         case RegionLayout.RECORD_INODE_REF:
         case RegionLayout.RECORD_DIFF_ENTRY:
+        case RegionLayout.RECORD_DIFF:
           break; // SnapshotRestore's
         default:
           throw new IOException(

@@ -21,7 +21,8 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RecordView;
 import org.apache.hadoop.hdfs.server.namenode.nvm.RegionLayout;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.FSImageFormatPBSnapshot;
-import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffEntries;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.FileDiff;
+import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmDiffUnits;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotAccess;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.Snapshot;
 import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
@@ -149,6 +150,8 @@ final class SnapshotRestore {
     List<RecordView> refs = new ArrayList<RecordView>();
     java.util.Map<Long, List<RecordView>> entryRecords =
         new java.util.HashMap<Long, List<RecordView>>();
+    java.util.Map<Long, List<RecordView>> diffRecords =
+        new java.util.HashMap<Long, List<RecordView>>();
     long counter = 0;
     for (long page : recordPages) {
       RecordView v = store.record(page);
@@ -165,12 +168,15 @@ final class SnapshotRestore {
         // its payload decoded already (notInCurrentTree, before the rebuild); assembled below
         entryRecords.computeIfAbsent(v.key(), k -> new ArrayList<RecordView>()).add(v);
         records.restoredEntry(v.key(), v.value(), page, v.payload());
+      } else if (v.type() == RegionLayout.RECORD_DIFF) {
+        diffRecords.computeIfAbsent(v.key(), k -> new ArrayList<RecordView>()).add(v);
+        records.restoredDiff(v.key(), (int) v.value(), page);
       } else if (v.type() == RegionLayout.RECORD_SNAPSHOT_IDS) {
         counter = v.value();
         records.restoredCounter(page);
       }
     }
-    if (snapshots.isEmpty() && diffs.isEmpty() && refs.isEmpty()) {
+    if (snapshots.isEmpty() && diffs.isEmpty() && refs.isEmpty() && diffRecords.isEmpty()) {
       return records;
     }
     FSImageFormatProtobuf.Loader image =
@@ -218,33 +224,68 @@ final class SnapshotRestore {
       pin(slim, refList.get(0).getReferredINode());
     }
     for (RecordView v : diffs) {
-      byte[] payload = assembled(v, entryRecords.remove(v.key()), records);
-      ByteArrayInputStream in = new ByteArrayInputStream(payload);
-      long[][] head = NvmDiffEntries.headLists(payload);
-      in.skip(NvmDiffEntries.headLength(head));
-      strings(image, NvmStringTables.read(in));
-      // this record's references, which its deletedINodeRef indexes count from 0
-      refList.clear();
-      for (int i = 0; i < head[1].length; i++) {
-        INodeReferenceSection.INodeReference r =
-            INodeReferenceSection.INodeReference.parseDelimitedFrom(in);
-        ByteArrayOutputStream one = new ByteArrayOutputStream();
-        r.writeDelimitedTo(one);
-        loader.loadINodeReferenceSection(new ByteArrayInputStream(one.toByteArray()));
-        pin(slim, refList.get(refList.size() - 1).getReferredINode());
-      }
-      loader.loadSnapshotDiffSection(in);
+      List<NvmDiffUnits.Unit> units =
+          units(v, diffRecords.remove(v.key()), entryRecords.remove(v.key()), records);
       INode owner = fsn.getFSDirectory().getInode(v.key());
-      if (owner != null && owner.isFile()) {
+      if (owner == null || !(owner.isFile() || owner.isDirectory())) {
+        throw new IOException(
+            "NVM region: the diff record at page "
+                + v.page()
+                + " names inode "
+                + v.key()
+                + ", which is not a file or directory of the namespace");
+      }
+      long[] extras = new long[units.size()];
+      List<FileDiff> fileDiffs = new ArrayList<FileDiff>();
+      for (int i = 0; i < units.size(); i++) {
+        NvmDiffUnits.Unit u = units.get(i);
+        extras[i] = u.extra;
+        strings(image, u.strings);
+        refList.clear();
+        for (INodeReferenceSection.INodeReference r : u.references) {
+          ByteArrayOutputStream one = new ByteArrayOutputStream();
+          r.writeDelimitedTo(one);
+          loader.loadINodeReferenceSection(new ByteArrayInputStream(one.toByteArray()));
+          pin(slim, refList.get(refList.size() - 1).getReferredINode());
+        }
+        if (owner.isFile() && owner.asFile().isWithSnapshot()) {
+          // the loader gives a file a new feature per call: each diff is taken from it (below)
+          owner.asFile().removeFeature(owner.asFile().getFileWithSnapshotFeature());
+        }
+        loader.loadSnapshotDiffSection(new ByteArrayInputStream(u.stream));
+        if (owner.isFile()) {
+          fileDiffs.add(owner.asFile().getFileWithSnapshotFeature().getDiffs().getLast());
+        }
+      }
+      if (owner.isFile()) {
+        if (owner.asFile().isWithSnapshot()) {
+          owner.asFile().removeFeature(owner.asFile().getFileWithSnapshotFeature());
+        }
+        NvmSnapshotAccess.setFileDiffs(owner.asFile(), fileDiffs);
         slim.fileChanged(owner.asFile());
-        NvmSnapshotAccess.restoreEmptyBlockLists(owner.asFile(), head[2]);
+        NvmSnapshotAccess.restoreEmptyBlockLists(owner.asFile(), extras);
         NvmSnapshotAccess.shareCopyXAttrs(owner);
-      } else if (owner != null && owner.isDirectory()) {
+      } else {
+        if (!owner.asDirectory().isWithSnapshot()) {
+          loader.loadSnapshotDiffSection(
+              new ByteArrayInputStream(NvmDiffUnits.head(v.payload()).emptyStream()));
+        }
         holdCreated(slim, owner.asDirectory());
         records.restoredDiffs(owner.asDirectory());
-        NvmSnapshotAccess.restoreCopyAccessTimes(owner.asDirectory(), head[2]);
+        NvmSnapshotAccess.restoreCopyAccessTimes(owner.asDirectory(), extras);
         NvmSnapshotAccess.shareCopyXAttrs(owner);
       }
+    }
+    if (!diffRecords.isEmpty()) {
+      RecordView v = diffRecords.values().iterator().next().get(0);
+      throw new IOException(
+          "NVM region: the diff record at page "
+              + v.page()
+              + " (inode "
+              + v.key()
+              + ", snapshot "
+              + v.value()
+              + ") belongs to an inode that has no diff record head");
     }
     if (!entryRecords.isEmpty()) {
       RecordView v = entryRecords.values().iterator().next().get(0);
@@ -261,34 +302,41 @@ final class SnapshotRestore {
   }
 
   /**
-   * A diff record's payload as the stock loader reads it: a directory's head with its children's
-   * entry records put back into its lists (NvmDiffEntries.assemble). A directory record written
-   * with its own lists (before entry records) is read as it is, and compared whole by its next
-   * batch, which writes it in the new form.
+   * An inode's diffs as the stock loader reads them, one at a time (NvmDiffUnits): from its head,
+   * its diff records and, for a directory, its children's entry records. A head written by an older
+   * build holds the diffs itself; the inode is then compared whole by its next batch, which writes
+   * it in the current form.
    */
-  private static byte[] assembled(
-      RecordView v, List<RecordView> entries, NvmSnapshotRecords records) throws IOException {
-    if (entries == null) {
-      if (NvmDiffEntries.hasLists(v.payload())) {
-        records.restoredLegacy(v.key());
-      }
-      return v.payload();
-    }
-    long[] ids = new long[entries.size()];
-    List<byte[]> payloads = new ArrayList<byte[]>(entries.size());
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = entries.get(i).value();
-      payloads.add(entries.get(i).payload());
-    }
+  private static List<NvmDiffUnits.Unit> units(
+      RecordView head,
+      List<RecordView> diffRecords,
+      List<RecordView> entries,
+      NvmSnapshotRecords records)
+      throws IOException {
     try {
-      return NvmDiffEntries.assemble(v.payload(), ids, payloads);
-    } catch (IOException e) {
+      if (NvmDiffUnits.head(head.payload()).holdsDiffs) {
+        records.restoredLegacy(head.key());
+      }
+      List<byte[]> diffs = new ArrayList<byte[]>();
+      if (diffRecords != null) {
+        for (RecordView d : diffRecords) {
+          diffs.add(d.payload());
+        }
+      }
+      List<byte[]> payloads = new ArrayList<byte[]>();
+      long[] ids = new long[entries == null ? 0 : entries.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = entries.get(i).value();
+        payloads.add(entries.get(i).payload());
+      }
+      return NvmDiffUnits.of(head.payload(), diffs, ids, payloads);
+    } catch (IOException | RuntimeException e) {
       throw new IOException(
           "NVM region: the diff record of inode "
-              + v.key()
+              + head.key()
               + " (page "
-              + v.page()
-              + ") and its entry records do not fit together: "
+              + head.page()
+              + "), its diff records and its entry records do not fit together: "
               + e.getMessage(),
           e);
     }

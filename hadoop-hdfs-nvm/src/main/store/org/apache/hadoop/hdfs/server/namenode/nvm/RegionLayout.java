@@ -415,6 +415,9 @@ public final class RegionLayout {
   /** key: a directory's inode id; value: a child's inode id; payload: its diff entries (§13) */
   public static final int RECORD_DIFF_ENTRY = 12;
 
+  /** key: an inode id; value: a snapshot id; payload: the inode's diff of that snapshot (§13) */
+  public static final int RECORD_DIFF = 13;
+
   // ---- retry entry (RETRY_ENTRY_SIZE bytes in a RECORD_RETRY_LOG payload) ----
   /** u64, entry number (from 1, never reused); 0 = empty slot */
   public static final int RE_SEQ = 0;

@@ -148,6 +148,18 @@ public final class NvmSnapshotAccess {
   }
 
   /**
+   * At a restart: {@code file}'s diffs, loaded one at a time (the stock loader gives a file a new
+   * feature per call), as one list; {@code newestFirst} in the loader's order.
+   */
+  public static void setFileDiffs(INodeFile file, List<FileDiff> newestFirst) {
+    FileDiffList list = new FileDiffList();
+    for (FileDiff d : newestFirst) {
+      list.addFirst(d);
+    }
+    file.addSnapshotFeature(list);
+  }
+
+  /**
    * The empty block lists of {@code file}'s diffs, flagged newest diff first as the encoder wrote
    * them (NvmSnapshotEncoder): the loader left those diffs without a list.
    */

@@ -94,31 +94,102 @@ public final class NvmSnapshotEncoder {
   }
 
   /**
-   * The payload of {@code n}'s diff list, or null if it has no snapshot feature. An empty list is
-   * written too, as the fsimage saver writes it: 2.7.3 keeps the feature once added, and its
-   * content summary counts a file with the feature once per diff (so an empty list counts it 0
-   * times).
+   * The payload of {@code n}'s diff record ({@code RECORD_INODE_DIFFS}) as the region keeps it, or
+   * null if it has no snapshot feature: the record only says that the inode has the feature and of
+   * which kind (its {@code DiffEntry} with no diffs, empty lists, an empty string table); each diff
+   * is a {@code RECORD_DIFF} of its own ({@link #diff}) and a directory's created and deleted lists
+   * are its children's {@code RECORD_DIFF_ENTRY} records ({@link NvmDiffEntries}). So a change
+   * writes the diff it changed, whatever the number of diffs (a whole-list record made each of
+   * 65,536 createSnapshot calls on one directory rewrite all earlier diffs).
    */
-  public static byte[] diffs(INode n) throws IOException {
-    return diffs(n, true);
+  public static byte[] head(INode n) throws IOException {
+    SnapshotDiffSection.DiffEntry.Type type = diffType(n);
+    if (type == null) {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(new byte[12]); // three empty lists
+    NvmStringTables.write(new SaverContext(), out);
+    SnapshotDiffSection.DiffEntry.newBuilder()
+        .setInodeId(n.getId())
+        .setType(type)
+        .setNumOfDiff(0)
+        .build()
+        .writeDelimitedTo(out);
+    return out.toByteArray();
+  }
+
+  /** The kind of {@code n}'s diffs, or null if it has no snapshot feature. */
+  private static SnapshotDiffSection.DiffEntry.Type diffType(INode n) {
+    if (n.isFile() && n.asFile().getFileWithSnapshotFeature() != null) {
+      return SnapshotDiffSection.DiffEntry.Type.FILEDIFF;
+    }
+    if (n.isDirectory() && n.asDirectory().getDirectoryWithSnapshotFeature() != null) {
+      return SnapshotDiffSection.DiffEntry.Type.DIRECTORYDIFF;
+    }
+    return null;
+  }
+
+  /** The diffs of {@code n}, oldest first (2.7.3 keeps them sorted by snapshot id). */
+  private static List<? extends AbstractINodeDiff<?, ?, ?>> diffList(INode n) {
+    if (n.isFile() && n.asFile().getFileWithSnapshotFeature() != null) {
+      return n.asFile().getFileWithSnapshotFeature().getDiffs().asList();
+    }
+    if (n.isDirectory() && n.asDirectory().getDirectoryWithSnapshotFeature() != null) {
+      return n.asDirectory().getDirectoryWithSnapshotFeature().getDiffs().asList();
+    }
+    return Collections.emptyList();
+  }
+
+  /** The number of {@code n}'s diffs (0 without the feature). */
+  public static int diffCount(INode n) {
+    return diffList(n).size();
+  }
+
+  /** The snapshot id of {@code n}'s diff {@code i}, oldest first. */
+  public static int diffId(INode n, int i) {
+    return diffList(n).get(i).getSnapshotId();
   }
 
   /**
-   * The payload of {@code n}'s diff record as the region keeps it: for a directory without its
-   * created and deleted lists, which are in its children's {@code RECORD_DIFF_ENTRY} records
-   * ({@link NvmDiffEntries}); {@link NvmDiffEntries#assemble} makes {@link #diffs(INode)}'s payload
-   * of the two again.
+   * The payload of {@code n}'s diff {@code i} (oldest first) as its {@code RECORD_DIFF} keeps it
+   * (region-format.md §13): a little-endian u64 (for a directory the access time of the diff's
+   * copy, 0 without one; for a file 1 if the diff holds an empty block list), the diff's string
+   * table, and the stock fsimage's {@code FileDiff} or {@code DirectoryDiff} message,
+   * length-delimited, a directory's without its created and deleted lists.
    */
-  public static byte[] head(INode n) throws IOException {
-    return diffs(n, false);
+  public static byte[] diff(INode n, int i) throws IOException {
+    SaverContext strings = new SaverContext();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    long extra;
+    if (n.isFile()) {
+      FileDiff d = n.asFile().getFileWithSnapshotFeature().getDiffs().asList().get(i);
+      fileDiff(d, strings).writeDelimitedTo(body);
+      extra = emptyBlockList(d) ? 1 : 0;
+    } else {
+      DirectoryDiff d =
+          n.asDirectory().getDirectoryWithSnapshotFeature().getDiffs().asList().get(i);
+      dirDiff(d, strings).writeDelimitedTo(body);
+      extra = copyAccessTime(d);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(extra).array());
+    NvmStringTables.write(strings, out);
+    body.writeTo(out);
+    return out.toByteArray();
   }
 
-  private static byte[] diffs(INode n, boolean lists) throws IOException {
+  /**
+   * The payload of {@code n}'s whole diff list in one record, with the lists (the form the preview
+   * wrote before entry and diff records, which a restart still reads; tests write it to check
+   * that).
+   */
+  public static byte[] diffs(INode n) throws IOException {
     SaverContext strings = new SaverContext();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long[] deleted;
     List<INodeReference> refs = new ArrayList<INodeReference>();
-    long[] copyAccessTimes = new long[0];
+    long[] extras;
     if (n.isFile()) {
       FileWithSnapshotFeature sf = n.asFile().getFileWithSnapshotFeature();
       if (sf == null) {
@@ -126,20 +197,20 @@ public final class NvmSnapshotEncoder {
       }
       fileDiffs(n.asFile(), sf.getDiffs().asList(), strings, body);
       deleted = new long[0];
-      copyAccessTimes = emptyBlockLists(sf.getDiffs().asList());
+      extras = emptyBlockLists(sf.getDiffs().asList());
     } else if (n.isDirectory()) {
       DirectoryWithSnapshotFeature sf = n.asDirectory().getDirectoryWithSnapshotFeature();
       if (sf == null) {
         return null;
       }
-      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body, lists);
-      copyAccessTimes = copyAccessTimes(sf.getDiffs().asList());
+      deleted = dirDiffs(n.asDirectory(), sf.getDiffs().asList(), strings, refs, body);
+      extras = copyAccessTimes(sf.getDiffs().asList());
     } else {
       return null;
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteBuffer head =
-        ByteBuffer.allocate(12 + 8 * deleted.length + 8 * refs.size() + 8 * copyAccessTimes.length)
+        ByteBuffer.allocate(12 + 8 * deleted.length + 8 * refs.size() + 8 * extras.length)
             .order(ByteOrder.LITTLE_ENDIAN);
     head.putInt(deleted.length);
     for (long id : deleted) {
@@ -149,8 +220,8 @@ public final class NvmSnapshotEncoder {
     for (INodeReference r : refs) {
       head.putLong(r.getId());
     }
-    head.putInt(copyAccessTimes.length);
-    for (long t : copyAccessTimes) {
+    head.putInt(extras.length);
+    for (long t : extras) {
       head.putLong(t);
     }
     out.write(head.array());
@@ -163,33 +234,42 @@ public final class NvmSnapshotEncoder {
   }
 
   /**
-   * For a file, the head's third list: 1 for each diff that holds an empty block list, newest diff
-   * first (empty when none does). 2.7.3 keeps the blocks up to the diff's size once a truncate
-   * under the snapshot copies them, so a file that was empty then keeps an empty list, which says
-   * "no blocks" in the snapshot; the fsimage's repeated blocks field cannot tell it from none,
-   * which says "the later diff's or the file's blocks", and the loader reads it so.
+   * Whether a file diff holds an empty block list. 2.7.3 keeps the blocks up to the diff's size
+   * once a truncate under the snapshot copies them, so a file that was empty then keeps an empty
+   * list, which says "no blocks" in the snapshot; the fsimage's repeated blocks field cannot tell
+   * it from none, which says "the later diff's or the file's blocks", and the loader reads it so.
    */
+  private static boolean emptyBlockList(FileDiff d) {
+    BlockInfoContiguous[] b = d.getBlocks();
+    return b != null && b.length == 0;
+  }
+
+  /** For a whole-list record: {@link #emptyBlockList} per diff, newest first (empty if none). */
   private static long[] emptyBlockLists(List<FileDiff> list) {
     long[] f = new long[list.size()];
     boolean any = false;
     for (int i = list.size() - 1, k = 0; i >= 0; i--, k++) {
-      BlockInfoContiguous[] b = list.get(i).getBlocks();
-      f[k] = b != null && b.length == 0 ? 1 : 0;
+      f[k] = emptyBlockList(list.get(i)) ? 1 : 0;
       any |= f[k] != 0;
     }
     return any ? f : new long[0];
   }
 
   /**
-   * The access time of each directory diff's copy, newest diff first (0 without a copy): the
-   * fsimage's directory message has none, and 2.7.3 keeps the directory's in the copy.
+   * The access time of a directory diff's copy (0 without one): the fsimage's directory message has
+   * none, and 2.7.3 keeps the directory's in the copy.
    */
+  private static long copyAccessTime(DirectoryDiff d) {
+    INodeDirectoryAttributes copy = d.snapshotINode;
+    return copy == null || rootOfItsSnapshot(d) ? 0 : copy.getAccessTime();
+  }
+
+  /** For a whole-list record: {@link #copyAccessTime} per diff, newest first (empty if all 0). */
   private static long[] copyAccessTimes(List<DirectoryDiff> list) {
     long[] t = new long[list.size()];
     boolean any = false;
     for (int i = list.size() - 1, k = 0; i >= 0; i--, k++) {
-      INodeDirectoryAttributes copy = list.get(i).snapshotINode;
-      t[k] = copy == null || rootOfItsSnapshot(list.get(i)) ? 0 : copy.getAccessTime();
+      t[k] = copyAccessTime(list.get(i));
       any |= t[k] != 0;
     }
     return any ? t : new long[0];
@@ -216,6 +296,25 @@ public final class NvmSnapshotEncoder {
     return s != null && s.getRoot() == copy;
   }
 
+  /** A file diff's message, as the saver writes it. */
+  private static SnapshotDiffSection.FileDiff fileDiff(FileDiff d, SaverContext strings) {
+    SnapshotDiffSection.FileDiff.Builder b =
+        SnapshotDiffSection.FileDiff.newBuilder()
+            .setSnapshotId(d.getSnapshotId())
+            .setFileSize(d.getFileSize());
+    if (d.getBlocks() != null) {
+      for (Block blk : d.getBlocks()) {
+        b.addBlocks(PBHelper.convert(blk));
+      }
+    }
+    INodeFileAttributes copy = d.snapshotINode;
+    if (copy != null) {
+      b.setName(ByteString.copyFrom(copy.getLocalNameBytes()))
+          .setSnapshotCopy(FSImageFormatPBINode.Saver.buildINodeFile(copy, strings));
+    }
+    return b.build();
+  }
+
   /** Newest diff first, as the saver writes them (the loader prepends each). */
   private static void fileDiffs(
       INodeFile f, List<FileDiff> list, SaverContext strings, ByteArrayOutputStream out)
@@ -227,36 +326,41 @@ public final class NvmSnapshotEncoder {
         .build()
         .writeDelimitedTo(out);
     for (int i = list.size() - 1; i >= 0; i--) {
-      FileDiff d = list.get(i);
-      SnapshotDiffSection.FileDiff.Builder b =
-          SnapshotDiffSection.FileDiff.newBuilder()
-              .setSnapshotId(d.getSnapshotId())
-              .setFileSize(d.getFileSize());
-      if (d.getBlocks() != null) {
-        for (Block blk : d.getBlocks()) {
-          b.addBlocks(PBHelper.convert(blk));
-        }
-      }
-      INodeFileAttributes copy = d.snapshotINode;
-      if (copy != null) {
-        b.setName(ByteString.copyFrom(copy.getLocalNameBytes()))
-            .setSnapshotCopy(FSImageFormatPBINode.Saver.buildINodeFile(copy, strings));
-      }
-      b.build().writeDelimitedTo(out);
+      fileDiff(list.get(i), strings).writeDelimitedTo(out);
     }
   }
 
-  /**
-   * Newest diff first; returns the ids of the inodes the deleted lists hold. Without {@code lists},
-   * every diff's created and deleted lists are left out (the record's head: NvmDiffEntries).
-   */
+  /** A directory diff's message without its created and deleted lists. */
+  private static SnapshotDiffSection.DirectoryDiff dirDiff(DirectoryDiff d, SaverContext strings) {
+    SnapshotDiffSection.DirectoryDiff.Builder b =
+        SnapshotDiffSection.DirectoryDiff.newBuilder()
+            .setSnapshotId(d.getSnapshotId())
+            .setChildrenSize(d.getChildrenSize())
+            .setIsSnapshotRoot(rootOfItsSnapshot(d))
+            .setCreatedListSize(0);
+    INodeDirectoryAttributes copy = d.snapshotINode;
+    if (!rootOfItsSnapshot(d) && copy != null) {
+      INodeSection.INodeDirectory.Builder c =
+          FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings);
+      if (copy instanceof INodeDirectoryAttributes.CopyWithQuota && !c.hasTypeQuotas()) {
+        // the stock loader makes a copy with quotas but without type quotas with type quotas 0
+        // (QuotaCounts.Builder's default), where the copy 2.7.3 took holds -1, as its directory
+        // does: the diff report would list the directory as modified after a restart. Present
+        // (even empty), the loader starts from -1.
+        c.setTypeQuotas(INodeSection.QuotaByStorageTypeFeatureProto.getDefaultInstance());
+      }
+      b.setName(ByteString.copyFrom(copy.getLocalNameBytes())).setSnapshotCopy(c);
+    }
+    return b.build();
+  }
+
+  /** Newest diff first, with the lists; returns the ids of the inodes the deleted lists hold. */
   private static long[] dirDiffs(
       INodeDirectory dir,
       List<DirectoryDiff> list,
       SaverContext strings,
       List<INodeReference> refs,
-      ByteArrayOutputStream out,
-      boolean lists)
+      ByteArrayOutputStream out)
       throws IOException {
     SnapshotDiffSection.DiffEntry.newBuilder()
         .setInodeId(dir.getId())
@@ -268,29 +372,10 @@ public final class NvmSnapshotEncoder {
     int n = 0;
     for (int i = list.size() - 1; i >= 0; i--) {
       DirectoryDiff d = list.get(i);
+      List<INode> created = d.getChildrenDiff().getList(ListType.CREATED);
       SnapshotDiffSection.DirectoryDiff.Builder b =
-          SnapshotDiffSection.DirectoryDiff.newBuilder()
-              .setSnapshotId(d.getSnapshotId())
-              .setChildrenSize(d.getChildrenSize())
-              .setIsSnapshotRoot(rootOfItsSnapshot(d));
-      INodeDirectoryAttributes copy = d.snapshotINode;
-      if (!rootOfItsSnapshot(d) && copy != null) {
-        INodeSection.INodeDirectory.Builder c =
-            FSImageFormatPBINode.Saver.buildINodeDirectory(copy, strings);
-        if (copy instanceof INodeDirectoryAttributes.CopyWithQuota && !c.hasTypeQuotas()) {
-          // the stock loader makes a copy with quotas but without type quotas with type quotas 0
-          // (QuotaCounts.Builder's default), where the copy 2.7.3 took holds -1, as its directory
-          // does: the diff report would list the directory as modified after a restart. Present
-          // (even empty), the loader starts from -1.
-          c.setTypeQuotas(INodeSection.QuotaByStorageTypeFeatureProto.getDefaultInstance());
-        }
-        b.setName(ByteString.copyFrom(copy.getLocalNameBytes())).setSnapshotCopy(c);
-      }
-      List<INode> created =
-          lists ? d.getChildrenDiff().getList(ListType.CREATED) : Collections.<INode>emptyList();
-      b.setCreatedListSize(created.size());
-      for (INode del :
-          lists ? d.getChildrenDiff().getList(ListType.DELETED) : Collections.<INode>emptyList()) {
+          dirDiff(d, strings).toBuilder().setCreatedListSize(created.size());
+      for (INode del : d.getChildrenDiff().getList(ListType.DELETED)) {
         if (del
             .isReference()) { // a renamed inode's old place (WithName), or a deleted DstReference
           b.addDeletedINodeRef(refs.size());

@@ -68,6 +68,9 @@ final class RecordCheck {
   /** Diff entry records by directory and child: one per pair. */
   private final Map<Long, Map<Long, Long>> pageOfEntry = new HashMap<Long, Map<Long, Long>>();
 
+  /** Inode id &rarr; (snapshot id &rarr; diff record page). */
+  private final Map<Long, Map<Long, Long>> pageOfDiff = new HashMap<Long, Map<Long, Long>>();
+
   private final Map<Long, Long> poolFieldOffset = new HashMap<Long, Long>();
 
   private RecordCheck(RegionModel m, List<Finding> out) {
@@ -161,6 +164,17 @@ final class RecordCheck {
       snapshots.entry(r);
       return;
     }
+    if (r.isDiff()) {
+      duplicate(
+          pageOfDiff.computeIfAbsent(r.key(), k -> new HashMap<Long, Long>()),
+          r.value(),
+          r,
+          RC_VALUE,
+          Finding.Kind.DUPLICATE_RECORD_KEY,
+          "snapshot id (of the diffs of inode " + r.key() + ")");
+      snapshots.diff(r);
+      return;
+    }
     if (!r.isToken() && !r.isMasterKey()) {
       add(
           Finding.Kind.BAD_RECORD,
@@ -190,9 +204,11 @@ final class RecordCheck {
               + RECORD_INODE_DIFFS
               + " (inode diffs), "
               + RECORD_INODE_REF
-              + " (inode reference) and "
+              + " (inode reference), "
               + RECORD_DIFF_ENTRY
-              + " (diff entry); the NameNode refuses to start");
+              + " (diff entry) and "
+              + RECORD_DIFF
+              + " (diff); the NameNode refuses to start");
       return;
     }
     if (r.key() < Integer.MIN_VALUE || r.key() > Integer.MAX_VALUE) {

@@ -52,6 +52,7 @@ final class RecordEntry {
   private final boolean inodeDiffs;
   private final boolean inodeRef;
   private final boolean diffEntry;
+  private final boolean diff;
 
   /** The entries of a diff entry record, or null. */
   private final List<DiffEntryFormat.Entry> entries;
@@ -102,6 +103,7 @@ final class RecordEntry {
     inodeDiffs = r.isInodeDiffs();
     inodeRef = r.isInodeRef();
     diffEntry = r.isDiffEntry();
+    diff = r.isDiff();
     key = r.key();
     value = r.value();
     length = r.length();
@@ -128,6 +130,8 @@ final class RecordEntry {
       damaged = "deletedList";
     } else if (diffEntry && entries == null) {
       damaged = "entries";
+    } else if (diff && payload.length < 8) {
+      damaged = "head";
     } else {
       damaged = null;
     }
@@ -309,6 +313,9 @@ final class RecordEntry {
         b.append(" entries=").append(describeEntries());
       }
       b.append(" length=").append(Long.toUnsignedString(length));
+    } else if (diff) {
+      b.append("diff inodeId=").append(key).append(" snapshotId=").append(value);
+      b.append(" length=").append(Long.toUnsignedString(length));
     } else {
       b.append("record type=").append(Long.toUnsignedString(type)).append(" key=").append(key);
       b.append(" value=").append(value).append(" length=").append(Long.toUnsignedString(length));
@@ -391,6 +398,9 @@ final class RecordEntry {
       if (entries != null) {
         j.put("entries", describeEntries());
       }
+      j.put("length", length);
+    } else if (diff) {
+      j.put("type", "diff").put("inodeId", key).put("snapshotId", value);
       j.put("length", length);
     } else {
       j.put("type", "record").put("recordType", type).put("key", key).put("value", value);

@@ -88,10 +88,14 @@ final class RecordPage {
     return type() == RECORD_DIFF_ENTRY;
   }
 
+  boolean isDiff() {
+    return type() == RECORD_DIFF;
+  }
+
   /**
    * "delegation token", "master key", "retry log", "cache pool", "cache directive", "cache ids",
-   * "truncate block", "snapshot", "snapshot ids", "inode diffs", "inode reference", "diff entry" or
-   * "type N", for messages.
+   * "truncate block", "snapshot", "snapshot ids", "inode diffs", "inode reference", "diff entry",
+   * "diff" or "type N", for messages.
    */
   String typeName() {
     long t = type();
@@ -119,6 +123,8 @@ final class RecordPage {
       return "inode reference";
     } else if (t == RECORD_DIFF_ENTRY) {
       return "diff entry";
+    } else if (t == RECORD_DIFF) {
+      return "diff";
     }
     return "type " + t;
   }

@@ -17,8 +17,10 @@ import org.apache.hadoop.hdfs.server.namenode.nvm.LongLongMap;
  * every snapshot: 2.7.3 keeps an inode's snapshot feature once added); a reference there naming an
  * inode that is not attached; a current reference whose inode is not attached or whose page's
  * parent is not the directory the record names; a deleted-list id that is not an attached inode
- * whose parent is the record's directory. Two records of one snapshot id or one inode are {@link
- * Finding.Kind#DUPLICATE_RECORD_KEY}s ({@link RecordCheck}).
+ * whose parent is the record's directory; a diff (a RECORD_DIFF) shorter than its 8-byte head, of a
+ * snapshot id outside 2.7.3's range, or of an inode that is not attached or has no diff record. Two
+ * records of one snapshot id or one inode are {@link Finding.Kind#DUPLICATE_RECORD_KEY}s ({@link
+ * RecordCheck}).
  */
 final class SnapshotRecordCheck {
   /** 2.7.3's snapshot ids are 24 bits (SnapshotManager's limit). */
@@ -196,8 +198,35 @@ final class SnapshotRecordCheck {
     }
   }
 
+  /** The diff records, for the check against the diff records' heads in {@link #finish}. */
+  private final LongList diffPages = new LongList();
+
+  /**
+   * A diff (one inode's diff of one snapshot): an 8-byte head before its protobuf part, a snapshot
+   * id in 2.7.3's range, its inode attached; that the inode has a diff record is checked in {@link
+   * #finish}.
+   */
+  void diff(RecordPage r) {
+    diffPages.add(r.page);
+    if (r.payload() != null && r.payload().length < 8) {
+      bad(r.page + RC_LEN, r, "a payload of " + r.payload().length + " bytes, not 8 or more");
+    }
+    if (r.value() < 0 || r.value() > MAX_SNAPSHOT_ID) {
+      bad(r.page + RC_VALUE, r, "snapshot id " + r.value() + " is outside 0.." + MAX_SNAPSHOT_ID);
+    }
+    if (r.key() == 0 || m.attachedPageOfId(r.key()) == LongLongMap.MISSING) {
+      bad(r.page + RC_KEY, r, "inode " + r.key() + " is not attached");
+    }
+  }
+
   /** After every record: the counter against the snapshots. */
   void finish() {
+    for (int i = 0; i < diffPages.size(); i++) {
+      RecordPage d = m.record(diffPages.get(i));
+      if (!withDiffs.containsKey(d.key())) {
+        bad(d.page + RC_KEY, d, "its inode, " + d.key() + ", has no diff record");
+      }
+    }
     for (int i = 0; i < entryPages.size(); i++) {
       RecordPage e = m.record(entryPages.get(i));
       if (!withDiffs.containsKey(e.key())) {

@@ -371,7 +371,7 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
 
   @Test
   public void unknownTypesAndPayloadsThatAreNoIdentifierAreInconsistent() throws Exception {
-    long odd = createRecord(RECORD_DIFF_ENTRY + 1, 1, new byte[] {1, 2, 3}, false);
+    long odd = createRecord(RECORD_DIFF + 1, 1, new byte[] {1, 2, 3}, false);
     long garbage = createRecord(RECORD_DELEGATION_TOKEN, 1, new byte[] {1, 0}, true);
     byte[] whole = RecordSample.payload(RecordSample.identifier("e", "yarn", "", 2, 1));
     long truncated =
@@ -387,7 +387,7 @@ public class RegionCheckRecordTest extends SampleNamespaceFixture {
     List<String> lines = NamespaceDump.recordLines(n.file);
     assertTrue(
         lines.toString(),
-        lines.contains("record type=13 key=1 value=0 length=3 recordId=1 page=" + odd));
+        lines.contains("record type=14 key=1 value=0 length=3 recordId=1 page=" + odd));
     assertTrue(
         lines.toString(),
         lines.contains(

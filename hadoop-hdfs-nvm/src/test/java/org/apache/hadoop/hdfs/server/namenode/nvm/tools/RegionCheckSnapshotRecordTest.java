@@ -188,9 +188,14 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
   }
 
   private long entryRecord(long dirId, long childId, byte[] payload) throws Exception {
+    return record(RECORD_DIFF_ENTRY, dirId, childId, payload);
+  }
+
+  /** A record of {@code type} created in one batch of its own. */
+  private long record(int type, long key, long value, byte[] payload) throws Exception {
     try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
         Txn t = s.begin()) {
-      long page = t.createRecord(RECORD_DIFF_ENTRY, dirId, childId, payload);
+      long page = t.createRecord(type, key, value, payload);
       t.commit();
       return page;
     }
@@ -264,5 +269,57 @@ public class RegionCheckSnapshotRecordTest extends SampleNamespaceFixture {
         CheckAssert.onlyError(
             judge("an entry cut short"), Finding.Kind.BAD_SNAPSHOT_RECORD, bad + RC_LEN);
     assertTrue(f.message(), f.message().contains("not a list of entries"));
+  }
+
+  private long diffRecord(long inodeId, long snapshotId, byte[] payload) throws Exception {
+    return record(RECORD_DIFF, inodeId, snapshotId, payload);
+  }
+
+  /** A diff's payload: its 8-byte head (0: no copy access time) and a stand-in for the rest. */
+  private static byte[] oneDiff() {
+    return new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 7, 7, 7};
+  }
+
+  /**
+   * The form the NameNode writes for alice's diff of snapshot 0: a record of its own beside her
+   * diff record; clean and dumped. A diff of an inode without a diff record, a second record of one
+   * (inode, snapshot) and a payload shorter than the head are not.
+   */
+  @Test
+  public void aDiffInItsOwnRecordIsCleanAndDumpedAndItsBreachesAreFound() throws Exception {
+    snapshotOfAlice(1, 0, true, n.alice, diffs());
+    long first = diffRecord(n.id(n.alice), 0, oneDiff());
+    CheckReport r = judge("alice's diff of snapshot 0");
+    assertEquals(r.format(), 0, r.exitCode());
+    String all = NamespaceDump.recordLines(n.file).toString();
+    assertTrue(all, all.contains("diff inodeId=" + n.id(n.alice) + " snapshotId=0 length=11 "));
+
+    long orphan = diffRecord(n.id(n.user), 0, oneDiff());
+    Finding f =
+        CheckAssert.onlyError(
+            judge("a diff of /user"), Finding.Kind.BAD_SNAPSHOT_RECORD, orphan + RC_KEY);
+    assertTrue(f.message(), f.message().contains("has no diff record"));
+    removeRecord(orphan);
+
+    long second = diffRecord(n.id(n.alice), 0, oneDiff());
+    CheckAssert.onlyError(
+        judge("two diffs of snapshot 0"),
+        Finding.Kind.DUPLICATE_RECORD_KEY,
+        Math.max(first, second) + RC_VALUE);
+    removeRecord(second);
+
+    long shortOne = diffRecord(n.id(n.alice), 1, new byte[] {1, 2, 3});
+    f =
+        CheckAssert.onlyError(
+            judge("a diff of 3 bytes"), Finding.Kind.BAD_SNAPSHOT_RECORD, shortOne + RC_LEN);
+    assertTrue(f.message(), f.message().contains("not 8 or more"));
+  }
+
+  private void removeRecord(long page) throws Exception {
+    try (InodeStore s = InodeStore.open(Region.open(n.file, PersistMode.EMULATED));
+        Txn t = s.begin()) {
+      t.removeRecord(page);
+      t.commit();
+    }
   }
 }

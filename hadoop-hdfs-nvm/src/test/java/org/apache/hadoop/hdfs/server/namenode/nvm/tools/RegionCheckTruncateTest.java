@@ -121,10 +121,10 @@ public class RegionCheckTruncateTest extends SampleNamespaceFixture {
         f.message().contains("block id " + (LAST - 1) + " is not the last block " + LAST));
   }
 
-  /** A type past the last one (RECORD_DIFF_ENTRY) is still one the NameNode does not know. */
+  /** A type past the last one (RECORD_DIFF) is still one the NameNode does not know. */
   @Test
   public void typeAfterTheLastIsUnknown() throws Exception {
-    long page = record(RECORD_DIFF_ENTRY + 1, n.id(n.writing), payload(LAST, 500, 1100));
+    long page = record(RECORD_DIFF + 1, n.id(n.writing), payload(LAST, 500, 1100));
     Finding f = CheckAssert.onlyError(judge("type 12"), Finding.Kind.BAD_RECORD, page + RC_TYPE);
     assertTrue(f.message(), f.message().contains("7 (truncate block)"));
   }
