@@ -68,6 +68,13 @@ final class InodeCache implements InodeCacheStats {
   /** Ids of files a created list holds ({@link #holdForSnapshot}). */
   private final LongLongMap snapshotHeld = new LongLongMap();
 
+  /**
+   * Ids of files whose object was put here with snapshot diffs (a superset of the files that have
+   * them now: an id leaves when its file is removed). A file gets diffs only in a write operation
+   * that persists it ({@link #put}), or at a restart, which puts it too.
+   */
+  private final LongLongMap withSnapshot = new LongLongMap();
+
   InodeCache(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException(
@@ -140,6 +147,9 @@ final class InodeCache implements InodeCacheStats {
     long id = f.getId();
     INodeFile replaced;
     synchronized (this) {
+      if (f.isWithSnapshot()) {
+        withSnapshot.put(id, 1);
+      }
       int slot = sets.find(id);
       if (slot >= 0 && !pinned(f)) {
         replaced = sets.at(slot);
@@ -235,9 +245,18 @@ final class InodeCache implements InodeCacheStats {
     put(f);
   }
 
+  /**
+   * Whether file {@code id} may have snapshot diffs: false means it has none (a snapshot's deletion
+   * skips it without looking it up).
+   */
+  synchronized boolean mayHaveSnapshotDiffs(long id) {
+    return withSnapshot.size() > 0 && withSnapshot.containsKey(id);
+  }
+
   void remove(long id) {
     synchronized (this) {
       snapshotHeld.remove(id);
+      withSnapshot.remove(id);
       if (sets.remove(id) == null && others.remove(id) != null) {
         others.shrinkIfSparse(); // after a delete of many files a write operation had read
       }
@@ -249,6 +268,7 @@ final class InodeCache implements InodeCacheStats {
       sets.clear();
       others.clear();
       snapshotHeld.clear();
+      withSnapshot.clear();
     }
     closedCount = 0;
   }

@@ -449,8 +449,7 @@ final class NvmINodeDirectory extends INodeDirectory {
     for (int i = 0; i < index.size(); i++) {
       long entry = index.id(i);
       if (entry > 0 && (refs == null || !refs.containsKey(entry))) {
-        INodeFile f = slim.cachedFile(entry);
-        if (f == null || !f.isWithSnapshot()) {
+        if (slim.fileWithSnapshotDiffs(entry) == null) {
           continue; // no snapshot data: its cleanSubtree would change nothing
         }
       }

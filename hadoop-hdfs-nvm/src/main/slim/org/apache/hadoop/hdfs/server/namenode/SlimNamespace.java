@@ -256,6 +256,15 @@ final class SlimNamespace {
     return cache.peek(id);
   }
 
+  /** The object of file {@code id} if it has snapshot diffs, else null. */
+  INodeFile fileWithSnapshotDiffs(long id) {
+    if (!cache.mayHaveSnapshotDiffs(id)) {
+      return null;
+    }
+    INodeFile f = cache.peek(id);
+    return f != null && f.isWithSnapshot() ? f : null;
+  }
+
   private INodeFile file(long id, INodeDirectory parent) {
     INodeFile f = cache.get(id);
     if (f != null) {

@@ -85,6 +85,12 @@ final class NvmDiffRecords {
     return pages.isEmpty();
   }
 
+  /** Whether the records of {@code inodeId} hold a diff of snapshot {@code snapshotId}. */
+  boolean hasDiff(long inodeId, int snapshotId) {
+    Pages p = pages.get(inodeId);
+    return p != null && p.indexOf(snapshotId) >= 0;
+  }
+
   /**
    * Stages {@code n}'s diff records: whole if asked (or if memory and the records do not fit the
    * scoped case), else the newest one or two.

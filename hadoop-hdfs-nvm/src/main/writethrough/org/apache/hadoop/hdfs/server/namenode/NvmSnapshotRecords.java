@@ -100,6 +100,18 @@ final class NvmSnapshotRecords {
 
   private int sweep;
 
+  /**
+   * With SWEEP_ALL: the id of the snapshot whose deletion is the batch's only sweep, or -1. Then
+   * only the inodes that have a diff of that snapshot are compared (and those the walk destroyed):
+   * 2.7.3's deletion finds an inode's diff by the snapshot's exact id ({@code deleteSnapshotDiff})
+   * and changes that diff and the one before it in the list, no other; an inode without such a diff
+   * keeps its diffs, its lists and its references' old places.
+   */
+  private int sweepSnapshot = -1;
+
+  /** The sweep was set by a snapshot's deletion only ({@link #sweepDeletedSnapshot}). */
+  private boolean sweepForDeletion;
+
   private static final boolean VERIFY = Boolean.getBoolean("nvm.debug.snapshotSweep");
 
   NvmSnapshotRecords(InodeStore store) {
@@ -145,6 +157,9 @@ final class NvmSnapshotRecords {
       snapshotsChanged = true;
     } else {
       deletedIds.add(id);
+      if (sweepForDeletion && sweepSnapshot < 0) {
+        sweepSnapshot = id;
+      }
     }
   }
 
@@ -152,10 +167,22 @@ final class NvmSnapshotRecords {
     return dirId + "/" + name;
   }
 
-  /** A snapshot's deletion: every diff record is compared. */
+  /** A walk that merges diffs anywhere: every diff record is compared. */
   void sweep() {
     sweep = SWEEP_ALL;
+    sweepForDeletion = false;
     refs.touchAll();
+  }
+
+  /**
+   * A snapshot's deletion: the records of the inodes with a diff of that snapshot are compared
+   * ({@link #snapshotDeleted} names it; unnamed, every record).
+   */
+  void sweepDeletedSnapshot() {
+    boolean first = sweep != SWEEP_ALL;
+    sweep();
+    sweepForDeletion = first;
+    sweepSnapshot = -1;
   }
 
   /**
@@ -231,6 +258,8 @@ final class NvmSnapshotRecords {
           t.removeRecord(diffPages.remove(id)); // destroyed by the walk; its page goes too
           entries.stageRemoval(t, id);
           diffs.stageRemoval(t, id);
+        } else if (unchangedByDeletion(id)) {
+          continue;
         } else {
           stageDiffs(t, n, seen, withDiffs);
           if (!removedNow.containsKey(id) && diffPages.containsKey(id)) {
@@ -261,6 +290,8 @@ final class NvmSnapshotRecords {
       }
     }
     sweep = 0;
+    sweepForDeletion = false;
+    sweepSnapshot = -1;
     entries.batchStaged();
     diffs.batchStaged();
     this.changes = new SnapshotChanges();
@@ -386,27 +417,49 @@ final class NvmSnapshotRecords {
       return; // done, or removed by this batch (its records went in stageRemovals)
     }
     long id = target.getId();
+    if (unchangedByDeletion(id)) {
+      return;
+    }
     boolean whole = sweep == SWEEP_ALL || changes.isWhole(id);
     if (target instanceof NvmINodeDirectory) {
       refs.stageReferences(t, (NvmINodeDirectory) target, changes.children(id), whole);
     }
-    byte[] want = NvmSnapshotEncoder.head(target);
-    if (want != null && target.isFile()) {
+    boolean hasDiffs = NvmSnapshotEncoder.hasDiffList(target);
+    if (hasDiffs && target.isFile()) {
       withDiffs.add(target.asFile());
     }
-    replace(t, diffPages, id, RegionLayout.RECORD_INODE_DIFFS, 0, want);
-    if (want == null) {
+    if (!hasDiffs) {
+      replace(t, diffPages, id, RegionLayout.RECORD_INODE_DIFFS, 0, null);
       diffs.stageRemoval(t, id);
     } else {
+      if (!diffPages.containsKey(id) || diffs.isLegacy(id)) {
+        // else it is as written: a head depends only on the inode's id and kind
+        replace(
+            t, diffPages, id, RegionLayout.RECORD_INODE_DIFFS, 0, NvmSnapshotEncoder.head(target));
+      }
       diffs.stage(t, target, whole);
     }
     if (target.isDirectory()) {
       LongLongMap compared =
-          entries.stage(t, target.asDirectory(), whole || want == null, changes.children(id));
+          entries.stage(t, target.asDirectory(), whole || !hasDiffs, changes.children(id));
       if (target instanceof NvmINodeDirectory) {
         refs.noteOldPlaces(target.asDirectory(), compared);
       }
     }
+  }
+
+  /**
+   * In a snapshot's deletion (the batch's only sweep): whether inode {@code id} has diff records
+   * but none of the deleted snapshot, so that the deletion left its records as they are ({@link
+   * #sweepSnapshot}).
+   */
+  private boolean unchangedByDeletion(long id) {
+    return sweep == SWEEP_ALL
+        && sweepForDeletion
+        && sweepSnapshot >= 0
+        && diffPages.containsKey(id)
+        && !diffs.hasDiff(id, sweepSnapshot)
+        && !diffs.isLegacy(id);
   }
 
   private void stageCounter(Txn t, int counter) throws IOException {

@@ -556,7 +556,7 @@ final class NvmWriteThrough {
    * that changed and removes the snapshot's record.
    */
   void snapshotDeleted(final String root, final String name) {
-    snapshots.sweep();
+    snapshots.sweepDeletedSnapshot();
     slim.takeWalkedDirectories(); // a later delete counts its own walk
     removed(root, slim.takeMapRemovals());
     final INode[] dir = new INode[1];

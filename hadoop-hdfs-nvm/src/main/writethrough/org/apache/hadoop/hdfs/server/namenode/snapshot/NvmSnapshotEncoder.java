@@ -119,6 +119,11 @@ public final class NvmSnapshotEncoder {
     return out.toByteArray();
   }
 
+  /** Whether {@code n} has a diff list (the snapshot feature), even an empty one. */
+  public static boolean hasDiffList(INode n) {
+    return diffType(n) != null;
+  }
+
   /** The kind of {@code n}'s diffs, or null if it has no snapshot feature. */
   private static SnapshotDiffSection.DiffEntry.Type diffType(INode n) {
     if (n.isFile() && n.asFile().getFileWithSnapshotFeature() != null) {
