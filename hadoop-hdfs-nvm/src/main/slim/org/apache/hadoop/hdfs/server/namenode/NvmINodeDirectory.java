@@ -521,7 +521,13 @@ final class NvmINodeDirectory extends INodeDirectory {
     }
     boolean childrenUseCache = useCache && (q == null || q.isQuotaSet());
     for (int i = 0; i < index.size(); i++) {
-      INode child = slim.child(index.id(i), this);
+      long entry = index.id(i);
+      if (entry > 0
+          && (refs == null || !refs.containsKey(entry))
+          && slim.addColdFileUsage(entry, bsps, policyId, counts)) {
+        continue; // counted from its page, not materialized
+      }
+      INode child = slim.child(entry, this);
       child.computeQuotaUsage(
           bsps,
           child.getStoragePolicyIDForQuota(policyId),

@@ -256,6 +256,52 @@ final class SlimNamespace {
     return cache.peek(id);
   }
 
+  /**
+   * Adds file {@code id}'s quota usage to {@code counts} from its page, as 2.7.3's {@code
+   * INodeFile.computeQuotaUsage} counts a file without snapshot diffs (one name; its size, a last
+   * block under construction at the preferred block size, times its replication; type space per
+   * replica under its policy, else {@code parentPolicy}), if the file is not resident: a file with
+   * diffs, open or renamed under a snapshot stays in the cache (InodeCache), so a cold one has
+   * none. Returns false, adding nothing, for a resident file: its object counts itself.
+   */
+  boolean addColdFileUsage(
+      long id,
+      org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite bsps,
+      byte parentPolicy,
+      QuotaCounts counts) {
+    if (cache.peek(id) != null) {
+      return false;
+    }
+    InodeView v = view(id);
+    int n = v.blockCount();
+    long size = 0;
+    for (int i = 0; i < n; i++) {
+      size +=
+          i == n - 1 && v.isUnderConstruction() && !v.lastBlockComplete()
+              ? v.preferredBlockSize()
+              : v.blockNumBytes(i);
+    }
+    short repl = (short) v.replication();
+    counts.addNameSpace(1);
+    counts.addStorageSpace(size * repl);
+    byte local = (byte) v.storagePolicy();
+    byte policy =
+        local
+                != org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite
+                    .ID_UNSPECIFIED
+            ? local
+            : parentPolicy;
+    if (policy
+        != org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite.ID_UNSPECIFIED) {
+      for (org.apache.hadoop.fs.StorageType t : bsps.getPolicy(policy).chooseStorageTypes(repl)) {
+        if (t.supportTypeQuota()) {
+          counts.addTypeSpace(t, size);
+        }
+      }
+    }
+    return true;
+  }
+
   /** The object of file {@code id} if it has snapshot diffs, else null. */
   INodeFile fileWithSnapshotDiffs(long id) {
     if (!cache.mayHaveSnapshotDiffs(id)) {

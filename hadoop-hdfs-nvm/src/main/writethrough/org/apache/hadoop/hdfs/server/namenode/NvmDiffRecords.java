@@ -30,8 +30,53 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.NvmSnapshotEncoder;
 final class NvmDiffRecords {
   private final InodeStore store;
 
-  /** Inode id &rarr; its diff records, by snapshot id ascending. */
-  private final Map<Long, Pages> pages = new HashMap<Long, Pages>();
+  /**
+   * Inode id &rarr; its one diff record, packed (page number &lt;&lt; 24 | snapshot id): most
+   * inodes with diffs have one, and an object per inode would cost the heap more than the diff
+   * itself.
+   */
+  private final LongLongMap single = new LongLongMap();
+
+  /** Inode id &rarr; its diff records when it has more than one, by snapshot id ascending. */
+  private final Map<Long, Pages> multi = new HashMap<Long, Pages>();
+
+  /** 2.7.3's snapshot ids are 24 bits (SnapshotManager). */
+  private static final int SID_BITS = 24;
+
+  /** The records of {@code id} (a new object for a packed one), or null. */
+  private Pages load(long id) {
+    Pages p = multi.get(id);
+    if (p != null) {
+      return p;
+    }
+    long w = single.get(id);
+    if (w == LongLongMap.MISSING) {
+      return null;
+    }
+    p = new Pages();
+    p.put((int) (w & ((1 << SID_BITS) - 1)), (w >>> SID_BITS) * RegionLayout.PAGE_SIZE);
+    return p;
+  }
+
+  /**
+   * Keeps {@code p} as the records of {@code id}: packed if it is one that packs, none if empty.
+   */
+  private void save(long id, Pages p) {
+    if (p == null || p.n == 0) {
+      multi.remove(id);
+      single.remove(id);
+    } else if (p.n == 1
+        && p.pages[0] % RegionLayout.PAGE_SIZE == 0
+        && p.ids[0] >= 0
+        && p.ids[0] < (1 << SID_BITS)
+        && p.pages[0] / RegionLayout.PAGE_SIZE < (1L << (63 - SID_BITS))) {
+      multi.remove(id);
+      single.put(id, (p.pages[0] / RegionLayout.PAGE_SIZE) << SID_BITS | p.ids[0]);
+    } else {
+      single.remove(id);
+      multi.put(id, p);
+    }
+  }
 
   /** Payloads of the records the running batch created (not readable before its commit). */
   private final Map<Long, byte[]> writtenNow = new HashMap<Long, byte[]>();
@@ -82,12 +127,16 @@ final class NvmDiffRecords {
   }
 
   boolean isEmpty() {
-    return pages.isEmpty();
+    return single.size() == 0 && multi.isEmpty();
   }
 
   /** Whether the records of {@code inodeId} hold a diff of snapshot {@code snapshotId}. */
   boolean hasDiff(long inodeId, int snapshotId) {
-    Pages p = pages.get(inodeId);
+    long w = single.get(inodeId);
+    if (w != LongLongMap.MISSING) {
+      return (w & ((1 << SID_BITS) - 1)) == snapshotId;
+    }
+    Pages p = multi.get(inodeId);
     return p != null && p.indexOf(snapshotId) >= 0;
   }
 
@@ -103,12 +152,13 @@ final class NvmDiffRecords {
     if (legacy.remove(id) != LongLongMap.MISSING) {
       whole = true;
     }
-    Pages p = pages.get(id);
+    Pages p = load(id);
     int m = p == null ? 0 : p.n;
     int k = NvmSnapshotEncoder.diffCount(n);
     if (!whole && k == m && (k == 0 || NvmSnapshotEncoder.diffId(n, k - 1) == p.ids[m - 1])) {
       if (k > 0) {
         compare(t, n, k - 1, p);
+        save(id, p);
       }
       return;
     }
@@ -118,9 +168,9 @@ final class NvmDiffRecords {
       }
       if (p == null) {
         p = new Pages();
-        pages.put(id, p);
       }
       compare(t, n, k - 1, p);
+      save(id, p);
       return;
     }
     stageWhole(t, n);
@@ -129,11 +179,10 @@ final class NvmDiffRecords {
   private void stageWhole(Txn t, INode n) throws IOException {
     long id = n.getId();
     wholeNow.put(id, 1);
-    Pages p = pages.get(id);
+    Pages p = load(id);
     int k = NvmSnapshotEncoder.diffCount(n);
     if (p == null) {
       p = new Pages();
-      pages.put(id, p);
     }
     Pages keep = new Pages();
     for (int i = 0; i < k; i++) {
@@ -149,9 +198,7 @@ final class NvmDiffRecords {
     for (int i = 0; i < k; i++) {
       compare(t, n, i, p);
     }
-    if (p.n == 0) {
-      pages.remove(id);
-    }
+    save(id, p);
   }
 
   /** Diff {@code i} of {@code n}: its record written if it has none or the bytes differ. */
@@ -185,7 +232,8 @@ final class NvmDiffRecords {
   /** The inode's diff records go (its record and page go in the same batch). */
   void stageRemoval(Txn t, long inodeId) throws IOException {
     legacy.remove(inodeId);
-    Pages p = pages.remove(inodeId);
+    Pages p = load(inodeId);
+    save(inodeId, null);
     if (p != null) {
       for (int i = 0; i < p.n; i++) {
         t.removeRecord(p.pages[i]);
@@ -196,7 +244,7 @@ final class NvmDiffRecords {
 
   /** The debug check: a description of each of {@code n}'s diff records unequal to memory. */
   void differing(INode n, Map<Long, String> out) throws IOException {
-    Pages p = pages.get(n.getId());
+    Pages p = load(n.getId());
     int m = p == null ? 0 : p.n;
     int k = NvmSnapshotEncoder.diffCount(n);
     StringBuilder why = new StringBuilder();
@@ -231,9 +279,10 @@ final class NvmDiffRecords {
 
   /** Inode ids that have diff records. */
   long[] inodes() {
-    long[] ids = new long[pages.size()];
-    int i = 0;
-    for (long id : pages.keySet()) {
+    long[] ones = single.keys();
+    long[] ids = Arrays.copyOf(ones, ones.length + multi.size());
+    int i = ones.length;
+    for (long id : multi.keySet()) {
       ids[i++] = id;
     }
     return ids;
@@ -250,6 +299,11 @@ final class NvmDiffRecords {
   }
 
   void restored(long inodeId, int snapshotId, long page) {
-    pages.computeIfAbsent(inodeId, k -> new Pages()).put(snapshotId, page);
+    Pages p = load(inodeId);
+    if (p == null) {
+      p = new Pages();
+    }
+    p.put(snapshotId, page);
+    save(inodeId, p);
   }
 }

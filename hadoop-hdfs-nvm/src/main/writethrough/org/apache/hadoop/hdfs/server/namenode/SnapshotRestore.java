@@ -224,8 +224,9 @@ final class SnapshotRestore {
       pin(slim, refList.get(0).getReferredINode());
     }
     for (RecordView v : diffs) {
-      List<NvmDiffUnits.Unit> units =
+      NvmDiffUnits.Diffs loaded =
           units(v, diffRecords.remove(v.key()), entryRecords.remove(v.key()), records);
+      List<NvmDiffUnits.Unit> units = loaded.units;
       INode owner = fsn.getFSDirectory().getInode(v.key());
       if (owner == null || !(owner.isFile() || owner.isDirectory())) {
         throw new IOException(
@@ -267,8 +268,7 @@ final class SnapshotRestore {
         NvmSnapshotAccess.shareCopyXAttrs(owner);
       } else {
         if (!owner.asDirectory().isWithSnapshot()) {
-          loader.loadSnapshotDiffSection(
-              new ByteArrayInputStream(NvmDiffUnits.head(v.payload()).emptyStream()));
+          loader.loadSnapshotDiffSection(new ByteArrayInputStream(loaded.emptyStream));
         }
         holdCreated(slim, owner.asDirectory());
         records.restoredDiffs(owner.asDirectory());
@@ -307,21 +307,18 @@ final class SnapshotRestore {
    * build holds the diffs itself; the inode is then compared whole by its next batch, which writes
    * it in the current form.
    */
-  private static List<NvmDiffUnits.Unit> units(
+  private static NvmDiffUnits.Diffs units(
       RecordView head,
       List<RecordView> diffRecords,
       List<RecordView> entries,
       NvmSnapshotRecords records)
       throws IOException {
     try {
-      if (NvmDiffUnits.head(head.payload()).holdsDiffs) {
-        records.restoredLegacy(head.key());
-      }
       List<byte[]> diffs = new ArrayList<byte[]>();
-      if (diffRecords != null) {
-        for (RecordView d : diffRecords) {
-          diffs.add(d.payload());
-        }
+      long[] diffIds = new long[diffRecords == null ? 0 : diffRecords.size()];
+      for (int i = 0; i < diffIds.length; i++) {
+        diffIds[i] = diffRecords.get(i).value();
+        diffs.add(diffRecords.get(i).payload());
       }
       List<byte[]> payloads = new ArrayList<byte[]>();
       long[] ids = new long[entries == null ? 0 : entries.size()];
@@ -329,7 +326,11 @@ final class SnapshotRestore {
         ids[i] = entries.get(i).value();
         payloads.add(entries.get(i).payload());
       }
-      return NvmDiffUnits.of(head.payload(), diffs, ids, payloads);
+      NvmDiffUnits.Diffs d = NvmDiffUnits.of(head.payload(), diffIds, diffs, ids, payloads);
+      if (d.headHoldsDiffs) {
+        records.restoredLegacy(head.key());
+      }
+      return d;
     } catch (IOException | RuntimeException e) {
       throw new IOException(
           "NVM region: the diff record of inode "
@@ -347,8 +348,8 @@ final class SnapshotRestore {
    * diffs), which the rebuild's sum of the pages does not: its subtree computed afresh. (2.7.3's
    * own fsimage load, {@code FSImage.updateCountForQuota}, stores a storage-type running total
    * instead of the subtree's own count: docs/bad-input.md, the open divergence.) Every file is read
-   * once per quota directory above it: the cost of a restart with snapshots until docs/snapshots.md
-   * §4.
+   * once per quota directory above it, a cold one from its page (NvmINodeDirectory's
+   * computeQuotaUsage): the cost of a restart with snapshots until docs/snapshots.md §4.
    */
   private static void recomputeQuotaUsage(FSNamesystem fsn, SlimNamespace slim) {
     BlockStoragePolicySuite bsps = fsn.getBlockManager().getStoragePolicySuite();

@@ -58,46 +58,25 @@ public final class NvmDiffUnits {
     }
   }
 
-  /** What a head says: the inode, the kind of its diffs, whether it holds diffs itself. */
-  public static final class Head {
-    public final SnapshotDiffSection.DiffEntry entry;
+  /** An inode's diffs: the units, and what its head said. */
+  public static final class Diffs {
+    /** Newest first. */
+    public final List<Unit> units;
 
-    /** A head an older build wrote, holding diffs (RECORD_DIFF records did not exist then). */
-    public final boolean holdsDiffs;
-
-    Head(SnapshotDiffSection.DiffEntry entry) {
-      this.entry = entry;
-      this.holdsDiffs = entry.getNumOfDiff() > 0;
-    }
-
-    public boolean isFile() {
-      return entry.getType() == SnapshotDiffSection.DiffEntry.Type.FILEDIFF;
-    }
+    /** The head is an older build's, holding diffs (RECORD_DIFF records did not exist then). */
+    public final boolean headHoldsDiffs;
 
     /** A {@code DiffEntry} of no diffs: the loader gives the inode the feature, empty. */
-    public byte[] emptyStream() throws IOException {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      entry.toBuilder().setNumOfDiff(0).build().writeDelimitedTo(out);
-      return out.toByteArray();
+    public final byte[] emptyStream;
+
+    Diffs(List<Unit> units, boolean headHoldsDiffs, byte[] emptyStream) {
+      this.units = units;
+      this.headHoldsDiffs = headHoldsDiffs;
+      this.emptyStream = emptyStream;
     }
   }
 
   private NvmDiffUnits() {}
-
-  /** The head's {@code DiffEntry}. */
-  public static Head head(byte[] head) throws IOException {
-    ByteArrayInputStream in = afterLists(head);
-    NvmStringTables.read(in);
-    long[][] lists = NvmDiffEntries.headLists(head);
-    for (int i = 0; i < lists[1].length; i++) {
-      INodeReferenceSection.INodeReference.parseDelimitedFrom(in);
-    }
-    SnapshotDiffSection.DiffEntry e = SnapshotDiffSection.DiffEntry.parseDelimitedFrom(in);
-    if (e == null) {
-      throw new IOException("the diff record has no DiffEntry");
-    }
-    return new Head(e);
-  }
 
   private static ByteArrayInputStream afterLists(byte[] head) {
     int at = NvmDiffEntries.headLength(NvmDiffEntries.headLists(head));
@@ -106,12 +85,13 @@ public final class NvmDiffUnits {
 
   /**
    * The diffs of one inode, newest first (the order the loader wants: it prepends each): those its
-   * head holds and those of {@code diffRecords} (RECORD_DIFF payloads, any order), with the entries
-   * of {@code entries} ({@code childIds[i]}'s entry record is {@code entries.get(i)}) in their
-   * lists.
+   * head holds and those of {@code diffRecords} (RECORD_DIFF payloads, any order; {@code
+   * diffIds[i]} the snapshot id of {@code diffRecords.get(i)}, its record's value), with the
+   * entries of {@code entries} ({@code childIds[i]}'s entry record is {@code entries.get(i)}) in
+   * their lists. A diff record's message is passed on as it is unless entries go into it.
    */
-  public static List<Unit> of(
-      byte[] head, List<byte[]> diffRecords, long[] childIds, List<byte[]> entries)
+  public static Diffs of(
+      byte[] head, long[] diffIds, List<byte[]> diffRecords, long[] childIds, List<byte[]> entries)
       throws IOException {
     long[][] lists = NvmDiffEntries.headLists(head);
     ByteArrayInputStream in = afterLists(head);
@@ -146,13 +126,17 @@ public final class NvmDiffUnits {
       }
       diffs.add(p);
     }
-    for (byte[] r : diffRecords) {
+    for (int i = 0; i < diffRecords.size(); i++) {
+      byte[] r = diffRecords.get(i);
       if (r.length < 8) {
         throw new IOException("a diff record of " + r.length + " bytes");
       }
       long extra = ByteBuffer.wrap(r).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
       ByteArrayInputStream rin = new ByteArrayInputStream(r, 8, r.length - 8);
-      diffs.add(parse(rin, file, NvmStringTables.read(rin), extra, "a diff record"));
+      Parsed p = new Parsed(NvmStringTables.read(rin), extra);
+      p.rawId = (int) diffIds[i];
+      p.raw = java.util.Arrays.copyOfRange(r, r.length - rin.available(), r.length);
+      diffs.add(p);
     }
     diffs.sort((a, b) -> Integer.compare(b.snapshotId(), a.snapshotId()));
     for (int i = 1; i < diffs.size(); i++) {
@@ -166,11 +150,17 @@ public final class NvmDiffUnits {
       }
       fill(diffs, childIds, entries);
     }
+    ByteArrayOutputStream one = new ByteArrayOutputStream();
+    entry.toBuilder().setNumOfDiff(1).build().writeDelimitedTo(one);
+    ByteArrayOutputStream none = new ByteArrayOutputStream();
+    entry.toBuilder().setNumOfDiff(0).build().writeDelimitedTo(none);
     List<Unit> units = new ArrayList<Unit>(diffs.size());
     for (Parsed p : diffs) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      entry.toBuilder().setNumOfDiff(1).build().writeDelimitedTo(out);
-      if (file) {
+      one.writeTo(out);
+      if (p.raw != null) {
+        out.write(p.raw);
+      } else if (file) {
         p.file.writeDelimitedTo(out);
       } else {
         p.dir.toBuilder().setCreatedListSize(p.created.size()).build().writeDelimitedTo(out);
@@ -183,7 +173,7 @@ public final class NvmDiffUnits {
       }
       units.add(new Unit(p.snapshotId(), p.strings, p.refs, out.toByteArray(), p.extra));
     }
-    return units;
+    return new Diffs(units, entry.getNumOfDiff() > 0, none.toByteArray());
   }
 
   /** One diff parsed, its lists growing as the entries are put back. */
@@ -196,13 +186,30 @@ public final class NvmDiffUnits {
     final List<INodeReferenceSection.INodeReference> refs =
         new ArrayList<INodeReferenceSection.INodeReference>();
 
+    /** A diff record's message, length-delimited, as it was read (parsed only if it must be). */
+    byte[] raw;
+
+    int rawId;
+
     Parsed(String[] strings, long extra) {
       this.strings = strings;
       this.extra = extra;
     }
 
     int snapshotId() {
-      return file != null ? file.getSnapshotId() : dir.getSnapshotId();
+      return raw != null ? rawId : file != null ? file.getSnapshotId() : dir.getSnapshotId();
+    }
+
+    /** The directory diff's message, parsed from the record if it was not. */
+    SnapshotDiffSection.DirectoryDiff dir() throws IOException {
+      if (raw != null) {
+        dir = SnapshotDiffSection.DirectoryDiff.parseDelimitedFrom(new ByteArrayInputStream(raw));
+        if (dir == null || dir.getSnapshotId() != rawId) {
+          throw new IOException("a diff record whose message is not its snapshot " + rawId + "'s");
+        }
+        raw = null;
+      }
+      return dir;
     }
   }
 
@@ -261,11 +268,11 @@ public final class NvmDiffUnits {
         continue;
       }
       if (!p.created.isEmpty()
-          || p.dir.getDeletedINodeCount() > 0
-          || p.dir.getDeletedINodeRefCount() > 0) {
+          || p.dir().getDeletedINodeCount() > 0
+          || p.dir().getDeletedINodeRefCount() > 0) {
         throw new IOException("a diff record with its own lists has entry records too");
       }
-      SnapshotDiffSection.DirectoryDiff.Builder b = p.dir.toBuilder();
+      SnapshotDiffSection.DirectoryDiff.Builder b = p.dir().toBuilder();
       for (Object[] x : c) {
         p.created.add(((DiffEntryFormat.Entry) x[0]).name);
       }
