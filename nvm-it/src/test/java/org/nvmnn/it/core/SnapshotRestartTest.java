@@ -288,27 +288,6 @@ public class SnapshotRestartTest {
         "quota off "
             + answer(
                 () -> fq.setQuota(d, HdfsConstants.QUOTA_RESET, HdfsConstants.QUOTA_DONT_SET)));
-    // and a space quota: where a one-byte file (a block of the default size reserved) starts to be
-    // refused says what the restart counted as used, to the byte (cold files from their pages)
-    long space = fq.getContentSummary(d).getSpaceConsumed() + fq.getDefaultBlockSize(d);
-    String flips = "";
-    String last = null;
-    for (long q = space - 40; q <= space + 40; q++) {
-      final long quota = q;
-      answer(() -> fq.setQuota(d, HdfsConstants.QUOTA_DONT_SET, quota));
-      String got = answer(() -> write(fq, new Path(d, "q"), 1));
-      answer(() -> fq.delete(new Path(d, "q"), false));
-      if (!got.equals(last)) {
-        flips += " at " + (q - space) + ": " + got;
-        last = got;
-      }
-    }
-    assertTrue(flips, flips.contains(": ok") && flips.contains("QuotaExceeded"));
-    seen.add("space quota" + flips);
-    seen.add(
-        "space quota off "
-            + answer(
-                () -> fq.setQuota(d, HdfsConstants.QUOTA_DONT_SET, HdfsConstants.QUOTA_RESET)));
     // renames out of snapshots, across two snapshottable trees and within one (INodeReference)
     DistributedFileSystem f5 = fs;
     Path e = new Path("/e");

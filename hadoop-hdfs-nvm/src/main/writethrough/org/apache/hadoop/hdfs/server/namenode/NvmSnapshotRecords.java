@@ -283,7 +283,14 @@ final class NvmSnapshotRecords {
           if (done.put(id, 1) == LongLongMap.MISSING) {
             more = true;
             if (!removedNow.containsKey(id)) {
-              stageDiffs(t, fsd.getInode(id), seen, withDiffs);
+              INode n = fsd.getInode(id);
+              stageDiffs(t, n, seen, withDiffs);
+              if (n != null && diffPages.containsKey(id)) {
+                // a destroyed reference cleans its inode up to a snapshot (2.7.3's cleanSubtree
+                // with a snapshot id): any of its diffs may be merged or renumbered, not only the
+                // newest, which a scoped comparison looks at
+                diffs.stage(t, n, true);
+              }
             }
           }
         }
