@@ -208,6 +208,36 @@ public class SnapshotRestartTest {
     }
   }
 
+  /**
+   * Where a one-byte file (a block of the default size reserved) starts to be refused under a space
+   * quota on {@code d} says what the NameNode counts as used there, to the byte (the refusal names
+   * it): after a restart, the usage the restore computed, cold files counted from their pages. Run
+   * where no file is under construction or recovery (a truncate's last block counts at the
+   * preferred block size until its DataNode recovers it, whenever that is).
+   */
+  private static void spaceQuotaProbe(DistributedFileSystem fs, Path d, List<String> seen)
+      throws Exception {
+    long space = fs.getContentSummary(d).getSpaceConsumed() + fs.getDefaultBlockSize(d);
+    String flips = "";
+    String last = null;
+    for (long q = space - 40; q <= space + 40; q++) {
+      final long quota = q;
+      answer(() -> fs.setQuota(d, HdfsConstants.QUOTA_DONT_SET, quota));
+      String got = answer(() -> write(fs, new Path(d, "q"), 1));
+      answer(() -> fs.delete(new Path(d, "q"), false));
+      if (!got.equals(last)) {
+        flips += " at " + (q - space) + ": " + got;
+        last = got;
+      }
+    }
+    assertTrue(flips, flips.contains(": ok") && flips.contains("QuotaExceeded"));
+    seen.add("space quota" + flips);
+    seen.add(
+        "space quota off "
+            + answer(
+                () -> fs.setQuota(d, HdfsConstants.QUOTA_DONT_SET, HdfsConstants.QUOTA_RESET)));
+  }
+
   private List<String> scenario(boolean nvm) throws Exception {
     cluster =
         MigrationTestSupport.cluster(
@@ -230,6 +260,7 @@ public class SnapshotRestartTest {
     seen.add("s1 " + answer(() -> f0.createSnapshot(d, "s1")));
     seen.addAll(state(fs, "s1"));
     fs = restart(seen, "s1");
+    spaceQuotaProbe(fs, d, seen);
     DistributedFileSystem f1 = fs;
     seen.add(answer(() -> f1.delete(new Path(d, "f1"), false)));
     seen.add(answer(() -> write(f1, new Path(d, "g1"), 3)));
