@@ -2,7 +2,6 @@ package org.apache.hadoop.hdfs.server.namenode;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +33,10 @@ import org.apache.hadoop.hdfs.server.namenode.snapshot.SnapshotManager;
  *
  * <p>With {@code -Dnvm.debug.snapshotSweep=true} (the differential fuzzer and SnapshotRestartTest
  * set it) every diff and reference record is compared with memory after each batch ({@link
- * #verify}), and the call fails if one differs: a change the batch's scoped comparison missed.
+ * SnapshotRecordsCheck}), and the call fails if one differs: a change the batch's scoped comparison
+ * missed.
  */
 final class NvmSnapshotRecords {
-  private static final org.apache.commons.logging.Log LOG =
-      org.apache.commons.logging.LogFactory.getLog(NvmSnapshotRecords.class);
-
   private final InodeStore store;
 
   /** Snapshot id + 1 &rarr; record page (ids start at 0, which the map reserves). */
@@ -56,6 +53,9 @@ final class NvmSnapshotRecords {
 
   /** The inodes' diffs, a record per diff. */
   private final NvmDiffRecords diffs;
+
+  /** The debugging comparison of every record with memory (-Dnvm.debug.snapshotSweep). */
+  private final SnapshotRecordsCheck check;
 
   /** The list changes of the running batch's operation (stage). */
   private SnapshotChanges changes = new SnapshotChanges();
@@ -112,13 +112,12 @@ final class NvmSnapshotRecords {
   /** The sweep was set by a snapshot's deletion only ({@link #sweepDeletedSnapshot}). */
   private boolean sweepForDeletion;
 
-  private static final boolean VERIFY = Boolean.getBoolean("nvm.debug.snapshotSweep");
-
   NvmSnapshotRecords(InodeStore store) {
     this.store = store;
     this.refs = new NvmReferenceRecords(store);
     this.entries = new NvmEntryRecords(store);
     this.diffs = new NvmDiffRecords(store);
+    this.check = new SnapshotRecordsCheck(store, diffPages, diffs, entries, refs);
   }
 
   /** Whether any snapshot state exists in memory or in the region (else a batch skips it all). */
@@ -308,98 +307,21 @@ final class NvmSnapshotRecords {
     return withDiffs;
   }
 
-  /** Records that differed from memory before the running batch (the debug check only). */
-  private Map<Long, String> drift = java.util.Collections.emptyMap();
-
   /**
-   * At the end of a write operation (-Dnvm.debug.snapshotSweep=true): the records that differ from
-   * memory now are noted and logged, and the next batches are not blamed for them. They were
-   * changed by an operation that wrote no batch for the change: one that failed after 2.7.3
-   * recorded a modification (a stock NameNode replaying its edit log loses that change too), or one
-   * whose memory changed after its edit was logged.
+   * At the end of a write operation: the debug check's note of the records that differ from memory
+   * ({@link SnapshotRecordsCheck}, with -Dnvm.debug.snapshotSweep=true).
    */
   void endOfOperation(FSNamesystem fsn) {
-    if (VERIFY && fsn != null && active(fsn.getSnapshotManager())) {
-      try {
-        drift = differing(fsn.getFSDirectory());
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-      if (!drift.isEmpty()) {
-        LOG.warn(
-            "nvm.debug.snapshotSweep: after a write operation (its last batch: "
-                + lastVerb
-                + "): "
-                + drift.values());
-      }
+    if (SnapshotRecordsCheck.ON && fsn != null && active(fsn.getSnapshotManager())) {
+      check.endOfOperation(fsn.getFSDirectory());
     }
   }
-
-  /** The last batch the debug check looked at (for its drift message). */
-  private String lastVerb = "none";
 
   /** After a batch committed: the debug check, if asked for and the batch collected. */
   void afterBatch(boolean collected, FSNamesystem fsn, String verb) throws IOException {
-    if (collected && VERIFY) {
-      lastVerb = verb;
-      Map<Long, String> now = differing(fsn.getFSDirectory());
-      for (Map.Entry<Long, String> e : now.entrySet()) {
-        if (!drift.containsKey(e.getKey())) {
-          throw new IllegalStateException(
-              "nvm.debug.snapshotSweep: "
-                  + e.getValue()
-                  + " after a batch that did not compare it");
-        }
-      }
+    if (collected && SnapshotRecordsCheck.ON) {
+      check.afterBatch(fsn.getFSDirectory(), verb);
     }
-  }
-
-  /** Inode id &rarr; a description, for every diff or reference record unequal to memory. */
-  private Map<Long, String> differing(FSDirectory fsd) throws IOException {
-    Map<Long, String> out = new java.util.TreeMap<>();
-    for (long id : diffPages.keys()) {
-      INode n;
-      try {
-        n = fsd.getInode(id);
-      } catch (IllegalStateException e) {
-        continue; // a directory 2.7.3 destroyed whose page stays (RemovalParents): not in memory
-      }
-      if (n != null && n.isReference()) {
-        n = n.asReference().getReferredINode();
-      }
-      if (n == null) {
-        continue; // destroyed but still listed by its deleted directory (RemovalParents)
-      }
-      if (diffs.isLegacy(id)) {
-        continue; // an older build's record, compared whole by the inode's next batch
-      }
-      byte[] want = NvmSnapshotEncoder.head(n);
-      byte[] have = store.record(diffPages.get(id)).payload();
-      if (want == null || !Arrays.equals(have, want)) {
-        out.put(
-            id,
-            "the diff record of inode "
-                + id
-                + " ("
-                + n.getClass().getSimpleName()
-                + " "
-                + n.getFullPathName()
-                + ") differs from memory"
-                + (want == null ? " (no diffs in memory)" : ""));
-        continue;
-      }
-      diffs.differing(n, out);
-      if (n.isDirectory()) {
-        entries.differing(n.asDirectory(), out);
-      }
-    }
-    for (long id : diffs.inodes()) {
-      if (!diffPages.containsKey(id)) {
-        out.put(id, "inode " + id + " has diff records but no diff record head");
-      }
-    }
-    refs.differing(fsd, out);
-    return out;
   }
 
   private void stageDiffs(Txn t, INode n, Map<INode, Boolean> seen, List<INodeFile> withDiffs)
